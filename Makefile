@@ -1,0 +1,121 @@
+# matmul-lab. The commands a user needs:
+#   make demo              the whole progression (reference solutions)
+#   make test              every test, ends with "N passed, N failed"
+#   make labN              your lab N: its tests on your code, then the timing table and target
+#   make labN SOLUTION=1   the same with the reference in your place
+# Knobs: OPT="-O0" / ARCH="-march=native" (flags for labs/ and solutions/),
+#        THREADS=2, SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target).
+# Everything is built in build/ ('make clean' removes it).
+
+BUILD := build
+BIN := $(BUILD)/bin
+.DEFAULT_GOAL := all
+
+# build/config.mk says where the dependencies are and whether CUDA is here.
+$(BUILD)/config.mk: tools/configure.sh
+	@bash tools/configure.sh $(BUILD)
+-include $(BUILD)/config.mk
+
+CXX ?= g++
+OPT ?= -O3
+ARCH ?=
+CUDA_ARCH ?= $(DETECTED_CUDA_ARCH)
+THREADS ?= 1
+SIZE ?=
+SOLUTION ?=
+
+# Flags for the code under study (labs/, solutions/) and for everything else.
+STAGE_FLAGS := $(OPT) $(ARCH)
+BASE_CXXFLAGS := -std=c++17 -Wall -Wextra -fopenmp -pthread -I. $(BLAS_CFLAGS) -MMD -MP
+CXXFLAGS := -O2 $(BASE_CXXFLAGS)
+LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread
+
+# Sources, found by folder so that a new lab needs no Makefile change.
+CORE_SRCS := $(wildcard cpu/*.cpp) harness/registry.cpp harness/run_stage.cpp harness/targets.cpp \
+             harness/cli.cpp harness/bench.cpp harness/report.cpp harness/commands.cpp harness/sweep.cpp
+STAGE_SRCS := $(wildcard labs/*/*.cpp solutions/*/*.cpp)
+REG_SRCS := $(wildcard harness/stages/*.cpp)
+TEST_SRCS := $(wildcard tests/*.cpp)
+
+ifeq ($(HAVE_CUDA),1)
+  CU_SRCS := $(wildcard gpu/*.cu labs/*/*.cu solutions/*/*.cu)
+  REG_SRCS += $(wildcard harness/stages/gpu/*.cpp)
+  TEST_SRCS += $(wildcard tests/gpu/*.cpp)
+  NVCCFLAGS := -std=c++17 -O3 -lineinfo -I. -MMD -MP -Xcompiler -fopenmp \
+               -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) \
+               -gencode arch=compute_$(CUDA_ARCH),code=compute_$(CUDA_ARCH)
+  LDLIBS += -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcublas -lcudart
+else
+  CU_SRCS :=
+  CORE_SRCS += harness/gpu_backend_none.cpp
+endif
+
+obj = $(patsubst %,$(BUILD)/obj/%.o,$(1))
+CORE_OBJS := $(call obj,$(CORE_SRCS) $(CU_SRCS) $(REG_SRCS))
+STAGE_OBJS := $(call obj,$(STAGE_SRCS))
+LIB_OBJS := $(CORE_OBJS) $(STAGE_OBJS)
+
+# The build flags travel into the binary (the harness prints them) and into a
+# stamp file, so that changing OPT/ARCH/CUDA_ARCH rebuilds what they affect.
+FLAGS_TEXT := stages: $(CXX) $(STAGE_FLAGS); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
+FLAGS_STAMP := $(BUILD)/flags.txt
+$(shell mkdir -p $(BUILD); [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = "$(FLAGS_TEXT)" ] || echo "$(FLAGS_TEXT)" > $(FLAGS_STAMP))
+
+.PHONY: all test demo clean list peak gpu-check help
+all: $(BIN)/mmlab $(BIN)/mmlab-tests
+
+$(BUILD)/obj/cpu/machine.cpp.o: CXXFLAGS += -DMML_BUILD_FLAGS='"$(FLAGS_TEXT)"'
+$(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
+
+$(BUILD)/obj/%.cpp.o: %.cpp $(FLAGS_STAMP) | $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/obj/%.cu.o: %.cu $(FLAGS_STAMP) | $(BUILD)/config.mk
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp)
+	@mkdir -p $(BIN)
+	$(CXX) $^ -o $@ $(LDLIBS)
+
+$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS))
+	@mkdir -p $(BIN)
+	$(CXX) $^ -o $@ $(LDLIBS)
+
+# Every test, against the reference solutions (and GPU tests where a GPU is).
+test: all
+	@MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests
+
+# make labN: the lab's tests on the student's code (or the reference with
+# SOLUTION=1), then the timing table beside the reference and the baseline.
+IMPL := $(if $(SOLUTION),reference,student)
+LABS := lab1 lab2 lab3 lab4 lab5 lab6 lab7 lab8 lab9 lab10
+.PHONY: $(LABS)
+$(LABS): lab%: all
+	@echo "== lab $*: tests on the $(IMPL) code =="
+	@MML_IMPL=$(IMPL) MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests --test-suite=lab$*,gpu-lab$* || \
+	  { echo "make lab$*: the tests above failed: fix labs/lab$*/ (handouts/lab$*.md explains each task), then run make lab$* again"; exit 1; }
+	@$(BIN)/mmlab lab $* --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(SOLUTION),--solution)
+
+demo: all
+	@$(BIN)/mmlab demo $(if $(SIZE),--size $(SIZE))
+
+list: $(BIN)/mmlab
+	@$(BIN)/mmlab list
+
+peak: $(BIN)/mmlab
+	@$(BIN)/mmlab peak
+
+# Build, GPU tests (also under compute-sanitizer) and GPU benchmarks in one go,
+# for the GPU machine.
+gpu-check:
+	@bash tools/gpu-check.sh
+
+help:
+	@sed -n '1,9p' Makefile
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,25 @@
+#include "cpu/error_bound.h"
+
+#include <limits>
+
+namespace mml {
+
+double gamma_n(double n, double u) {
+    const double nu = n * u;
+    if (nu >= 1.0) return std::numeric_limits<double>::infinity();
+    return nu / (1.0 - nu);
+}
+
+ErrorBound classical_bound(Shape s) {
+    return {ErrorBound::Kind::Elementwise, gamma_n(double(s.K), kFloat32UnitRoundoff),
+            "gamma_K*|A||B|, u=2^-24"};
+}
+
+ErrorBound tf32_bound(Shape s) {
+    const double u_tf32 = 1.0 / 2048.0;  // 2^-11: 10 explicit mantissa bits
+    return {ErrorBound::Kind::Elementwise,
+            2 * u_tf32 + u_tf32 * u_tf32 + gamma_n(double(s.K), kFloat32UnitRoundoff),
+            "(2u_tf32+gamma_K)*|A||B|, u_tf32=2^-11"};
+}
+
+}  // namespace mml

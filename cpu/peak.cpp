@@ -1,0 +1,102 @@
+#include "cpu/peak.h"
+
+#include <immintrin.h>
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace mml {
+namespace {
+
+// Each kernel keeps many independent accumulators so that the FMA latency
+// (4 cycles on current x86) times the number of FMA pipes (2) is covered:
+// fewer chains would measure latency, not throughput. Returns FMAs done.
+
+__attribute__((target("avx2,fma"))) double fma_avx2(long rounds, float* sink) {
+    __m256 acc[12];
+    for (int r = 0; r < 12; ++r) acc[r] = _mm256_set1_ps(0.001f * float(r));
+    const __m256 mul = _mm256_set1_ps(0.99999f), add = _mm256_set1_ps(1e-6f);
+    for (long i = 0; i < rounds; ++i)
+#pragma GCC unroll 12
+        for (int r = 0; r < 12; ++r) acc[r] = _mm256_fmadd_ps(acc[r], mul, add);
+    __m256 total = acc[0];
+    for (int r = 1; r < 12; ++r) total = _mm256_add_ps(total, acc[r]);
+    _mm256_storeu_ps(sink, total);  // keeps the compiler from deleting the loop
+    return double(rounds) * 12 * 8;
+}
+
+__attribute__((target("avx512f"))) double fma_avx512(long rounds, float* sink) {
+    __m512 acc[16];
+    for (int r = 0; r < 16; ++r) acc[r] = _mm512_set1_ps(0.001f * float(r));
+    const __m512 mul = _mm512_set1_ps(0.99999f), add = _mm512_set1_ps(1e-6f);
+    for (long i = 0; i < rounds; ++i)
+#pragma GCC unroll 16
+        for (int r = 0; r < 16; ++r) acc[r] = _mm512_fmadd_ps(acc[r], mul, add);
+    __m512 total = acc[0];
+    for (int r = 1; r < 16; ++r) total = _mm512_add_ps(total, acc[r]);
+    _mm512_storeu_ps(sink, total);
+    return double(rounds) * 16 * 16;
+}
+
+double scalar_fma(long rounds, float* sink) {
+    float acc[8];
+    for (int r = 0; r < 8; ++r) acc[r] = 0.001f * float(r);
+    for (long i = 0; i < rounds; ++i)
+#pragma GCC unroll 8
+        for (int r = 0; r < 8; ++r) acc[r] = acc[r] * 0.99999f + 1e-6f;
+    float total = 0;
+    for (float a : acc) total += a;
+    *sink = total;
+    return double(rounds) * 8;
+}
+
+}  // namespace
+
+PeakResult measure_fma_peak(SimdLevel simd, int threads, double seconds) {
+    if (simd == SimdLevel::Avx512 && !cpu_has_avx512())
+        throw std::invalid_argument("this CPU has no AVX-512");
+    if (simd == SimdLevel::Avx2 && !cpu_has_avx2_fma())
+        throw std::invalid_argument("this CPU has no AVX2+FMA");
+    if (threads < 1) throw std::invalid_argument("threads must be >= 1");
+    auto kernel = simd == SimdLevel::Avx512 ? fma_avx512 : simd == SimdLevel::Avx2 ? fma_avx2 : scalar_fma;
+
+    using clock = std::chrono::steady_clock;
+    std::atomic<int> ready{0};
+    std::vector<double> fmas(std::size_t(threads), 0.0);
+    std::vector<float> sinks(std::size_t(threads) * 16);
+    auto worker = [&](int t) {
+        ready.fetch_add(1);
+        while (ready.load() < threads) {}  // start together
+        const auto t0 = clock::now();
+        double done = 0;
+        while (std::chrono::duration<double>(clock::now() - t0).count() < seconds)
+            done += kernel(200000, &sinks[std::size_t(t) * 16]);
+        fmas[std::size_t(t)] = done;
+    };
+    const auto t0 = clock::now();
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(worker, t);
+    for (auto& th : pool) th.join();
+    const double wall = std::chrono::duration<double>(clock::now() - t0).count();
+    double total = 0;
+    for (double f : fmas) total += f;
+    return {simd, threads, 2.0 * total / wall / 1e9};
+}
+
+double measured_peak_gflops(int threads) {
+    static std::mutex mu;
+    static std::map<int, double> cache;
+    std::lock_guard<std::mutex> lock(mu);
+    auto it = cache.find(threads);
+    if (it != cache.end()) return it->second;
+    const double g = measure_fma_peak(detect_simd(), threads, 0.15).gflops;
+    cache[threads] = g;
+    return g;
+}
+
+}  // namespace mml

@@ -1,0 +1,23 @@
+// Measures the CPU's floating-point peak: how many float32 FLOP/s the FMA
+// units sustain when nothing but independent FMAs is issued. "% of peak" in
+// every table divides by this measured number, never by a datasheet guess.
+#pragma once
+
+#include "cpu/machine.h"
+
+namespace mml {
+
+struct PeakResult {
+    SimdLevel simd = SimdLevel::Scalar;
+    int threads = 1;
+    double gflops = 0;  // 2 FLOP per FMA lane
+};
+
+// Runs `threads` threads of back-to-back FMAs at the given SIMD width for
+// about `seconds`. Throws std::invalid_argument if the CPU lacks that SIMD.
+PeakResult measure_fma_peak(SimdLevel simd, int threads, double seconds = 0.2);
+
+// The peak of the widest SIMD present (cached per thread count within a run).
+double measured_peak_gflops(int threads);
+
+}  // namespace mml

@@ -1,0 +1,190 @@
+#include "cpu/verify.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include "cpu/reference.h"
+
+namespace mml {
+namespace {
+
+std::string where(std::int64_t i, std::int64_t j) {
+    return "C[" + std::to_string(i) + "][" + std::to_string(j) + "]";
+}
+
+std::string fmt(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g", x);
+    return buf;
+}
+
+// Pass 1, over every element: unwritten and non-finite values.
+bool scan_for_garbage(const float* C, Shape s, CheckResult& r) {
+    std::int64_t unwritten = 0, nonfinite = 0, first_unwritten = -1, first_nonfinite = -1;
+    for (std::int64_t e = 0; e < s.M * s.N; ++e) {
+        if (is_poison(C[e])) {
+            if (unwritten++ == 0) first_unwritten = e;
+        } else if (!std::isfinite(C[e])) {
+            if (nonfinite++ == 0) first_nonfinite = e;
+        }
+    }
+    if (unwritten > 0) {
+        r.failure = where(first_unwritten / s.N, first_unwritten % s.N) +
+                    " was never written (it still holds the poison value); " +
+                    std::to_string(unwritten) + " of " + std::to_string(s.M * s.N) +
+                    " elements unwritten: the code must write every element of C";
+        return false;
+    }
+    if (nonfinite > 0) {
+        r.failure = where(first_nonfinite / s.N, first_nonfinite % s.N) + " is " +
+                    (std::isnan(C[first_nonfinite]) ? "NaN" : "Inf") + " (" +
+                    std::to_string(nonfinite) +
+                    " such elements) although A and B hold finite values in [-1,1)";
+        return false;
+    }
+    return true;
+}
+
+// The admissible error at one entry, given c = (A*B)_ij and absc = (|A||B|)_ij.
+struct EntryBound {
+    const ErrorBound& bound;
+    double normwise_scale;  // max|A|*max|B| for norm-wise bounds
+    double K;
+    double operator()(double absc) const {
+        // The float64 reference itself is off by at most gamma_K(2^-53)*|A||B|.
+        const double ref_err = gamma_n(K, kFloat64UnitRoundoff) * absc;
+        if (bound.kind == ErrorBound::Kind::Normwise)
+            return bound.factor * normwise_scale + ref_err;
+        return bound.factor * absc + ref_err;
+    }
+};
+
+// Record one compared entry; returns false (and fills r.failure) if out of bound.
+bool judge_entry(double got, double want, double admissible, std::int64_t i, std::int64_t j,
+                 CheckResult& r) {
+    const double err = std::fabs(got - want);
+    // A bound of 0 happens only when every product in the sum is exactly 0.
+    const double ratio = admissible > 0 ? err / admissible : (err > 0 ? INFINITY : 0.0);
+    r.max_abs_error = std::max(r.max_abs_error, err);
+    if (ratio >= r.worst_ratio) {
+        r.worst_ratio = ratio;
+        r.bound_at_worst = admissible;
+    }
+    if (ratio > 1.0) {
+        r.failure = where(i, j) + " = " + fmt(got) + " but the float64 reference gives " +
+                    fmt(want) + ": error " + fmt(err) + " exceeds the bound " + fmt(admissible) +
+                    " (check the indexing and the loop bounds)";
+        return false;
+    }
+    return true;
+}
+
+double max_abs(const float* p, std::int64_t n) {
+    double m = 0;
+    for (std::int64_t e = 0; e < n; ++e) m = std::max(m, double(std::fabs(p[e])));
+    return m;
+}
+
+bool full_check(const float* A, const float* B, const float* C, Shape s,
+                const EntryBound& admissible, CheckResult& r) {
+    std::vector<double> ref, absref;
+    reference_product_f64(A, B, s, ref, absref);
+    for (std::int64_t i = 0; i < s.M; ++i)
+        for (std::int64_t j = 0; j < s.N; ++j) {
+            const std::size_t e = std::size_t(i * s.N + j);
+            if (!judge_entry(C[e], ref[e], admissible(absref[e]), i, j, r)) return false;
+        }
+    return true;
+}
+
+bool randomized_check(const float* A, const float* B, const float* C, Shape s,
+                      const EntryBound& admissible, std::uint64_t seed, CheckResult& r) {
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> mag(0.5, 1.0);
+    // Freivalds: (C x)_i must equal (A (B x))_i up to sum_j bound_ij |x_j|.
+    for (int trial = 0; trial < 2; ++trial) {
+        std::vector<double> x(std::size_t(s.N)), absx(std::size_t(s.N));
+        for (auto& v : x) v = (rng() & 1 ? 1.0 : -1.0) * mag(rng);
+        for (std::size_t j = 0; j < x.size(); ++j) absx[j] = std::fabs(x[j]);
+        std::vector<double> Bx(std::size_t(s.K), 0.0), absBx(std::size_t(s.K), 0.0);
+        for (std::int64_t k = 0; k < s.K; ++k)
+            for (std::int64_t j = 0; j < s.N; ++j) {
+                const double b = B[k * s.N + j];
+                Bx[std::size_t(k)] += b * x[std::size_t(j)];
+                absBx[std::size_t(k)] += std::fabs(b) * absx[std::size_t(j)];
+            }
+        for (std::int64_t i = 0; i < s.M; ++i) {
+            double want = 0, abswant = 0, got = 0, sumx = 0;
+            for (std::int64_t k = 0; k < s.K; ++k) {
+                const double a = A[i * s.K + k];
+                want += a * Bx[std::size_t(k)];
+                abswant += std::fabs(a) * absBx[std::size_t(k)];
+            }
+            for (std::int64_t j = 0; j < s.N; ++j) {
+                got += double(C[i * s.N + j]) * x[std::size_t(j)];
+                sumx += absx[std::size_t(j)];
+            }
+            // sum_j (factor*|A||B|_ij + ref_err_ij)|x_j| written with the row sums;
+            // for norm-wise bounds the constant term is multiplied by sum|x_j|.
+            double allowed = admissible(abswant);
+            if (admissible.bound.kind == ErrorBound::Kind::Normwise)
+                allowed = admissible.bound.factor * admissible.normwise_scale * sumx +
+                          gamma_n(admissible.K, kFloat64UnitRoundoff) * abswant;
+            // Summing C x in double adds its own tiny error.
+            allowed += gamma_n(double(s.N), kFloat64UnitRoundoff) * sumx * max_abs(C + i * s.N, s.N);
+            const double err = std::fabs(got - want);
+            if (err > allowed) {
+                r.failure = "Freivalds' test fails on row " + std::to_string(i) + " of C: |(C x)_i - (A B x)_i| = " +
+                            fmt(err) + " exceeds the bound " + fmt(allowed) +
+                            " (some element of that row is wrong)";
+                return false;
+            }
+        }
+    }
+    // Every element on the border, plus random samples, against the float64 dot.
+    auto check_entry = [&](std::int64_t i, std::int64_t j) {
+        double want, absw;
+        reference_entry_f64(A, B, s, i, j, want, absw);
+        return judge_entry(C[i * s.N + j], want, admissible(absw), i, j, r);
+    };
+    for (std::int64_t j = 0; j < s.N; ++j)
+        if (!check_entry(0, j) || !check_entry(s.M - 1, j)) return false;
+    for (std::int64_t i = 0; i < s.M; ++i)
+        if (!check_entry(i, 0) || !check_entry(i, s.N - 1)) return false;
+    std::uniform_int_distribution<std::int64_t> row(0, s.M - 1), col(0, s.N - 1);
+    for (int t = 0; t < 8; ++t) {  // whole random rows and columns
+        const std::int64_t i = row(rng), j = col(rng);
+        for (std::int64_t c = 0; c < s.N; ++c)
+            if (!check_entry(i, c)) return false;
+        for (std::int64_t r2 = 0; r2 < s.M; ++r2)
+            if (!check_entry(r2, j)) return false;
+    }
+    for (int t = 0; t < 2048; ++t)
+        if (!check_entry(row(rng), col(rng))) return false;
+    return true;
+}
+
+}  // namespace
+
+CheckResult verify_product(const float* A, const float* B, const float* C, Shape s,
+                           const ErrorBound& bound, VerifyMethod method, std::uint64_t seed) {
+    CheckResult r;
+    if (method == VerifyMethod::Auto)
+        method = double(s.M) * double(s.N) * double(s.K) <= kFullCheckMaxMacs
+                     ? VerifyMethod::Full
+                     : VerifyMethod::Randomized;
+    r.method = method == VerifyMethod::Full ? "full" : "randomized";
+    if (!scan_for_garbage(C, s, r)) return r;
+    const double scale = bound.kind == ErrorBound::Kind::Normwise
+                             ? max_abs(A, s.M * s.K) * max_abs(B, s.K * s.N)
+                             : 0.0;
+    const EntryBound admissible{bound, scale, double(s.K)};
+    r.passed = method == VerifyMethod::Full ? full_check(A, B, C, s, admissible, r)
+                                            : randomized_check(A, B, C, s, admissible, seed, r);
+    return r;
+}
+
+}  // namespace mml

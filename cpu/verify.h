@@ -1,0 +1,43 @@
+// The verifier: is C a correct float32 product of A and B?
+//
+// It rejects, in this order: elements never written (still the poison value),
+// NaN or Inf, and any error beyond the algorithm's bound (cpu/error_bound.h).
+// Small products are compared element by element with the full float64
+// reference. For large ones (where that reference would take seconds) it uses
+// a randomized check with the same bound: Freivalds' test in float64 on two
+// random vectors, plus every element of the first and last rows and columns
+// (where tile-boundary bugs live), 8 random whole rows and columns, and 2048
+// random entries. Freivalds compares row sums against the sum of the bounds,
+// so it finds wrong rows and tiles, and any single element wrong by more than
+// about N times its bound; smaller errors in one interior element can escape
+// the randomized check (the full check, used up to 2^28 multiply-adds, and so
+// on every test shape, misses nothing).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "cpu/error_bound.h"
+#include "cpu/matrix.h"
+
+namespace mml {
+
+enum class VerifyMethod { Auto, Full, Randomized };
+
+struct CheckResult {
+    bool passed = false;
+    std::string method;         // "full" or "randomized"
+    double worst_ratio = 0.0;   // max over checked entries of |error| / bound
+    double max_abs_error = 0.0; // the largest |error| seen
+    double bound_at_worst = 0.0;// the bound at the entry with the worst ratio
+    std::string failure;        // one sentence saying what is wrong and where
+};
+
+// Full check up to this many multiply-adds (M*N*K); randomized above.
+constexpr double kFullCheckMaxMacs = 1u << 28;
+
+CheckResult verify_product(const float* A, const float* B, const float* C, Shape s,
+                           const ErrorBound& bound, VerifyMethod method = VerifyMethod::Auto,
+                           std::uint64_t seed = 12345);
+
+}  // namespace mml

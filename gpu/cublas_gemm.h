@@ -1,0 +1,20 @@
+// cuBLAS SGEMM on row-major data: the peer row of the GPU labs.
+//
+// cuBLAS is column-major. A row-major M x N matrix is the column-major N x M
+// matrix of its transpose, so C = A*B row-major is C^T = B^T * A^T
+// column-major: we pass B first, A second, and swap M and N. No copies.
+#pragma once
+
+#include "cpu/matrix.h"
+
+namespace mml::gpu {
+
+enum class CublasMath {
+    Fp32,  // plain FP32 (CUBLAS_DEFAULT_MATH): tensor cores off
+    Tf32,  // TF32 tensor cores (CUBLAS_TF32_TENSOR_OP_MATH)
+};
+
+// Launches on the default stream; A, B, C are device pointers.
+void cublas_sgemm_row_major(const float* A, const float* B, float* C, Shape s, CublasMath math);
+
+}  // namespace mml::gpu

@@ -1,0 +1,51 @@
+#include "gpu/cuda_check.h"
+#include "gpu/device_info.h"
+
+namespace mml::gpu {
+
+int fp32_lanes_per_sm(int major, int minor) {
+    switch (major) {
+        case 5: return 128;                      // Maxwell
+        case 6: return minor == 0 ? 64 : 128;    // Pascal: P100 has 64
+        case 7: return 64;                       // Volta, Turing
+        case 8: return minor == 0 ? 64 : 128;    // A100 64; Ampere consumer, Ada 128
+        case 9: return 128;                      // Hopper
+        case 10: case 11: case 12: return 128;   // Blackwell
+        default: return 0;
+    }
+}
+
+DeviceInfo read_device_info() {
+    DeviceInfo info;
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        info.why_not = std::string("no CUDA device found (") +
+                       (err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0") +
+                       "); run the CPU labs (1-5) here, or use a machine with an NVIDIA GPU";
+        cudaGetLastError();  // clear the sticky error so later calls start clean
+        return info;
+    }
+    cudaDeviceProp prop{};
+    err = cudaGetDeviceProperties(&prop, 0);
+    if (err != cudaSuccess) {
+        info.why_not = std::string("cannot read the GPU's properties: ") + cudaGetErrorString(err);
+        return info;
+    }
+    info.available = true;
+    info.name = prop.name;
+    info.cc_major = prop.major;
+    info.cc_minor = prop.minor;
+    info.sm_count = prop.multiProcessorCount;
+    int clock_khz = 0;
+    if (cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, 0) == cudaSuccess)
+        info.sm_clock_ghz = clock_khz / 1e6;
+    info.fp32_peak_gflops =
+        info.sm_count * fp32_lanes_per_sm(prop.major, prop.minor) * 2.0 * info.sm_clock_ghz;
+    cudaMemGetInfo(&info.free_bytes, &info.total_bytes);
+    cudaDriverGetVersion(&info.driver_version);
+    cudaRuntimeGetVersion(&info.runtime_version);
+    return info;
+}
+
+}  // namespace mml::gpu

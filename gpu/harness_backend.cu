@@ -1,0 +1,103 @@
+// The harness's GPU side (harness/gpu_backend.h) implemented with CUDA.
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "gpu/cuda_check.h"
+#include "gpu/device_buffer.h"
+#include "gpu/device_info.h"
+#include "gpu/event_timer.h"
+#include "harness/gpu_backend.h"
+
+namespace mml::gpu {
+
+bool built_with_cuda() { return true; }
+
+DeviceInfo probe() { return read_device_info(); }
+
+struct DeviceProblem::State {
+    State(Shape s, std::size_t a, std::size_t b, std::size_t c) : shape(s), A(a), B(b), C(c) {}
+    Shape shape;
+    DeviceBuffer<float> A, B, C;
+    EventTimer timer;
+};
+
+namespace {
+std::size_t count(std::int64_t rows, std::int64_t cols) { return std::size_t(rows) * std::size_t(cols); }
+}  // namespace
+
+DeviceProblem::DeviceProblem(Shape s) {
+    const DeviceInfo info = probe();
+    if (!info.available) throw std::runtime_error(info.why_not);
+    const double need = 4.0 * (double(s.M) * s.K + double(s.K) * s.N + double(s.M) * s.N);
+    if (need > 0.95 * double(info.free_bytes))
+        throw std::runtime_error("A, B and C need " + std::to_string(need / 1e9) +
+                                 " GB but the GPU has " + std::to_string(info.free_bytes / 1e9) +
+                                 " GB free; choose a smaller shape");
+    state_ = std::make_unique<State>(s, count(s.M, s.K), count(s.K, s.N), count(s.M, s.N));
+}
+
+DeviceProblem::~DeviceProblem() = default;
+
+void DeviceProblem::upload(const float* A, const float* B) {
+    state_->A.copy_from_host(A);
+    state_->B.copy_from_host(B);
+}
+
+void DeviceProblem::poison_c() {
+    // cudaMemset writes one repeated byte, and the poison's 4 bytes differ,
+    // so copy the pattern from the host in chunks of at most 4 MB.
+    const std::size_t n = state_->C.count();
+    std::vector<float> pattern(std::min<std::size_t>(n, 1 << 20), poison_value());
+    for (std::size_t done = 0; done < n; done += pattern.size()) {
+        const std::size_t chunk = std::min(pattern.size(), n - done);
+        CUDA_CHECK(cudaMemcpy(state_->C.get() + done, pattern.data(), chunk * sizeof(float),
+                              cudaMemcpyHostToDevice));
+    }
+}
+
+double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p) {
+    state_->timer.start();
+    fn(state_->A.get(), state_->B.get(), state_->C.get(), state_->shape, p);
+    CUDA_CHECK_LAUNCH();
+    return state_->timer.stop_ms();  // synchronises: errors in the kernel surface here
+}
+
+void DeviceProblem::download_c(float* C) { state_->C.copy_to_host(C); }
+
+CostBreakdown measure_breakdown(const MatmulFn& fn, const float* A, const float* B, float* C,
+                                Shape s, const StageParams& p) {
+    using clock = std::chrono::steady_clock;
+    auto ms_since = [](clock::time_point t0) {
+        return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
+    };
+    CUDA_CHECK(cudaFree(nullptr));  // create the context first: it is not part of the product
+    CostBreakdown out;
+    EventTimer timer;
+    auto t0 = clock::now();
+    auto dA = std::make_unique<DeviceBuffer<float>>(count(s.M, s.K));
+    auto dB = std::make_unique<DeviceBuffer<float>>(count(s.K, s.N));
+    auto dC = std::make_unique<DeviceBuffer<float>>(count(s.M, s.N));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    out.alloc_ms = ms_since(t0);
+    timer.start();
+    dA->copy_from_host(A);
+    dB->copy_from_host(B);
+    out.copy_in_ms = timer.stop_ms();
+    timer.start();
+    fn(dA->get(), dB->get(), dC->get(), s, p);
+    CUDA_CHECK_LAUNCH();
+    out.kernel_ms = timer.stop_ms();
+    timer.start();
+    dC->copy_to_host(C);
+    out.copy_out_ms = timer.stop_ms();
+    t0 = clock::now();
+    dA.reset();
+    dB.reset();
+    dC.reset();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    out.free_ms = ms_since(t0);
+    return out;
+}
+
+}  // namespace mml::gpu

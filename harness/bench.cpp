@@ -1,0 +1,219 @@
+#include "harness/bench.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <memory>
+
+#include "cpu/peak.h"
+#include "harness/gpu_backend.h"
+#include "harness/run_stage.h"
+#include "harness/targets.h"
+
+namespace mml {
+namespace {
+
+// Collects Google Benchmark's runs instead of printing them: the harness
+// prints its own table.
+class CollectingReporter : public benchmark::BenchmarkReporter {
+public:
+    bool ReportContext(const Context&) override { return true; }
+    void ReportRuns(const std::vector<Run>& runs) override {
+        for (const Run& r : runs) {
+            RawRun raw;
+            raw.name = r.run_name.function_name;
+            raw.run_type = r.run_type == Run::RT_Aggregate ? "aggregate" : "iteration";
+            raw.aggregate = r.aggregate_name;
+            raw.iterations = r.iterations;
+            const double iters = r.iterations > 0 ? double(r.iterations) : 1.0;
+            raw.real_seconds_per_iteration = r.real_accumulated_time / iters;
+            raw.cpu_seconds_per_iteration = r.cpu_accumulated_time / iters;
+            collected.push_back(raw);
+        }
+    }
+    std::vector<RawRun> collected;
+};
+
+// The inputs of one shape, shared by every job at that shape.
+struct Problem {
+    explicit Problem(Shape s) : shape(s), A(s.M, s.K), B(s.K, s.N), C(s.M, s.N) {
+        const std::uint64_t seed = fresh_seed();
+        fill_uniform(A, seed);
+        fill_uniform(B, seed ^ 0x5bd1e995u);
+        check_seed = seed + 1;
+    }
+    gpu::DeviceProblem& device() {
+        if (!dev) {
+            dev = std::make_unique<gpu::DeviceProblem>(shape);
+            dev->upload(A.data(), B.data());
+        }
+        return *dev;
+    }
+    Shape shape;
+    Matrix A, B, C;
+    std::uint64_t check_seed;
+    std::unique_ptr<gpu::DeviceProblem> dev;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Run once with C poisoned, verify, and return the time of that run.
+double run_once_and_verify(const Job& job, const MatmulFn& fn, Problem& p, const StageParams& params,
+                           Measurement& m) {
+    double seconds = 0;
+    poison(p.C);
+    if (job.stage->device == Device::Cpu) {
+        const auto t0 = std::chrono::steady_clock::now();
+        fn(p.A.data(), p.B.data(), p.C.data(), p.shape, params);
+        seconds = seconds_since(t0);
+    } else {
+        auto& dev = p.device();
+        dev.poison_c();
+        seconds = dev.run_timed_ms(fn, params) / 1e3;
+        dev.download_c(p.C.data());
+    }
+    const CheckResult check = verify_product(p.A.data(), p.B.data(), p.C.data(), p.shape,
+                                             job.stage->bound(p.shape), VerifyMethod::Auto,
+                                             p.check_seed);
+    m.passed = check.passed;
+    m.worst_ratio = check.worst_ratio;
+    m.max_abs_error = check.max_abs_error;
+    m.check_method = check.method;
+    m.failure = check.failure;
+    return seconds;
+}
+
+double percent_of_peak(const Stage& stage, const Measurement& m) {
+    if (stage.device == Device::Gpu) {
+        static const double gpu_peak = gpu::probe().fp32_peak_gflops;
+        return gpu_peak > 0 ? 100.0 * m.gflops / gpu_peak : -1;
+    }
+    return 100.0 * m.gflops / measured_peak_gflops(m.threads);
+}
+
+std::string job_name(const Job& job, int index) {
+    return std::to_string(index) + ":" + job.stage->name + "/" + impl_name(job.impl) + "/" +
+           shape_text(job.shape);
+}
+
+}  // namespace
+
+BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings) {
+    BenchOutput out;
+    out.rows.resize(jobs.size());
+    // Group jobs by shape so that only one shape's matrices live at a time.
+    std::vector<std::size_t> order(jobs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return jobs[a].shape.flops() < jobs[b].shape.flops();
+    });
+    static bool initialised = false;
+    if (!initialised) {
+        int argc = 1;
+        char name[] = "mmlab";
+        char* argv[] = {name, nullptr};
+        benchmark::Initialize(&argc, argv);
+        initialised = true;
+    }
+
+    std::size_t done = 0;
+    for (std::size_t first = 0; first < order.size();) {
+        const Shape shape = jobs[order[first]].shape;
+        std::size_t last = first;
+        while (last < order.size() && jobs[order[last]].shape.flops() == shape.flops() &&
+               jobs[order[last]].shape.M == shape.M && jobs[order[last]].shape.N == shape.N)
+            ++last;
+        Problem problem(shape);
+        benchmark::ClearRegisteredBenchmarks();
+        std::map<std::string, std::size_t> by_name;
+        for (std::size_t o = first; o < last; ++o) {
+            const std::size_t idx = order[o];
+            const Job& job = jobs[idx];
+            Measurement& m = out.rows[idx];
+            m.stage = job.stage->name;
+            m.impl = job.impl;
+            m.shape = shape;
+            m.threads = job.stage->threaded ? (job.own_params ? job.params : settings.params).threads : 1;
+            ++done;
+            const double macs = double(shape.M) * double(shape.N) * double(shape.K);
+            if (job.stage->max_macs > 0 && macs > job.stage->max_macs && !settings.force) {
+                m.skipped = true;
+                m.skip_reason = "over this stage's limit of " + fixed(job.stage->max_macs / 1e9, 1) +
+                                "e9 multiply-adds (too slow); --force runs it";
+                continue;
+            }
+            if (!settings.quiet)
+                std::fprintf(stderr, "[%zu/%zu] checking %s (%s) at %s\n", done, jobs.size(),
+                             job.stage->name.c_str(), impl_name(job.impl), shape_text(shape).c_str());
+            const MatmulFn fn = version_of(*job.stage, job.runs);
+            const StageParams params = job.own_params ? job.params : settings.params;
+            const double pilot = run_once_and_verify(job, fn, problem, params, m);
+            if (!m.passed) continue;  // a wrong result is not timed
+
+            const std::string name = job_name(job, int(idx));
+            by_name[name] = idx;
+            Problem* p = &problem;
+            const bool on_gpu = job.stage->device == Device::Gpu;
+            auto* b = benchmark::RegisterBenchmark(name.c_str(), [p, fn, params, on_gpu](benchmark::State& state) {
+                for (auto _ : state) {
+                    if (on_gpu) {
+                        state.SetIterationTime(p->device().run_timed_ms(fn, params) / 1e3);
+                    } else {
+                        fn(p->A.data(), p->B.data(), p->C.data(), p->shape, params);
+                        benchmark::ClobberMemory();
+                    }
+                }
+            });
+            const bool slow = pilot > 0.25;
+            const int reps = settings.reps > 0 ? settings.reps : (slow ? 3 : 5);
+            b->Repetitions(reps)->Unit(benchmark::kMillisecond);
+            if (slow) b->Iterations(1);
+            else b->MinTime(0.1);
+            if (on_gpu) b->UseManualTime();
+            m.repetitions = reps;
+        }
+        if (!by_name.empty()) {
+            if (!settings.quiet)
+                std::fprintf(stderr, "        timing %zu version(s) at %s with Google Benchmark...\n",
+                             by_name.size(), shape_text(shape).c_str());
+            CollectingReporter reporter;
+            benchmark::RunSpecifiedBenchmarks(&reporter);
+            std::map<std::size_t, std::vector<double>> times;
+            for (const RawRun& r : reporter.collected) {
+                out.raw.push_back(r);
+                if (r.run_type != "iteration") continue;
+                auto it = by_name.find(r.name);
+                if (it == by_name.end()) continue;
+                times[it->second].push_back(r.real_seconds_per_iteration);
+                out.rows[it->second].iterations = r.iterations;
+            }
+            for (auto& [idx, t] : times) {
+                std::sort(t.begin(), t.end());
+                const std::size_t n = t.size();
+                Measurement& m = out.rows[idx];
+                m.median_seconds = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+                m.gflops = shape.flops() / m.median_seconds / 1e9;
+                m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m);
+            }
+        }
+        first = last;
+    }
+    benchmark::ClearRegisteredBenchmarks();
+
+    // Speedups over the reference baseline at the same shape.
+    for (auto& m : out.rows) {
+        for (const auto& base : out.rows)
+            if (base.stage == kBaselineStage && base.impl == Impl::Reference && !base.skipped &&
+                base.passed && base.median_seconds > 0 && base.shape.M == m.shape.M &&
+                base.shape.N == m.shape.N && base.shape.K == m.shape.K && m.median_seconds > 0)
+                m.speedup_vs_baseline = base.median_seconds / m.median_seconds;
+    }
+    return out;
+}
+
+}  // namespace mml

@@ -1,0 +1,45 @@
+// The measuring loop: verify each (stage, version, shape) once on fresh
+// inputs, then time it with Google Benchmark and keep the median.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/stage.h"
+
+namespace mml {
+
+struct Job {
+    const Stage* stage = nullptr;
+    Impl impl = Impl::Reference;  // the label in the table
+    Impl runs = Impl::Reference;  // the code that runs (--solution runs the reference as "student")
+    Shape shape;
+    bool own_params = false;  // use `params` below instead of the settings' (sweeps)
+    StageParams params;
+};
+
+struct BenchSettings {
+    int reps = 0;  // 0 = automatic
+    StageParams params;
+    bool force = false;
+    bool quiet = false;
+};
+
+// One repetition or aggregate exactly as Google Benchmark reported it.
+struct RawRun {
+    std::string name;
+    std::string run_type;   // "iteration" or "aggregate"
+    std::string aggregate;  // "mean", "median", "stddev", "cv" for aggregates
+    long long iterations = 0;
+    double real_seconds_per_iteration = 0;  // manual (CUDA event) time for GPU stages
+    double cpu_seconds_per_iteration = 0;
+};
+
+struct BenchOutput {
+    std::vector<Measurement> rows;  // in job order
+    std::vector<RawRun> raw;
+};
+
+BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings);
+
+}  // namespace mml

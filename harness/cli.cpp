@@ -1,0 +1,181 @@
+#include "harness/cli.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "cpu/verify.h"
+#include "harness/targets.h"
+
+namespace mml {
+
+std::string usage_text() {
+    return R"(mmlab - the matmul-lab harness: run, time and verify C = A*B stages.
+
+usage: mmlab <command> [options]
+
+commands:
+  list                 every stage and lab, with one line each
+  machine              CPU model, cores, SIMD level, GPU, compiler and flags
+  peak                 measure the CPU's FMA peak (scalar, AVX2, AVX-512 where present)
+  run                  time and verify the stages chosen with --stage or --lab
+  lab N                lab N: your version beside the reference and the baseline,
+                       then whether the lab's target is met (what `make labN` runs)
+  demo                 every stage's reference, the whole progression (`make demo`)
+  breakdown            GPU cost split: allocation, copies in, kernel, copy out, free
+
+options:
+  --stage A,B          stages by name (see `mmlab list`), e.g. lab1.ijk,lab1.ikj
+  --lab N              all stages of lab N (with `run`)
+  --size LIST          shapes: 512 (square) or MxNxK, comma-separated: 256,17x31x63
+  --impl WHICH         student, reference or both (default: reference; `lab`: both)
+  --solution           use the reference in the student's place (make labN SOLUTION=1)
+  --threads T          threads for threaded stages (default 1; peak: up to all cores)
+  --reps R             timed repetitions (default: 5, or 3 when one run takes > 0.25 s)
+  --param k=v[,k=v]    stage parameters, e.g. --param block=64
+  --json FILE          also write the results as JSON (Google Benchmark's runs + summary)
+  --force              run slow teaching stages even past their size limit
+  --quiet              no progress lines on stderr
+  --help               this text
+
+What is timed: CPU stages, the wall-clock time of one call (inputs already in
+memory); GPU stages, the kernel alone between two CUDA events (inputs already
+on the device; `breakdown` shows the transfers). Each (stage, shape) is first
+run once on U(-1,1) inputs with C poisoned and verified against a float64
+reference; then Google Benchmark times it: repetitions, median reported.
+GFLOP/s counts 2 flops per multiply-add. Exit status: 0 all correct, 1 a
+check failed, 2 bad input.
+)";
+}
+
+long long parse_integer(const std::string& text, const std::string& what, long long lo, long long hi) {
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE)
+        throw UsageError(what + " must be a whole number, got '" + text + "'");
+    if (v < lo || v > hi)
+        throw UsageError(what + " must be between " + std::to_string(lo) + " and " +
+                         std::to_string(hi) + ", got " + text);
+    return v;
+}
+
+std::vector<Shape> parse_shapes(const std::string& text) {
+    std::vector<Shape> out;
+    std::stringstream list(text);
+    std::string item;
+    constexpr long long kMaxDim = 1LL << 40;
+    while (std::getline(list, item, ',')) {
+        std::vector<std::string> parts;
+        std::stringstream dims(item);
+        for (std::string d; std::getline(dims, d, 'x');) parts.push_back(d);
+        if (parts.size() != 1 && parts.size() != 3)
+            throw UsageError("size '" + item + "' must be N (square) or MxNxK, e.g. 512 or 300x200x100");
+        std::vector<long long> v;
+        for (const auto& p : parts) v.push_back(parse_integer(p, "size '" + item + "'", 1, kMaxDim));
+        out.push_back(v.size() == 1 ? Shape{v[0], v[0], v[0]} : Shape{v[0], v[1], v[2]});
+    }
+    if (out.empty()) throw UsageError("--size needs at least one shape, e.g. --size 512");
+    return out;
+}
+
+static double available_memory_bytes() {
+    std::ifstream in("/proc/meminfo");
+    std::string key;
+    double kb = 0;
+    while (in >> key >> kb) {
+        if (key == "MemAvailable:") return kb * 1024.0;
+        in.ignore(1 << 10, '\n');
+    }
+    return 8e9;  // unknown: assume a small machine
+}
+
+void check_fits_in_memory(Shape s, Device device) {
+    double bytes = 4.0 * (double(s.M) * double(s.K) + double(s.K) * double(s.N) + double(s.M) * double(s.N));
+    // The full float64 check holds two M x N double arrays.
+    if (double(s.M) * double(s.N) * double(s.K) <= kFullCheckMaxMacs) bytes += 16.0 * double(s.M) * double(s.N);
+    const double avail = available_memory_bytes();
+    if (bytes > 0.8 * avail)
+        throw UsageError("shape " + shape_text(s) + " needs " + fixed(bytes / 1e9, 1) +
+                         " GB of host memory but " + fixed(avail / 1e9, 1) +
+                         " GB are available; choose a smaller --size");
+    (void)device;  // the GPU side checks its own free memory when it allocates
+}
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> out;
+    std::stringstream ss(text);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+const char* kCommands[] = {"list", "machine", "peak", "run", "lab", "demo", "breakdown", "help"};
+
+}  // namespace
+
+Options parse_options(int argc, char** argv) {
+    Options o;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) throw UsageError("no command given; try 'mmlab --help'");
+    std::size_t i = 0;
+    if (args[0] == "--help" || args[0] == "-h") {
+        o.command = "help";
+        return o;
+    }
+    o.command = args[i++];
+    bool known = false;
+    for (const char* c : kCommands) known = known || o.command == c;
+    if (!known) throw UsageError("unknown command '" + o.command + "'; try 'mmlab --help'");
+
+    auto value = [&](const std::string& flag) -> std::string {
+        if (i >= args.size() || args[i].rfind("--", 0) == 0)
+            throw UsageError(flag + " needs a value; see 'mmlab --help'");
+        return args[i++];
+    };
+    while (i < args.size()) {
+        const std::string a = args[i++];
+        if (a == "--help" || a == "-h") o.command = "help";
+        else if (a == "--stage") o.stages = split_commas(value(a));
+        else if (a == "--lab") o.lab = int(parse_integer(value(a), "--lab", 1, 10));
+        else if (a == "--size") o.shapes = parse_shapes(value(a));
+        else if (a == "--impl") {
+            const std::string v = value(a);
+            if (v == "student") o.impl = ImplChoice::Student;
+            else if (v == "reference") o.impl = ImplChoice::Reference;
+            else if (v == "both") o.impl = ImplChoice::Both;
+            else throw UsageError("--impl must be student, reference or both, got '" + v + "'");
+            o.impl_given = true;
+        } else if (a == "--solution") o.solution = true;
+        else if (a == "--threads") {
+            o.threads = int(parse_integer(value(a), "--threads", 1, 1024));
+            o.threads_given = true;
+        } else if (a == "--reps") o.reps = int(parse_integer(value(a), "--reps", 1, 1000));
+        else if (a == "--param") {
+            for (const auto& kv : split_commas(value(a))) {
+                const auto eq = kv.find('=');
+                if (eq == std::string::npos || eq == 0)
+                    throw UsageError("--param takes name=value pairs, got '" + kv + "'");
+                o.params.values[kv.substr(0, eq)] =
+                    parse_integer(kv.substr(eq + 1), "--param " + kv.substr(0, eq), -(1LL << 62), 1LL << 62);
+            }
+        } else if (a == "--json") o.json_path = value(a);
+        else if (a == "--force") o.force = true;
+        else if (a == "--quiet") o.quiet = true;
+        else if (a.rfind("-", 0) == 0) throw UsageError("unknown option '" + a + "'; try 'mmlab --help'");
+        else o.rest.push_back(a);
+    }
+    if (o.command == "lab") {
+        if (o.rest.size() != 1) throw UsageError("'mmlab lab' needs one lab number, e.g. 'mmlab lab 1'");
+        o.lab = int(parse_integer(o.rest[0], "lab number", 1, 10));
+        o.rest.clear();
+    }
+    if (!o.rest.empty()) throw UsageError("unexpected argument '" + o.rest[0] + "'; try 'mmlab --help'");
+    o.params.threads = o.threads;
+    return o;
+}
+
+}  // namespace mml

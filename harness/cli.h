@@ -1,0 +1,49 @@
+// Command-line parsing for mmlab. Every malformed or impossible request
+// becomes a UsageError: main() prints its one line and exits with code 2.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "harness/stage.h"
+
+namespace mml {
+
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+enum class ImplChoice { Student, Reference, Both };
+
+struct Options {
+    std::string command;               // run, lab, demo, list, peak, machine, breakdown, help
+    std::vector<std::string> stages;   // --stage
+    int lab = 0;                       // --lab N, or `lab N`
+    std::vector<Shape> shapes;         // --size
+    ImplChoice impl = ImplChoice::Reference;
+    bool impl_given = false;
+    bool solution = false;             // --solution: reference in the student's place
+    int threads = 1;
+    bool threads_given = false;
+    int reps = 0;                      // 0 = automatic
+    StageParams params;                // --param k=v
+    std::string json_path;             // --json FILE
+    bool force = false;                // run stages past their max_macs
+    bool quiet = false;                // no progress on stderr
+    std::vector<std::string> rest;     // positional words after the command
+};
+
+Options parse_options(int argc, char** argv);
+std::string usage_text();
+
+// "512", "512,1024", "300x200x100" (M x N x K), comma-separated.
+std::vector<Shape> parse_shapes(const std::string& text);
+// A whole number in [lo, hi]; `what` names the flag in the error.
+long long parse_integer(const std::string& text, const std::string& what, long long lo, long long hi);
+
+// Throws UsageError when A, B and C (and, on the CPU, the float64 check)
+// cannot fit in the memory this machine has available.
+void check_fits_in_memory(Shape s, Device device);
+
+}  // namespace mml

@@ -1,0 +1,59 @@
+// What the harness and the tests need from a GPU, in plain C++ so that they
+// build with or without CUDA. gpu/harness_backend.cu implements it with CUDA;
+// harness/gpu_backend_none.cpp stands in when nvcc is absent and says so.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "harness/stage.h"
+
+namespace mml::gpu {
+
+struct DeviceInfo {
+    bool available = false;
+    std::string why_not;  // when unavailable: the reason, and what to do
+    std::string name;
+    int cc_major = 0, cc_minor = 0;
+    int sm_count = 0;
+    double sm_clock_ghz = 0;
+    double fp32_peak_gflops = 0;  // SMs x FP32 lanes per SM x 2 x clock (spec, not measured)
+    std::size_t total_bytes = 0, free_bytes = 0;
+    int driver_version = 0, runtime_version = 0;
+};
+
+bool built_with_cuda();
+DeviceInfo probe();  // never throws
+
+// Host <-> device cost of one product, step by step (lab 6, seed 003 Fig. 9).
+struct CostBreakdown {
+    double alloc_ms = 0, copy_in_ms = 0, kernel_ms = 0, copy_out_ms = 0, free_ms = 0;
+    double total_ms() const { return alloc_ms + copy_in_ms + kernel_ms + copy_out_ms + free_ms; }
+};
+
+// A, B and C of one shape held on the device, for timing and checking.
+class DeviceProblem {
+public:
+    explicit DeviceProblem(Shape s);  // throws std::runtime_error naming the problem
+    ~DeviceProblem();
+    DeviceProblem(const DeviceProblem&) = delete;
+    DeviceProblem& operator=(const DeviceProblem&) = delete;
+
+    void upload(const float* A, const float* B);
+    void poison_c();
+    // Launches fn between two CUDA events, synchronises, checks for launch and
+    // execution errors (throws std::runtime_error), returns the kernel time.
+    double run_timed_ms(const MatmulFn& fn, const StageParams& p);
+    void download_c(float* C);
+
+private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+// Allocation, copies in, kernel, copy out and free, each timed on its own.
+CostBreakdown measure_breakdown(const MatmulFn& fn, const float* A, const float* B, float* C,
+                                Shape s, const StageParams& p);
+
+}  // namespace mml::gpu

@@ -1,0 +1,79 @@
+#include <algorithm>
+#include <stdexcept>
+
+#include "harness/stage.h"
+
+namespace mml {
+
+const char* impl_name(Impl impl) { return impl == Impl::Student ? "student" : "reference"; }
+
+long long StageParams::get(const std::string& name, long long fallback) const {
+    auto it = values.find(name);
+    return it == values.end() ? fallback : it->second;
+}
+
+MatmulFn from_plain(PlainMatmul fn) {
+    return [fn](const float* A, const float* B, float* C, Shape s, const StageParams&) {
+        fn(A, B, C, s.M, s.N, s.K);
+    };
+}
+
+MatmulFn from_threaded(ThreadedMatmul fn) {
+    return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
+        fn(A, B, C, s.M, s.N, s.K, p.threads);
+    };
+}
+
+Registry& Registry::instance() {
+    static Registry registry;
+    return registry;
+}
+
+void Registry::add(Stage stage) {
+    if (find(stage.name)) throw std::logic_error("stage registered twice: " + stage.name);
+    if (!stage.reference) throw std::logic_error("stage without a reference: " + stage.name);
+    stage.order = int(stages_.size());
+    stages_.push_back(std::move(stage));
+}
+
+void Registry::add_lab(Lab lab) {
+    if (find_lab(lab.number)) throw std::logic_error("lab registered twice");
+    labs_.push_back(std::move(lab));
+}
+
+const Stage* Registry::find(const std::string& name) const {
+    for (const auto& s : stages_)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const Lab* Registry::find_lab(int number) const {
+    for (const auto& l : labs_)
+        if (l.number == number) return &l;
+    return nullptr;
+}
+
+std::vector<const Stage*> Registry::stages() const {
+    std::vector<const Stage*> out;
+    for (const auto& s : stages_) out.push_back(&s);
+    std::stable_sort(out.begin(), out.end(), [](const Stage* a, const Stage* b) {
+        return a->lab != b->lab ? a->lab < b->lab : a->order < b->order;
+    });
+    return out;
+}
+
+std::vector<const Stage*> Registry::stages_of_lab(int lab) const {
+    std::vector<const Stage*> out;
+    for (const Stage* s : stages())
+        if (s->lab == lab) out.push_back(s);
+    return out;
+}
+
+std::vector<const Lab*> Registry::labs() const {
+    std::vector<const Lab*> out;
+    for (const auto& l : labs_) out.push_back(&l);
+    std::sort(out.begin(), out.end(), [](const Lab* a, const Lab* b) { return a->number < b->number; });
+    return out;
+}
+
+}  // namespace mml

@@ -1,0 +1,153 @@
+#include "harness/report.h"
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "cpu/machine.h"
+#include "cpu/peak.h"
+#include "harness/gpu_backend.h"
+#include "harness/targets.h"
+
+namespace mml {
+
+std::string format_seconds(double s) {
+    char buf[32];
+    if (s < 1e-3) std::snprintf(buf, sizeof buf, "%.1f us", s * 1e6);
+    else if (s < 1.0) std::snprintf(buf, sizeof buf, "%.2f ms", s * 1e3);
+    else std::snprintf(buf, sizeof buf, "%.2f s", s);
+    return buf;
+}
+
+void print_machine_header(bool include_gpu) {
+    const MachineInfo m = describe_machine();
+    std::printf("machine : %s, %d logical cores, widest SIMD %s\n", m.cpu_model.c_str(),
+                m.logical_cores, simd_name(m.simd));
+    std::printf("peak    : %.1f GFLOP/s on 1 thread (measured: back-to-back %s FMAs, 2 flops each)\n",
+                measured_peak_gflops(1), simd_name(m.simd));
+    std::printf("compiler: %s | flags: %s\n", m.compiler.c_str(), m.flags.c_str());
+    if (include_gpu) {
+        const gpu::DeviceInfo g = gpu::probe();
+        if (g.available)
+            std::printf("gpu     : %s (sm_%d%d, %d SMs, %.2f GHz, FP32 peak %.0f GFLOP/s from the spec, %.1f GB)\n",
+                        g.name.c_str(), g.cc_major, g.cc_minor, g.sm_count, g.sm_clock_ghz,
+                        g.fp32_peak_gflops, g.total_bytes / 1e9);
+        else
+            std::printf("gpu     : none (%s)\n", g.why_not.c_str());
+    }
+}
+
+void print_table(const std::vector<Measurement>& rows) {
+    std::printf("\n%-18s %-9s %-15s %4s %11s %9s %7s %9s  %s\n", "stage", "version", "shape (MxNxK)",
+                "thr", "median", "GFLOP/s", "% peak", "x ijk", "check: worst error / bound");
+    for (const auto& r : rows) {
+        std::printf("%-18s %-9s %-15s %4d ", r.stage.c_str(), impl_name(r.impl), shape_text(r.shape).c_str(),
+                    r.threads);
+        if (r.skipped) {
+            std::printf("%11s %9s %7s %9s  skipped: %s\n", "-", "-", "-", "-", r.skip_reason.c_str());
+            continue;
+        }
+        if (!r.passed) {
+            std::printf("%11s %9s %7s %9s  WRONG: %s\n", "-", "-", "-", "-", r.failure.c_str());
+            continue;
+        }
+        const std::string peak = r.percent_of_peak >= 0 ? fixed(r.percent_of_peak, 1) : "?";
+        const std::string speedup = r.speedup_vs_baseline > 0 ? fixed(r.speedup_vs_baseline, 1) + "x" : "-";
+        std::printf("%11s %9.2f %7s %9s  ok %.3f (%s)\n", format_seconds(r.median_seconds).c_str(),
+                    r.gflops, peak.c_str(), speedup.c_str(), r.worst_ratio, r.check_method.c_str());
+    }
+    std::printf("\nmedian of the timed repetitions; %% peak: of the measured FMA peak on the stage's threads "
+                "(GPU: of the spec FP32 peak); x ijk: speedup over the reference triple loop at the same shape.\n");
+}
+
+namespace {
+
+std::string json_string(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                    out += buf;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out + "\"";
+}
+
+std::string json_number(double x) {
+    if (!std::isfinite(x)) return "null";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", x);
+    return buf;
+}
+
+}  // namespace
+
+void write_json(const std::string& path, const Options& options, const BenchOutput& out,
+                const std::optional<TargetVerdict>& verdict, const std::string& lab_target) {
+    const MachineInfo m = describe_machine();
+    std::ostringstream j;
+    j << "{\n  \"machine\": {\"cpu\": " << json_string(m.cpu_model) << ", \"logical_cores\": " << m.logical_cores
+      << ", \"simd\": " << json_string(simd_name(m.simd)) << ", \"compiler\": " << json_string(m.compiler)
+      << ", \"flags\": " << json_string(m.flags) << ", \"peak_gflops_1_thread\": "
+      << json_number(measured_peak_gflops(1)) << "},\n";
+    const gpu::DeviceInfo g = gpu::probe();
+    j << "  \"gpu\": " << (g.available ? "{\"name\": " + json_string(g.name) + ", \"sm_count\": " +
+                                             std::to_string(g.sm_count) + ", \"fp32_peak_gflops_spec\": " +
+                                             json_number(g.fp32_peak_gflops) + "}"
+                                       : std::string("null"))
+      << ",\n";
+    j << "  \"command\": " << json_string(options.command) << ", \"threads\": " << options.threads << ",\n";
+    j << "  \"google_benchmark\": [\n";
+    for (std::size_t i = 0; i < out.raw.size(); ++i) {
+        const RawRun& r = out.raw[i];
+        j << "    {\"name\": " << json_string(r.name) << ", \"run_type\": " << json_string(r.run_type)
+          << ", \"aggregate_name\": " << json_string(r.aggregate) << ", \"iterations\": " << r.iterations
+          << ", \"real_time_s\": " << json_number(r.real_seconds_per_iteration)
+          << ", \"cpu_time_s\": " << json_number(r.cpu_seconds_per_iteration) << "}"
+          << (i + 1 < out.raw.size() ? ",\n" : "\n");
+    }
+    j << "  ],\n  \"summary\": [\n";
+    for (std::size_t i = 0; i < out.rows.size(); ++i) {
+        const Measurement& r = out.rows[i];
+        j << "    {\"stage\": " << json_string(r.stage) << ", \"version\": " << json_string(impl_name(r.impl))
+          << ", \"M\": " << r.shape.M << ", \"N\": " << r.shape.N << ", \"K\": " << r.shape.K
+          << ", \"threads\": " << r.threads << ", \"skipped\": " << (r.skipped ? "true" : "false")
+          << ", \"passed\": " << (r.passed ? "true" : "false")
+          << ", \"median_s\": " << json_number(r.median_seconds) << ", \"repetitions\": " << r.repetitions
+          << ", \"gflops\": " << json_number(r.gflops) << ", \"percent_of_peak\": " << json_number(r.percent_of_peak)
+          << ", \"speedup_vs_baseline\": " << json_number(r.speedup_vs_baseline)
+          << ", \"worst_error_over_bound\": " << json_number(r.worst_ratio)
+          << ", \"max_abs_error\": " << json_number(r.max_abs_error)
+          << ", \"check\": " << json_string(r.check_method) << ", \"failure\": " << json_string(r.failure)
+          << ", \"skip_reason\": " << json_string(r.skip_reason) << "}" << (i + 1 < out.rows.size() ? ",\n" : "\n");
+    }
+    j << "  ]";
+    if (verdict)
+        j << ",\n  \"target\": {\"goal\": " << json_string(lab_target) << ", \"met\": " << (verdict->met ? "true" : "false")
+          << ", \"explanation\": " << json_string(verdict->explanation) << "}";
+    j << "\n}\n";
+
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream f(tmp);
+        f << j.str();
+        if (!f) throw std::runtime_error("cannot write " + tmp);
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw std::runtime_error("cannot rename " + tmp + " to " + path);
+    }
+}
+
+}  // namespace mml

@@ -1,0 +1,126 @@
+// The stage contract and the registry that binds every stage's two versions.
+//
+// A stage is one way of computing C = A*B (A M x K, B K x N, C M x N, float32,
+// row-major, any M, N, K >= 1). Each stage has the student's version (from
+// labs/) and the reference (from solutions/); the harness and the tests look
+// both up here by name, so they can run side by side in one run.
+//
+// Each lab registers its stages in harness/stages/labN.cpp (GPU labs in
+// harness/stages/gpu/labN.cpp) with a static Registrar; nothing else in the
+// harness needs to change when a lab is added.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cpu/error_bound.h"
+#include "cpu/matrix.h"
+
+namespace mml {
+
+enum class Device { Cpu, Gpu };
+enum class Impl { Student, Reference };
+const char* impl_name(Impl impl);
+
+// Run-time knobs a stage may read: thread count and named integer parameters
+// (block sizes, grid sizes...), set with --threads and --param name=value.
+struct StageParams {
+    int threads = 1;
+    std::map<std::string, long long> values;
+    long long get(const std::string& name, long long fallback) const;
+};
+
+// One implementation. CPU stages get host pointers. GPU stages get device
+// pointers and only launch work on the default stream; the harness times it
+// with CUDA events, synchronises and checks for errors.
+using MatmulFn = std::function<void(const float* A, const float* B, float* C, Shape s,
+                                    const StageParams& p)>;
+
+// Most student and reference functions have one of these two plain
+// signatures; from_plain / from_threaded adapt them to MatmulFn.
+using PlainMatmul = void (*)(const float* A, const float* B, float* C, std::int64_t M,
+                             std::int64_t N, std::int64_t K);
+using ThreadedMatmul = void (*)(const float* A, const float* B, float* C, std::int64_t M,
+                                std::int64_t N, std::int64_t K, int threads);
+MatmulFn from_plain(PlainMatmul fn);
+MatmulFn from_threaded(ThreadedMatmul fn);
+
+struct Stage {
+    std::string name;     // "lab1.ijk": the lab, a dot, a short name
+    int lab = 0;
+    Device device = Device::Cpu;
+    std::string summary;  // one line for `mmlab list`
+    MatmulFn student;     // empty for peer rows the student does not write (OpenBLAS, cuBLAS)
+    MatmulFn reference;
+    bool threaded = false;  // reads StageParams::threads (used for % of peak)
+    std::function<ErrorBound(Shape)> bound = classical_bound;
+    // Largest M*N*K the harness runs by default (slow teaching stages set one,
+    // e.g. the column-walking loop orders); 0 = no limit. --force overrides.
+    double max_macs = 0;
+    bool in_demo = true;  // run by `make demo`
+    int order = 0;        // set by the registry: registration order
+};
+
+// What the harness measured for one (stage, version, shape).
+struct Measurement {
+    std::string stage;
+    Impl impl = Impl::Reference;
+    Shape shape;
+    int threads = 1;
+    double median_seconds = 0;  // median over repetitions (kernel only for GPU)
+    int repetitions = 0;
+    long long iterations = 0;   // per repetition
+    double gflops = 0;
+    double percent_of_peak = 0; // <0 when unknown
+    double speedup_vs_baseline = 0;  // 0 when the baseline was not run
+    bool passed = false;
+    double worst_ratio = 0;     // error / bound at the worst entry
+    double max_abs_error = 0;
+    std::string check_method;
+    std::string failure;
+    bool skipped = false;
+    std::string skip_reason;
+};
+
+struct TargetVerdict {
+    bool met = false;
+    std::string explanation;  // one or two lines: what was compared, the numbers
+};
+
+struct Lab {
+    int number = 0;
+    std::string title;
+    Device device = Device::Cpu;
+    std::vector<Shape> default_shapes;  // what `make labN` times
+    std::string target;                 // the goal in words, printed with the verdict
+    std::function<TargetVerdict(const std::vector<Measurement>&)> judge;
+};
+
+class Registry {
+public:
+    static Registry& instance();
+    void add(Stage stage);
+    void add_lab(Lab lab);
+
+    const Stage* find(const std::string& name) const;  // nullptr if unknown
+    const Lab* find_lab(int number) const;
+    std::vector<const Stage*> stages() const;           // sorted by lab, then order
+    std::vector<const Stage*> stages_of_lab(int lab) const;
+    std::vector<const Lab*> labs() const;
+
+private:
+    std::vector<Stage> stages_;
+    std::vector<Lab> labs_;
+};
+
+// Static registration: `static mml::Registrar r([](mml::Registry& reg) {...});`
+struct Registrar {
+    explicit Registrar(const std::function<void(Registry&)>& fn) { fn(Registry::instance()); }
+};
+
+// The stage every speedup is measured against: the reference triple loop.
+constexpr const char* kBaselineStage = "lab1.ijk";
+
+}  // namespace mml

@@ -1,0 +1,66 @@
+// Lab 1 - baseline and measuring: the six loop orders of the triple loop.
+#include "harness/stage.h"
+#include "harness/targets.h"
+#include "labs/lab1/loop_orders.h"
+#include "solutions/lab1/loop_orders.h"
+
+namespace {
+
+using namespace mml;
+
+// Orders whose inner loop strides through memory are very slow on large
+// shapes: past 2^31 multiply-adds (about 1290^3) the harness skips them
+// unless asked with --force.
+constexpr double kSlowOrderMaxMacs = 2147483648.0;
+
+void add_order(Registry& reg, const char* order, PlainMatmul student, PlainMatmul reference,
+               const char* summary, bool slow) {
+    Stage s;
+    s.name = std::string("lab1.") + order;
+    s.lab = 1;
+    s.summary = summary;
+    s.student = from_plain(student);
+    s.reference = from_plain(reference);
+    s.max_macs = slow ? kSlowOrderMaxMacs : 0;
+    // The progression shows the baseline and the best order; all six are in `make lab1`.
+    s.in_demo = std::string(order) == "ijk" || std::string(order) == "ikj";
+    reg.add(std::move(s));
+}
+
+TargetVerdict judge_lab1(const std::vector<Measurement>& rows) {
+    if (auto failed = first_failure(rows, Impl::Student)) return *failed;
+    const Shape largest = largest_shape(rows);
+    const Measurement* own_ijk = find_row(rows, "lab1.ijk", Impl::Student, largest);
+    const Measurement* ref_ijk = find_row(rows, "lab1.ijk", Impl::Reference, largest);
+    const Measurement* best = fastest_row(rows, Impl::Student, largest);
+    if (!own_ijk || !ref_ijk || !best) return {false, "lab1.ijk was not timed for both versions"};
+    const double vs_ref = own_ijk->median_seconds / ref_ijk->median_seconds;
+    const double gain = own_ijk->median_seconds / best->median_seconds;
+    TargetVerdict v;
+    v.met = vs_ref <= 1.5 && gain >= 4.0;
+    v.explanation = "your ijk takes " + fixed(vs_ref, 2) + "x the reference ijk's time (goal <= 1.5); your fastest order, " +
+                    best->stage + ", is " + fixed(gain, 1) + "x faster than your ijk (goal >= 4) at " +
+                    shape_text(largest);
+    return v;
+}
+
+Registrar lab1_stages([](Registry& reg) {
+    namespace st = student::lab1;
+    namespace ref = reference::lab1;
+    add_order(reg, "ijk", st::matmul_ijk, ref::matmul_ijk, "the baseline triple loop: a dot product per element (B walked down columns)", true);
+    add_order(reg, "ikj", st::matmul_ikj, ref::matmul_ikj, "loop order i-k-j: B and C walked along rows (stride 1)", false);
+    add_order(reg, "jik", st::matmul_jik, ref::matmul_jik, "loop order j-i-k: dot products, columns of C in the outer loop", true);
+    add_order(reg, "jki", st::matmul_jki, ref::matmul_jki, "loop order j-k-i: A and C walked down columns (slowest)", true);
+    add_order(reg, "kij", st::matmul_kij, ref::matmul_kij, "loop order k-i-j: rank-1 updates, rows inner", false);
+    add_order(reg, "kji", st::matmul_kji, ref::matmul_kji, "loop order k-j-i: rank-1 updates, columns inner", true);
+
+    Lab lab;
+    lab.number = 1;
+    lab.title = "baseline and measuring: the six loop orders";
+    lab.default_shapes = {{512, 512, 512}};
+    lab.target = "all six loop orders correct; your ijk within 1.5x of the reference's time; your fastest order >= 4x faster than your ijk";
+    lab.judge = judge_lab1;
+    reg.add_lab(std::move(lab));
+});
+
+}  // namespace

@@ -1,0 +1,114 @@
+// `mmlab sweep`: time one stage over a grid of parameter values (block sizes,
+// grid sizes...) and mark the fastest, e.g.
+//   mmlab sweep --stage lab2.blocked --sweep block=16,32,64,128 --size 1024
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "harness/bench.h"
+#include "harness/cli.h"
+#include "harness/commands.h"
+#include "harness/report.h"
+#include "harness/targets.h"
+
+namespace mml {
+namespace {
+
+const char* kUsage = R"(usage: mmlab sweep --stage NAME --sweep name=v1,v2,... [--sweep name2=...]
+                   [--size LIST] [--threads T] [--reps R] [--impl student|reference]
+Times the stage at every combination of the listed parameter values (the
+reference unless --impl student), verifies each, and marks the fastest per shape.
+)";
+
+int run_sweep(const std::vector<std::string>& args) {
+    std::string stage_name;
+    std::vector<std::pair<std::string, std::vector<long long>>> axes;
+    std::vector<Shape> shapes = {{1024, 1024, 1024}};
+    BenchSettings settings;
+    Impl impl = Impl::Reference;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab sweep --help'");
+            return args[++i];
+        };
+        const std::string& a = args[i];
+        if (a == "--stage") stage_name = value();
+        else if (a == "--size") shapes = parse_shapes(value());
+        else if (a == "--threads") settings.params.threads = int(parse_integer(value(), "--threads", 1, 1024));
+        else if (a == "--reps") settings.reps = int(parse_integer(value(), "--reps", 1, 1000));
+        else if (a == "--quiet") settings.quiet = true;
+        else if (a == "--impl") {
+            const std::string v = value();
+            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
+            impl = v == "student" ? Impl::Student : Impl::Reference;
+        } else if (a == "--sweep") {
+            const std::string kv = value();
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
+                throw UsageError("--sweep takes name=v1,v2,..., got '" + kv + "'");
+            std::vector<long long> vals;
+            std::stringstream ss(kv.substr(eq + 1));
+            for (std::string v; std::getline(ss, v, ',');)
+                vals.push_back(parse_integer(v, "--sweep " + kv.substr(0, eq), 1, 1LL << 40));
+            axes.push_back({kv.substr(0, eq), vals});
+        } else throw UsageError("unknown option '" + a + "' for sweep; see 'mmlab sweep --help'");
+    }
+    const Stage* stage = Registry::instance().find(stage_name);
+    if (stage_name.empty()) throw UsageError("'mmlab sweep' needs --stage NAME");
+    if (!stage) throw UsageError("unknown stage '" + stage_name + "'; 'mmlab list' shows the names");
+    if (axes.empty()) throw UsageError("'mmlab sweep' needs at least one --sweep name=v1,v2,...");
+    if (impl == Impl::Student && !stage->student) throw UsageError(stage_name + " has no student version");
+
+    // The cartesian product of the axes.
+    std::vector<StageParams> grid(1, settings.params);
+    for (const auto& [name, vals] : axes) {
+        std::vector<StageParams> next;
+        for (const auto& p : grid)
+            for (long long v : vals) {
+                StageParams q = p;
+                q.values[name] = v;
+                next.push_back(q);
+            }
+        grid = next;
+    }
+    std::vector<Job> jobs;
+    for (Shape s : shapes) {
+        check_fits_in_memory(s, stage->device);
+        for (const auto& p : grid) jobs.push_back({stage, impl, impl, s, true, p});
+    }
+    print_machine_header(stage->device == Device::Gpu);
+    const BenchOutput out = measure(jobs, settings);
+    std::printf("\n%-18s %-15s %-28s %11s %9s %7s  %s\n", "stage", "shape", "parameters", "median", "GFLOP/s",
+                "% peak", "check");
+    bool all_ok = true;
+    for (Shape s : shapes) {
+        const Measurement* best = nullptr;
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            const Measurement& m = out.rows[i];
+            if (jobs[i].shape.M == s.M && jobs[i].shape.N == s.N && jobs[i].shape.K == s.K && m.passed &&
+                (!best || m.median_seconds < best->median_seconds))
+                best = &m;
+        }
+        for (std::size_t i = 0; i < jobs.size(); ++i) {
+            if (!(jobs[i].shape.M == s.M && jobs[i].shape.N == s.N && jobs[i].shape.K == s.K)) continue;
+            const Measurement& m = out.rows[i];
+            std::string params;
+            for (const auto& [k, v] : jobs[i].params.values) params += k + "=" + std::to_string(v) + " ";
+            if (!m.passed) {
+                all_ok = false;
+                std::printf("%-18s %-15s %-28s %11s %9s %7s  WRONG: %s\n", m.stage.c_str(), shape_text(s).c_str(),
+                            params.c_str(), "-", "-", "-", m.failure.c_str());
+                continue;
+            }
+            std::printf("%-18s %-15s %-28s %11s %9.2f %7.1f  ok%s\n", m.stage.c_str(), shape_text(s).c_str(),
+                        params.c_str(), format_seconds(m.median_seconds).c_str(), m.gflops, m.percent_of_peak,
+                        &m == best ? "   <- fastest" : "");
+        }
+    }
+    return all_ok ? 0 : 1;
+}
+
+CommandRegistrar sweep_command({"sweep", "time one stage over a grid of parameter values", kUsage, run_sweep});
+
+}  // namespace
+}  // namespace mml

@@ -1,0 +1,57 @@
+// Shared by every lab's tests: the list of test shapes and the check of one
+// stage on all of them. Which version is tested comes from the environment:
+// MML_IMPL=student (make labN) or reference (make test, the default).
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "harness/run_stage.h"
+#include "harness/targets.h"
+
+namespace mml::testing {
+
+// Odd, tiny, degenerate and rectangular shapes (M x N x K): non-multiples of
+// every tile size the labs use (4, 8, 16, 32, 64, 128...), plus a few exact
+// multiples so that the fast paths are exercised too.
+inline const std::vector<Shape>& test_shapes() {
+    static const std::vector<Shape> shapes = {
+        {1, 1, 1},     {1, 1, 1000},  {37, 29, 1},   {1, 64, 33},    {64, 1, 33},
+        {17, 31, 63},  {2, 3, 5},     {13, 97, 7},   {257, 3, 129},  {3, 257, 129},
+        {127, 129, 131}, {255, 257, 65}, {512, 8, 8}, {8, 8, 512},   {64, 64, 64},
+        {100, 100, 100}, {96, 160, 200}, {33, 65, 129}, {300, 200, 100}, {128, 128, 128},
+    };
+    return shapes;
+}
+
+inline Impl impl_under_test() {
+    const char* v = std::getenv("MML_IMPL");
+    return v && std::string(v) == "student" ? Impl::Student : Impl::Reference;
+}
+
+// Runs `stage_name` on fresh random inputs at every shape and CHECKs each
+// result; the failure message says which shape and what is wrong. Stops at
+// the first wrong shape.
+inline void check_stage_on(const std::string& stage_name, const std::vector<Shape>& shapes,
+                           StageParams params = {}) {
+    const Stage* stage = Registry::instance().find(stage_name);
+    REQUIRE_MESSAGE(stage != nullptr, "stage " << stage_name << " is not registered");
+    Impl impl = impl_under_test();
+    if (impl == Impl::Student && !stage->student) impl = Impl::Reference;  // peer rows
+    for (Shape s : shapes) {
+        const CheckResult r = run_and_check(*stage, impl, s, params, fresh_seed());
+        CHECK_MESSAGE(r.passed, stage_name << " (" << std::string(impl_name(impl))
+                                           << ") is wrong at M x N x K = " << shape_text(s) << ": "
+                                           << r.failure);
+        if (!r.passed) break;  // one clear failure per stage is enough to start from
+    }
+}
+
+inline void check_stage(const std::string& stage_name, StageParams params = {}) {
+    check_stage_on(stage_name, test_shapes(), params);
+}
+
+}  // namespace mml::testing

@@ -1,0 +1,143 @@
+// The harness's answers to bad input: one line naming the problem, exit
+// code 2, and no output file. Runs the real mmlab binary ($MMLAB, set by make).
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "harness/gpu_backend.h"
+#include "harness/stage.h"
+
+namespace {
+
+struct Outcome {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr
+};
+
+std::string mmlab_path() {
+    const char* p = std::getenv("MMLAB");
+    return p ? p : "build/bin/mmlab";
+}
+
+Outcome run_mmlab(const std::string& args) {
+    Outcome o;
+    const std::string cmd = mmlab_path() + " " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::array<char, 512> buf{};
+    while (fgets(buf.data(), int(buf.size()), pipe)) o.output += buf.data();
+    const int status = pclose(pipe);
+    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return o;
+}
+
+int count_lines(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
+
+// Exit 2, exactly one line, and it contains `expected`.
+void expect_usage_error(const std::string& args, const std::string& expected) {
+    const Outcome o = run_mmlab(args);
+    INFO("mmlab " << args << " printed: " << o.output);
+    CHECK(o.exit_code == 2);
+    CHECK(count_lines(o.output) == 1);
+    CHECK(o.output.find("mmlab: error:") == 0);
+    CHECK(o.output.find(expected) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_SUITE("cli") {
+    TEST_CASE("--help documents the commands and exits 0") {
+        const Outcome o = run_mmlab("--help");
+        CHECK(o.exit_code == 0);
+        for (const char* word : {"list", "peak", "run", "lab N", "demo", "--size", "--json", "--threads"})
+            CHECK_MESSAGE(o.output.find(word) != std::string::npos, word);
+    }
+
+    TEST_CASE("sizes that are zero, negative, not numbers or malformed") {
+        expect_usage_error("run --stage lab1.ijk --size 0", "between 1 and");
+        expect_usage_error("run --stage lab1.ijk --size -5", "between 1 and");
+        expect_usage_error("run --stage lab1.ijk --size abc", "whole number");
+        expect_usage_error("run --stage lab1.ijk --size 12abc", "whole number");
+        expect_usage_error("run --stage lab1.ijk --size 3x4", "MxNxK");
+        expect_usage_error("run --stage lab1.ijk --size 3x0x4", "between 1 and");
+        expect_usage_error("run --stage lab1.ijk --size 99999999999999999999", "whole number");
+        expect_usage_error("run --stage lab1.ijk --size", "needs a value");
+    }
+
+    TEST_CASE("unknown commands, options, stages and labs") {
+        expect_usage_error("frobnicate", "unknown command");
+        expect_usage_error("run --stage lab1.nope", "unknown stage 'lab1.nope'");
+        expect_usage_error("run --stage lab1.ijk --bogus", "unknown option '--bogus'");
+        expect_usage_error("lab 11", "between 1 and 10");
+        expect_usage_error("lab one", "whole number");
+        expect_usage_error("lab", "needs one lab number");
+        expect_usage_error("run --stage lab1.ijk --impl mine", "student, reference or both");
+        expect_usage_error("run --stage lab1.ijk --threads two", "whole number");
+        expect_usage_error("run --stage lab1.ijk --threads 0", "between 1 and");
+        expect_usage_error("run --stage lab1.ijk --param block", "name=value");
+        expect_usage_error("run", "needs --stage");
+    }
+
+    TEST_CASE("a shape whose buffers cannot fit in memory") {
+        expect_usage_error("run --stage lab1.ikj --size 1000000", "GB of host memory");
+        expect_usage_error("run --stage lab1.ikj --size 200000x200000x3", "choose a smaller --size");
+    }
+
+    TEST_CASE("a GPU stage on a machine with no GPU") {
+        const mml::gpu::DeviceInfo gpu = mml::gpu::probe();
+        std::string gpu_stage;
+        for (const mml::Stage* s : mml::Registry::instance().stages())
+            if (s->device == mml::Device::Gpu) {
+                gpu_stage = s->name;
+                break;
+            }
+        if (gpu.available || gpu_stage.empty()) {
+            // Nothing to test here, and saying so: doctest lists this message.
+            MESSAGE("not applicable: " << std::string(gpu.available ? "a GPU is present" : "no GPU stage in this build"));
+            return;
+        }
+        expect_usage_error("run --stage " + gpu_stage + " --size 64", "needs a CUDA GPU");
+    }
+
+    TEST_CASE("bad input leaves no output file; good input writes valid JSON") {
+        const std::string path = "build/test-cli-out.json";
+        std::remove(path.c_str());
+        expect_usage_error("run --stage lab1.nope --json " + path, "unknown stage");
+        CHECK_FALSE(file_exists(path));
+        expect_usage_error("run --stage lab1.ijk --json /nonexistent-folder/x.json --size 8", "cannot write --json");
+
+        const Outcome ok = run_mmlab("run --stage lab1.ikj --size 16,5x7x3 --reps 2 --quiet --json " + path);
+        INFO(ok.output);
+        CHECK(ok.exit_code == 0);
+        REQUIRE(file_exists(path));
+        std::ifstream in(path);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(text.find("\"summary\"") != std::string::npos);
+        CHECK(text.find("\"google_benchmark\"") != std::string::npos);
+        CHECK(text.find("\"stage\": \"lab1.ikj\"") != std::string::npos);
+        CHECK(text.find("\"M\": 5, \"N\": 7, \"K\": 3") != std::string::npos);
+        CHECK_FALSE(file_exists(path + ".tmp"));
+        std::remove(path.c_str());
+    }
+
+    TEST_CASE("run prints the machine, the table, and a verdict per row") {
+        const Outcome o = run_mmlab("run --stage lab1.ikj --size 33x17x9 --reps 2 --quiet");
+        CHECK(o.exit_code == 0);
+        CHECK(o.output.find("machine :") != std::string::npos);
+        CHECK(o.output.find("GFLOP/s") != std::string::npos);
+        CHECK(o.output.find("lab1.ikj") != std::string::npos);
+        CHECK(o.output.find("ok ") != std::string::npos);
+    }
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Runs the doctest program with the given arguments and ends with one line
+# "N passed, N failed, N skipped" (test cases). Exits non-zero on any failure.
+set -uo pipefail
+bin=$1; shift
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+"$bin" "$@" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+line=$(grep -E '^\[doctest\] test cases:' "$log" | tail -n1)
+if [ -z "$line" ]; then
+  echo "0 passed, 1 failed (the test program crashed or printed no summary; exit $status)"
+  exit 1
+fi
+passed=$(echo "$line" | sed -E 's/.*\| *([0-9]+) passed.*/\1/')
+failed=$(echo "$line" | sed -E 's/.*\| *([0-9]+) failed.*/\1/')
+skipped=$(echo "$line" | sed -E 's/.*\| *([0-9]+) skipped.*/\1/')
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
