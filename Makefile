@@ -7,7 +7,7 @@
 #        THREADS=2, SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target).
 # Everything is built in build/ ('make clean' removes it).
 
-BUILD := build
+BUILD ?= build
 BIN := $(BUILD)/bin
 .DEFAULT_GOAL := all
 
