@@ -78,7 +78,7 @@ double run_once_and_verify(const Job& job, const MatmulFn& fn, Problem& p, const
         dev.download_c(p.C.data());
     }
     const CheckResult check = verify_product(p.A.data(), p.B.data(), p.C.data(), p.shape,
-                                             job.stage->bound(p.shape), VerifyMethod::Auto,
+                                             job.stage->bound(p.shape, params), VerifyMethod::Auto,
                                              p.check_seed);
     m.passed = check.passed;
     m.worst_ratio = check.worst_ratio;

@@ -222,7 +222,7 @@ int cmd_breakdown(const Options& o) {
         for (const Stage* s : stages) {
             poison(C);
             const auto b = gpu::measure_breakdown(version_of(*s, Impl::Reference), A.data(), B.data(), C.data(), shape, o.params);
-            const CheckResult c = verify_product(A.data(), B.data(), C.data(), shape, s->bound(shape));
+            const CheckResult c = verify_product(A.data(), B.data(), C.data(), shape, s->bound(shape, o.params));
             std::printf("%-18s %-15s %10s %10s %10s %10s %10s %10s  %s\n", s->name.c_str(), shape_text(shape).c_str(),
                         format_seconds(b.alloc_ms / 1e3).c_str(), format_seconds(b.copy_in_ms / 1e3).c_str(),
                         format_seconds(b.kernel_ms / 1e3).c_str(), format_seconds(b.copy_out_ms / 1e3).c_str(),

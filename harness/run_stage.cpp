@@ -28,7 +28,7 @@ CheckResult run_and_check(const Stage& stage, Impl impl, Shape s, const StagePar
         dev.run_timed_ms(fn, params);
         dev.download_c(C.data());
     }
-    return verify_product(A.data(), B.data(), C.data(), s, stage.bound(s), method, seed + 1);
+    return verify_product(A.data(), B.data(), C.data(), s, stage.bound(s, params), method, seed + 1);
 }
 
 }  // namespace mml

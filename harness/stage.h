@@ -55,7 +55,11 @@ struct Stage {
     MatmulFn student;     // empty for peer rows the student does not write (OpenBLAS, cuBLAS)
     MatmulFn reference;
     bool threaded = false;  // reads StageParams::threads (used for % of peak)
-    std::function<ErrorBound(Shape)> bound = classical_bound;
+    // The tolerance of the check, from the algorithm's error analysis. It may
+    // depend on the stage's parameters (a summation split into GS*BS parts,
+    // a recursion cutoff...). Default: the classical gamma_K bound.
+    std::function<ErrorBound(Shape, const StageParams&)> bound =
+        [](Shape s, const StageParams&) { return classical_bound(s); };
     // Largest M*N*K the harness runs by default (slow teaching stages set one,
     // e.g. the column-walking loop orders); 0 = no limit. --force overrides.
     double max_macs = 0;
