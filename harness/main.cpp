@@ -106,10 +106,11 @@ std::vector<Job> make_jobs(const std::vector<const Stage*>& stages, const std::v
     return jobs;
 }
 
-void validate(const std::vector<Job>& jobs) {
+void validate(const std::vector<Job>& jobs, const StageParams& params) {
     std::set<std::string> gpu_stages;
     for (const Job& j : jobs) {
         check_fits_in_memory(j.shape, j.stage->device);
+        if (j.stage->check_params) j.stage->check_params(j.own_params ? j.params : params);
         if (j.stage->device == Device::Gpu) gpu_stages.insert(j.stage->name);
     }
     if (!gpu_stages.empty()) require_gpu_for("stage " + *gpu_stages.begin());
@@ -141,7 +142,7 @@ int cmd_run(const Options& o) {
     const std::vector<Shape> shapes = o.shapes.empty() ? std::vector<Shape>{{512, 512, 512}} : o.shapes;
     std::vector<Job> jobs = make_jobs(stages, shapes, o.impl, o.solution);
     add_baseline(jobs, shapes);
-    validate(jobs);
+    validate(jobs, o.params);
     check_json_path(o.json_path);
     bool any_gpu = false;
     for (const Job& j : jobs) any_gpu = any_gpu || j.stage->device == Device::Gpu;
@@ -159,7 +160,7 @@ int cmd_lab(const Options& o) {
     const std::vector<Shape> shapes = o.shapes.empty() ? lab.default_shapes : o.shapes;
     std::vector<Job> jobs = make_jobs(stages, shapes, o.impl_given ? o.impl : ImplChoice::Both, o.solution);
     add_baseline(jobs, shapes);
-    validate(jobs);
+    validate(jobs, o.params);
     check_json_path(o.json_path);
     std::printf("== lab %d: %s ==\n", lab.number, lab.title.c_str());
     if (o.solution) std::printf("SOLUTION=1: the reference runs in the student's place.\n");
@@ -188,7 +189,7 @@ int cmd_demo(const Options& o) {
         auto g = make_jobs(gpu_stages, gpu_shapes, ImplChoice::Reference, false);
         jobs.insert(jobs.end(), g.begin(), g.end());
     }
-    validate(jobs);
+    validate(jobs, o.params);
     check_json_path(o.json_path);
     std::printf("== matmul-lab: the progression, reference solutions ==\n");
     print_machine_header(true);

@@ -63,6 +63,11 @@ struct Stage {
     // Largest M*N*K the harness runs by default (slow teaching stages set one,
     // e.g. the column-walking loop orders); 0 = no limit. --force overrides.
     double max_macs = 0;
+    // Rejects parameters the stage cannot use (a block size of 0...) by
+    // throwing mml::UsageError (harness/cli.h); the harness calls it before it
+    // prints or runs anything, so bad --param values get the one-line error.
+    // Empty = any parameters are fine.
+    std::function<void(const StageParams&)> check_params;
     bool in_demo = true;  // run by `make demo`
     int order = 0;        // set by the registry: registration order
 };

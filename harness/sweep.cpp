@@ -74,7 +74,10 @@ int run_sweep(const std::vector<std::string>& args) {
     std::vector<Job> jobs;
     for (Shape s : shapes) {
         check_fits_in_memory(s, stage->device);
-        for (const auto& p : grid) jobs.push_back({stage, impl, impl, s, true, p});
+        for (const auto& p : grid) {
+            if (stage->check_params) stage->check_params(p);
+            jobs.push_back({stage, impl, impl, s, true, p});
+        }
     }
     print_machine_header(stage->device == Device::Gpu);
     const BenchOutput out = measure(jobs, settings);

@@ -1,0 +1,99 @@
+// Lab 2 - memory locality: loop interchange, transposed B, cache blocking.
+#include "harness/cli.h"
+#include "harness/stage.h"
+#include "harness/targets.h"
+#include "labs/lab2/locality.h"
+#include "solutions/lab2/locality.h"
+
+namespace {
+
+using namespace mml;
+
+// Block sizes of lab2.blocked when no --param is given: the fastest pair of
+// `mmlab sweep --stage lab2.blocked --sweep kc=... --sweep nc=...` at 1024^3
+// on the 2-core AMD EPYC (Zen 3) development machine (handouts/lab2.md).
+constexpr long long kDefaultKC = 128;
+constexpr long long kDefaultNC = 512;
+
+struct Blocks {
+    long long kc, nc;
+};
+
+// --param kc=..,nc=.. sets each; --param block=.. sets both (kc and nc, when
+// given, win). Each must be >= 1; larger than the matrix is allowed (one
+// partial block). Anything else is a UsageError: one line, exit 2.
+Blocks blocks_from(const StageParams& p) {
+    const long long block = p.get("block", 0);
+    const bool has_block = p.values.count("block") > 0;
+    Blocks b{p.get("kc", has_block ? block : kDefaultKC), p.get("nc", has_block ? block : kDefaultNC)};
+    for (const char* name : {"block", "kc", "nc"})
+        if (p.values.count(name) && p.values.at(name) < 1)
+            throw UsageError(std::string("lab2.blocked: --param ") + name + " must be >= 1 (a block of at least one row or column), got " +
+                             std::to_string(p.values.at(name)));
+    return b;
+}
+
+using BlockedMatmul = void (*)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t,
+                               std::int64_t, std::int64_t);
+
+// Both versions get their block sizes through here, so the student's code is
+// only ever called with valid ones.
+MatmulFn blocked(BlockedMatmul fn) {
+    return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
+        const Blocks b = blocks_from(p);
+        fn(A, B, C, s.M, s.N, s.K, b.kc, b.nc);
+    };
+}
+
+void add(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary,
+         std::function<void(const StageParams&)> check_params = {}) {
+    Stage s;
+    s.name = std::string("lab2.") + name;
+    s.lab = 2;
+    s.summary = summary;
+    s.student = std::move(student);
+    s.reference = std::move(reference);
+    s.check_params = std::move(check_params);
+    reg.add(std::move(s));
+}
+
+// Met when every student stage is correct and the student's fastest stage is
+// at least 10x faster than the baseline (the reference lab1.ijk) at the
+// largest shape timed.
+TargetVerdict judge_lab2(const std::vector<Measurement>& rows) {
+    if (auto failed = first_failure(rows, Impl::Student)) return *failed;
+    const Shape largest = largest_shape(rows);
+    const Measurement* base = find_row(rows, kBaselineStage, Impl::Reference, largest);
+    const Measurement* best = fastest_row(rows, Impl::Student, largest);
+    if (!base || !best)
+        return {false, std::string(kBaselineStage) + " (reference) and your stages must all be timed at " +
+                           shape_text(largest) + " (the baseline is skipped above 2^31 multiply-adds unless --force)"};
+    const double speedup = base->median_seconds / best->median_seconds;
+    TargetVerdict v;
+    v.met = speedup >= 10.0;
+    v.explanation = "your fastest stage, " + best->stage + ", is " + fixed(speedup, 1) + "x faster than " +
+                    kBaselineStage + " (reference) at " + shape_text(largest) + " (goal >= 10x)";
+    return v;
+}
+
+Registrar lab2_stages([](Registry& reg) {
+    namespace st = student::lab2;
+    namespace ref = reference::lab2;
+    add(reg, "interchanged", from_plain(st::matmul_interchanged), from_plain(ref::matmul_interchanged),
+        "loop interchange i-k-j, row pointers and __restrict__ (B and C along rows)");
+    add(reg, "transposed", from_plain(st::matmul_transposed), from_plain(ref::matmul_transposed),
+        "transpose B (cost included), then a row-by-row dot product per element");
+    add(reg, "blocked", blocked(st::matmul_blocked), blocked(ref::matmul_blocked),
+        "cache blocking: KC x NC blocks of B stay in cache (--param kc=..,nc=.. or block=..)",
+        [](const StageParams& p) { blocks_from(p); });  // bad block sizes: refused before anything runs
+
+    Lab lab;
+    lab.number = 2;
+    lab.title = "memory locality: loop interchange, transposed B, cache blocking";
+    lab.default_shapes = {{1024, 1024, 1024}};
+    lab.target = "all three stages correct; your fastest stage >= 10x faster than the baseline (reference lab1.ijk) at the largest size";
+    lab.judge = judge_lab2;
+    reg.add_lab(std::move(lab));
+});
+
+}  // namespace
