@@ -118,4 +118,43 @@ help:
 clean:
 	rm -rf $(BUILD)
 
+# make sanitize: every CPU test suite (reference code) under AddressSanitizer +
+# UndefinedBehaviorSanitizer, then the threaded labs' suites (lab4, lab5)
+# under ThreadSanitizer, each built in its own folder ($(BUILD)/asan,
+# $(BUILD)/tsan) for the CPU only (HAVE_CUDA=0: nvcc is not involved). Any
+# report fails the run. SANITIZE carries a sanitizer build's flags into the
+# harness, the stages and the link (it is meant for those folders only).
+# TSan builds with the OpenMP pragmas off (NO_OPENMP=1; libgomp stays linked
+# for omp_* calls), so OpenMP regions run on one thread there: GCC's libgomp
+# synchronises through futexes that TSan cannot see, and every parallel
+# region would report races that are not there. pthread/std::thread code is
+# checked in full.
+SAN_ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -O1 -g
+SAN_TSAN_FLAGS := -fsanitize=thread -O1 -g
+SAN_TSAN_SUITES := lab4,lab5
+SAN_COMMA := ,
+ifneq ($(SANITIZE),)
+  ifeq ($(NO_OPENMP),1)
+    BASE_CXXFLAGS := $(filter-out -fopenmp,$(BASE_CXXFLAGS)) -Wno-unknown-pragmas
+    CXXFLAGS := $(filter-out -fopenmp,$(CXXFLAGS)) -Wno-unknown-pragmas
+    LDLIBS := $(filter-out -fopenmp,$(LDLIBS)) -lgomp
+  endif
+  CXXFLAGS += $(SANITIZE)
+  LDLIBS += $(SANITIZE)
+  $(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS) $(SANITIZE)
+endif
+.PHONY: sanitize
+sanitize:
+	@echo "== make sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, every CPU test suite =="
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan HAVE_CUDA=0 SANITIZE="$(SAN_ASAN_FLAGS)" all
+	@MML_IMPL=reference MMLAB=$(BUILD)/asan/bin/mmlab ASAN_OPTIONS=detect_leaks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 bash tools/run-tests.sh $(BUILD)/asan/bin/mmlab-tests
+	@echo "== make sanitize: ThreadSanitizer, the threaded labs ($(SAN_TSAN_SUITES)) =="
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan HAVE_CUDA=0 NO_OPENMP=1 SANITIZE="$(SAN_TSAN_FLAGS)" all
+	@MML_IMPL=reference MMLAB=$(BUILD)/tsan/bin/mmlab TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  bash tools/run-tests.sh $(BUILD)/tsan/bin/mmlab-tests --test-suite=$(SAN_TSAN_SUITES)
+	@$(BUILD)/tsan/bin/mmlab-tests --list-test-suites | grep -qE '^ *($(subst $(SAN_COMMA),|,$(SAN_TSAN_SUITES))) *$$' || \
+	  echo "(no $(SAN_TSAN_SUITES) test suite in this build yet: nothing threaded for ThreadSanitizer to check)"
+	@echo "make sanitize: clean"
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
