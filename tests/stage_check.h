@@ -34,8 +34,8 @@ inline Impl impl_under_test() {
 
 // Runs `stage_name` on fresh random inputs at every shape and CHECKs each
 // result; the failure message says which shape and what is wrong. Stops at
-// the first wrong shape.
-inline void check_stage_on(const std::string& stage_name, const std::vector<Shape>& shapes,
+// the first wrong shape; returns whether every shape passed.
+inline bool check_stage_on(const std::string& stage_name, const std::vector<Shape>& shapes,
                            StageParams params = {}) {
     const Stage* stage = Registry::instance().find(stage_name);
     REQUIRE_MESSAGE(stage != nullptr, "stage " << stage_name << " is not registered");
@@ -46,12 +46,13 @@ inline void check_stage_on(const std::string& stage_name, const std::vector<Shap
         CHECK_MESSAGE(r.passed, stage_name << " (" << std::string(impl_name(impl))
                                            << ") is wrong at M x N x K = " << shape_text(s) << ": "
                                            << r.failure);
-        if (!r.passed) break;  // one clear failure per stage is enough to start from
+        if (!r.passed) return false;  // one clear failure per stage is enough to start from
     }
+    return true;
 }
 
-inline void check_stage(const std::string& stage_name, StageParams params = {}) {
-    check_stage_on(stage_name, test_shapes(), params);
+inline bool check_stage(const std::string& stage_name, StageParams params = {}) {
+    return check_stage_on(stage_name, test_shapes(), params);
 }
 
 }  // namespace mml::testing

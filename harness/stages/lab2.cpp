@@ -12,8 +12,8 @@ using namespace mml;
 // Block sizes of lab2.blocked when no --param is given: the fastest pair of
 // `mmlab sweep --stage lab2.blocked --sweep kc=... --sweep nc=...` at 1024^3
 // on the 2-core AMD EPYC (Zen 3) development machine (handouts/lab2.md).
-constexpr long long kDefaultKC = 128;
-constexpr long long kDefaultNC = 512;
+constexpr long long kDefaultKC = 64;
+constexpr long long kDefaultNC = 1024;
 
 struct Blocks {
     long long kc, nc;
