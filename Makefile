@@ -12,8 +12,9 @@ BIN := $(BUILD)/bin
 .DEFAULT_GOAL := all
 
 # build/config.mk says where the dependencies are and whether CUDA is here.
+# CUDA=0 builds without the GPU labs even where nvcc exists.
 $(BUILD)/config.mk: tools/configure.sh
-	@bash tools/configure.sh $(BUILD)
+	@CUDA=$(CUDA) bash tools/configure.sh $(BUILD)
 -include $(BUILD)/config.mk
 
 CXX ?= g++
@@ -67,21 +68,27 @@ all: $(BIN)/mmlab $(BIN)/mmlab-tests
 $(BUILD)/obj/cpu/machine.cpp.o: CXXFLAGS += -DMML_BUILD_FLAGS='"$(FLAGS_TEXT)"'
 $(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
 
+# Short progress lines; `make V=1` shows the full commands.
+Q := $(if $(V),,@)
 $(BUILD)/obj/%.cpp.o: %.cpp $(FLAGS_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  CXX   $<")
+	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.cu.o: %.cu $(FLAGS_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  NVCC  $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 $(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp)
 	@mkdir -p $(BIN)
-	$(CXX) $^ -o $@ $(LDLIBS)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CXX) $^ -o $@ $(LDLIBS)
 
 $(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS))
 	@mkdir -p $(BIN)
-	$(CXX) $^ -o $@ $(LDLIBS)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CXX) $^ -o $@ $(LDLIBS)
 
 # Every test, against the reference solutions (and GPU tests where a GPU is).
 test: all
