@@ -4,7 +4,7 @@
 #   make labN              your lab N: its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
 # Knobs: OPT="-O0" / ARCH="-march=native" (flags for labs/ and solutions/),
-#        THREADS=2, SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target).
+#        THREADS=2 (default: all cores), SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target).
 # Everything is built in build/ ('make clean' removes it).
 
 BUILD ?= build
@@ -21,7 +21,7 @@ CXX ?= g++
 OPT ?= -O3
 ARCH ?=
 CUDA_ARCH ?= $(DETECTED_CUDA_ARCH)
-THREADS ?= 1
+THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 SIZE ?=
 SOLUTION ?=
 
@@ -106,7 +106,7 @@ $(LABS): lab%: all
 	@$(BIN)/mmlab lab $* --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(SOLUTION),--solution)
 
 demo: all
-	@$(BIN)/mmlab demo $(if $(SIZE),--size $(SIZE))
+	@$(BIN)/mmlab demo --threads $(THREADS) $(if $(SIZE),--size $(SIZE))
 
 list: $(BIN)/mmlab
 	@$(BIN)/mmlab list
