@@ -4,7 +4,7 @@
 #   make labN              your lab N: its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
 # Knobs: OPT="-O0" / ARCH="-march=native" (flags for labs/ and solutions/),
-#        THREADS=2, SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target).
+#        THREADS=2 (default: all cores), SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target).
 # Everything is built in build/ ('make clean' removes it).
 
 BUILD ?= build
@@ -12,15 +12,16 @@ BIN := $(BUILD)/bin
 .DEFAULT_GOAL := all
 
 # build/config.mk says where the dependencies are and whether CUDA is here.
+# CUDA=0 builds without the GPU labs even where nvcc exists.
 $(BUILD)/config.mk: tools/configure.sh
-	@bash tools/configure.sh $(BUILD)
+	@CUDA=$(CUDA) bash tools/configure.sh $(BUILD)
 -include $(BUILD)/config.mk
 
 CXX ?= g++
 OPT ?= -O3
 ARCH ?=
 CUDA_ARCH ?= $(DETECTED_CUDA_ARCH)
-THREADS ?= 1
+THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 SIZE ?=
 SOLUTION ?=
 
@@ -67,21 +68,27 @@ all: $(BIN)/mmlab $(BIN)/mmlab-tests
 $(BUILD)/obj/cpu/machine.cpp.o: CXXFLAGS += -DMML_BUILD_FLAGS='"$(FLAGS_TEXT)"'
 $(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
 
+# Short progress lines; `make V=1` shows the full commands.
+Q := $(if $(V),,@)
 $(BUILD)/obj/%.cpp.o: %.cpp $(FLAGS_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  CXX   $<")
+	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.cu.o: %.cu $(FLAGS_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	@$(if $(V),,echo "  NVCC  $<")
+	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
 $(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp)
 	@mkdir -p $(BIN)
-	$(CXX) $^ -o $@ $(LDLIBS)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CXX) $^ -o $@ $(LDLIBS)
 
 $(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS))
 	@mkdir -p $(BIN)
-	$(CXX) $^ -o $@ $(LDLIBS)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CXX) $^ -o $@ $(LDLIBS)
 
 # Every test, against the reference solutions (and GPU tests where a GPU is).
 test: all
@@ -99,7 +106,7 @@ $(LABS): lab%: all
 	@$(BIN)/mmlab lab $* --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(SOLUTION),--solution)
 
 demo: all
-	@$(BIN)/mmlab demo $(if $(SIZE),--size $(SIZE))
+	@$(BIN)/mmlab demo --threads $(THREADS) $(if $(SIZE),--size $(SIZE))
 
 list: $(BIN)/mmlab
 	@$(BIN)/mmlab list

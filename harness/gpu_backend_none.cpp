@@ -7,7 +7,7 @@ namespace mml::gpu {
 
 namespace {
 const char* kNoCuda =
-    "this build has no CUDA (nvcc was not found when it was configured); install the CUDA "
+    "this build has no CUDA (nvcc was not found, or CUDA=0, when it was configured); install the CUDA "
     "toolkit and run 'make clean' then make again";
 }
 

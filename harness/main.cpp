@@ -30,7 +30,7 @@ const Lab& lab_or_error(int number) {
         const bool gpu_lab = number >= 6;
         throw UsageError("lab " + std::to_string(number) + " is not in this build" +
                          (gpu_lab && !gpu::built_with_cuda()
-                              ? std::string(": it needs the CUDA toolkit (nvcc was not found when the build was configured)")
+                              ? std::string(": it needs the CUDA toolkit (nvcc was not found, or CUDA=0, when the build was configured)")
                               : std::string(": it has not been written yet")));
     }
     return *lab;
@@ -58,7 +58,7 @@ int cmd_list() {
             std::printf("  %-20s %s%s\n", s->name.c_str(), s->summary.c_str(),
                         s->student ? "" : " [peer: no student version]");
     }
-    if (!gpu::built_with_cuda()) std::printf("(GPU labs 6-10 are not in this build: nvcc was not found)\n");
+    if (!gpu::built_with_cuda()) std::printf("(GPU labs 6-10 are not in this build: configured without CUDA)\n");
     return 0;
 }
 

@@ -39,26 +39,29 @@ void print_machine_header(bool include_gpu) {
 }
 
 void print_table(const std::vector<Measurement>& rows) {
-    std::printf("\n%-18s %-9s %-15s %4s %11s %9s %7s %9s  %s\n", "stage", "version", "shape (MxNxK)",
-                "thr", "median", "GFLOP/s", "% peak", "x ijk", "check: worst error / bound");
+    std::printf("\n%-18s %-9s %-15s %4s %11s %9s %9s %7s %9s  %s\n", "stage", "version", "shape (MxNxK)",
+                "thr", "median", "reps", "GFLOP/s", "% peak", "x ijk", "check: worst error / bound");
     for (const auto& r : rows) {
         std::printf("%-18s %-9s %-15s %4d ", r.stage.c_str(), impl_name(r.impl), shape_text(r.shape).c_str(),
                     r.threads);
         if (r.skipped) {
-            std::printf("%11s %9s %7s %9s  skipped: %s\n", "-", "-", "-", "-", r.skip_reason.c_str());
+            std::printf("%11s %9s %9s %7s %9s  skipped: %s\n", "-", "-", "-", "-", "-", r.skip_reason.c_str());
             continue;
         }
         if (!r.passed) {
-            std::printf("%11s %9s %7s %9s  WRONG: %s\n", "-", "-", "-", "-", r.failure.c_str());
+            std::printf("%11s %9s %9s %7s %9s  WRONG: %s\n", "-", "-", "-", "-", "-", r.failure.c_str());
             continue;
         }
         const std::string peak = r.percent_of_peak >= 0 ? fixed(r.percent_of_peak, 1) : "?";
         const std::string speedup = r.speedup_vs_baseline > 0 ? fixed(r.speedup_vs_baseline, 1) + "x" : "-";
-        std::printf("%11s %9.2f %7s %9s  ok %.3f (%s)\n", format_seconds(r.median_seconds).c_str(),
-                    r.gflops, peak.c_str(), speedup.c_str(), r.worst_ratio, r.check_method.c_str());
+        const std::string reps = std::to_string(r.repetitions) + "x" + std::to_string(r.iterations);
+        std::printf("%11s %9s %9.2f %7s %9s  ok %.3f (%s)\n", format_seconds(r.median_seconds).c_str(),
+                    reps.c_str(), r.gflops, peak.c_str(), speedup.c_str(), r.worst_ratio, r.check_method.c_str());
     }
-    std::printf("\nmedian of the timed repetitions; %% peak: of the measured FMA peak on the stage's threads "
-                "(GPU: of the spec FP32 peak); x ijk: speedup over the reference triple loop at the same shape.\n");
+    std::printf("\nmedian: of the timed repetitions (reps = repetitions x calls per repetition; CPU: wall clock "
+                "of the call; GPU: kernel time between CUDA events); %% peak: of the measured FMA peak on the "
+                "stage's threads (GPU: of the spec FP32 peak); x ijk: speedup over the reference triple loop at "
+                "the same shape; check: largest |error| / error bound (<= 1 passes), full or randomized check.\n");
 }
 
 namespace {

@@ -38,9 +38,12 @@ fi
 blas_cflags=$(pkg-config --cflags openblas 2>/dev/null || true)
 blas_libs=$(pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
 
-# CUDA: nvcc on PATH or in /usr/local/cuda.
-nvcc=$(command -v nvcc || true)
-[ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+# CUDA: nvcc on PATH or in /usr/local/cuda, unless CUDA=0 asks for a CPU-only build.
+nvcc=""
+if [ "${CUDA:-}" != 0 ]; then
+  nvcc=$(command -v nvcc || true)
+  [ -z "$nvcc" ] && [ -x /usr/local/cuda/bin/nvcc ] && nvcc=/usr/local/cuda/bin/nvcc
+fi
 have_cuda=0; cuda_home=""; cuda_arch=""; arch_note=""
 if [ -n "$nvcc" ]; then
   have_cuda=1

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the doctest program with the given arguments and ends with one line
-# "N passed, N failed, N skipped" (test cases). Exits non-zero on any failure.
+# "N passed, N failed, N skipped" (test cases; skipped = GPU tests on a machine
+# without a GPU). Exits non-zero on any failure.
 set -uo pipefail
 bin=$1; shift
 log=$(mktemp)
@@ -15,5 +16,8 @@ fi
 passed=$(echo "$line" | sed -E 's/.*\| *([0-9]+) passed.*/\1/')
 failed=$(echo "$line" | sed -E 's/.*\| *([0-9]+) failed.*/\1/')
 skipped=$(echo "$line" | sed -E 's/.*\| *([0-9]+) skipped.*/\1/')
-echo "$passed passed, $failed failed, $skipped skipped"
+case " $* " in
+  *" --test-suite="*) echo "$passed passed, $failed failed" ;;  # one lab: the other labs' tests are not "skipped"
+  *) echo "$passed passed, $failed failed, $skipped skipped" ;;
+esac
 [ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
