@@ -128,7 +128,7 @@ clean:
 # make sanitize: every CPU test suite (reference code) under AddressSanitizer +
 # UndefinedBehaviorSanitizer, then the threaded labs' suites (lab4, lab5)
 # under ThreadSanitizer, each built in its own folder ($(BUILD)/asan,
-# $(BUILD)/tsan) for the CPU only (HAVE_CUDA=0: nvcc is not involved). Any
+# $(BUILD)/tsan) for the CPU only (CUDA=0 HAVE_CUDA=0: nvcc is not involved). Any
 # report fails the run. SANITIZE carries a sanitizer build's flags into the
 # harness, the stages and the link (it is meant for those folders only).
 # TSan builds with the OpenMP pragmas off (NO_OPENMP=1; libgomp stays linked
@@ -153,11 +153,11 @@ endif
 .PHONY: sanitize
 sanitize:
 	@echo "== make sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, every CPU test suite =="
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan HAVE_CUDA=0 SANITIZE="$(SAN_ASAN_FLAGS)" all
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CUDA=0 HAVE_CUDA=0 SANITIZE="$(SAN_ASAN_FLAGS)" all
 	@MML_IMPL=reference MMLAB=$(BUILD)/asan/bin/mmlab ASAN_OPTIONS=detect_leaks=1 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 bash tools/run-tests.sh $(BUILD)/asan/bin/mmlab-tests
 	@echo "== make sanitize: ThreadSanitizer, the threaded labs ($(SAN_TSAN_SUITES)) =="
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan HAVE_CUDA=0 NO_OPENMP=1 SANITIZE="$(SAN_TSAN_FLAGS)" all
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CUDA=0 HAVE_CUDA=0 NO_OPENMP=1 SANITIZE="$(SAN_TSAN_FLAGS)" all
 	@MML_IMPL=reference MMLAB=$(BUILD)/tsan/bin/mmlab TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
 	  bash tools/run-tests.sh $(BUILD)/tsan/bin/mmlab-tests --test-suite=$(SAN_TSAN_SUITES)
 	@$(BUILD)/tsan/bin/mmlab-tests --list-test-suites | grep -qE '^ *($(subst $(SAN_COMMA),|,$(SAN_TSAN_SUITES))) *$$' || \

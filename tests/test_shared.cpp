@@ -148,8 +148,10 @@ TEST_SUITE("shared") {
         q.C.at(321, 123) += 50.0f;
         CHECK_FALSE(q.check().passed);
         // ...while errors on whole tiles, rows or edges are found at any size.
-        for (int i = 0; i < 16; ++i)
-            for (int j = 0; j < 16; ++j) p.C.at(100 + i, 200 + j) += 0.05f;
+        // (A 64 x 64 tile: the 2048 random entries land in it ~28 times on
+        // average; a 16 x 16 tile was missed in about 1 run of 10.)
+        for (int i = 0; i < 64; ++i)
+            for (int j = 0; j < 64; ++j) p.C.at(100 + i, 200 + j) += 0.05f;
         CHECK_FALSE(p.check().passed);
         Product r({600, 500, 1000});
         r.C.at(599, 17) += 0.05f;  // the last row: checked element by element
