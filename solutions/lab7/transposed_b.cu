@@ -15,7 +15,9 @@
 //   [32][33]: word 33*tx + k, bank (tx + k) % 32: 32 different banks -> none.
 // Seed 001's first shared-memory kernel ran slower than its naive kernel
 // (324 vs 292 ms on an RTX 4090) and the author blamed a 32-way conflict:
-// this pair of stages measures one. tools/ncu-bank-conflicts.sh counts them.
+// this pair of stages measures one. On an H100 at 4096^3 the [32][32] version
+// takes 81 ms - slower than lab 6's naive kernel (44 ms) - and the [32][33]
+// one 16 ms; tools/ncu-bank-conflicts.sh counts the conflicts (handouts/lab7.md).
 #include "gpu/cuda_check.h"
 #include "gpu/grid.h"
 #include "solutions/lab7/lab7.h"

@@ -7,12 +7,15 @@
 // straight from global memory, once per thread, and used 64 times from a
 // register.
 //
-// Why it should be faster: in tiled32 every multiply-add costs two
-// shared-memory loads. Here, per 4 steps of k, a thread loads 4 floats of B
-// from global memory and 64 float4s of A's tile from shared memory (each a
-// broadcast: all threads of the block read the same address), and does
-// 64 x 4 = 256 multiply-adds: one shared load per 4 multiply-adds instead of
-// two per one. The 64 accumulators live in registers, the fastest storage.
+// Why it should be faster: in tiled32 every multiply-add costs one and a
+// quarter shared-memory loads (tiled.cu says why). Here, per 4 steps of k, a
+// thread loads 4 floats of B from global memory and 64 float4s of A's tile
+// from shared memory (each a broadcast: all threads of the block read the
+// same address), and does 64 x 4 = 256 multiply-adds: one shared load per 4
+// multiply-adds instead of five per 4. The 64 accumulators live in registers,
+// the fastest storage. Measured on an H100: 5.8 ms at 4096^3 (24 TFLOP/s,
+// 36 % of the FP32 peak) against tiled32's 16.5 ms; seed 001 saw 144 ms
+// against its shared kernel's 324 ms on an RTX 4090.
 //
 // Which operand streams: the one whose neighbouring elements go to
 // neighbouring threads, so the warp's global loads are coalesced. Volkov and

@@ -53,3 +53,39 @@ TEST_SUITE("lab6") {
             CHECK_THROWS_AS(s->reference(nullptr, nullptr, nullptr, {4, 4, 4}, block(bad)), mml::UsageError);
     }
 }
+
+// The target's judge, on made-up measurements (runs without a GPU).
+namespace {
+
+mml::Measurement row(const char* stage, mml::Impl impl, double seconds, bool passed = true) {
+    mml::Measurement m;
+    m.stage = stage;
+    m.impl = impl;
+    m.shape = {4096, 4096, 4096};
+    m.median_seconds = seconds;
+    m.passed = passed;
+    return m;
+}
+
+}  // namespace
+
+TEST_SUITE("lab6") {
+    TEST_CASE("lab 6 target: met, too slow against the reference, no coalescing gain, a wrong stage") {
+        using mml::Impl;
+        const mml::Lab* lab = mml::Registry::instance().find_lab(6);
+        REQUIRE(lab != nullptr);
+        auto rows = [](double own, double own_unc, bool reduce_ok) {
+            return std::vector<mml::Measurement>{
+                row("lab6.naive_coalesced", Impl::Student, own), row("lab6.naive_coalesced", Impl::Reference, 0.044),
+                row("lab6.naive_uncoalesced", Impl::Student, own_unc),
+                row("lab6.naive_uncoalesced", Impl::Reference, 0.274),
+                row("lab6.block_reduce", Impl::Student, 0.4, reduce_ok), row("lab6.block_reduce", Impl::Reference, 0.41)};
+        };
+        CHECK(lab->judge(rows(0.045, 0.27, true)).met);
+        CHECK_FALSE(lab->judge(rows(0.060, 0.27, true)).met);  // 1.36x the reference's time
+        CHECK_FALSE(lab->judge(rows(0.045, 0.08, true)).met);  // uncoalesced only 1.8x slower
+        const mml::TargetVerdict wrong = lab->judge(rows(0.045, 0.27, false));
+        CHECK_FALSE(wrong.met);
+        CHECK(wrong.explanation.find("lab6.block_reduce") != std::string::npos);
+    }
+}

@@ -48,3 +48,40 @@ TEST_SUITE("gpu-lab7") {
         }
     }
 }
+
+// The target's judge, on made-up measurements (runs without a GPU).
+namespace {
+
+mml::Measurement row(const char* stage, mml::Impl impl, double seconds, bool passed = true) {
+    mml::Measurement m;
+    m.stage = stage;
+    m.impl = impl;
+    m.shape = {4096, 4096, 4096};
+    m.median_seconds = seconds;
+    m.passed = passed;
+    return m;
+}
+
+std::vector<mml::Measurement> lab7_rows(double volkov, double tiled32, double conflict, double padded,
+                                        bool tiled16_ok = true) {
+    using mml::Impl;
+    return {row("lab7.naive", Impl::Reference, 0.044),       row("lab7.tiled16", Impl::Student, 0.017, tiled16_ok),
+            row("lab7.tiled32", Impl::Student, tiled32),      row("lab7.transposed_b", Impl::Student, conflict),
+            row("lab7.transposed_b_padded", Impl::Student, padded), row("lab7.volkov", Impl::Student, volkov)};
+}
+
+}  // namespace
+
+TEST_SUITE("lab7") {
+    TEST_CASE("lab 7 target: met; volkov not fast enough; padding without effect; a wrong stage") {
+        const mml::Lab* lab = mml::Registry::instance().find_lab(7);
+        REQUIRE(lab != nullptr);
+        CHECK(lab->judge(lab7_rows(0.006, 0.0165, 0.081, 0.0164)).met);
+        CHECK_FALSE(lab->judge(lab7_rows(0.012, 0.0165, 0.081, 0.0164)).met);  // 1.4x over tiled32
+        CHECK_FALSE(lab->judge(lab7_rows(0.030, 0.0600, 0.081, 0.0164)).met);  // 1.5x over naive only
+        CHECK_FALSE(lab->judge(lab7_rows(0.006, 0.0165, 0.020, 0.0164)).met);  // padding: 1.2x
+        const mml::TargetVerdict wrong = lab->judge(lab7_rows(0.006, 0.0165, 0.081, 0.0164, false));
+        CHECK_FALSE(wrong.met);
+        CHECK(wrong.explanation.find("lab7.tiled16") != std::string::npos);
+    }
+}
