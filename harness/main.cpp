@@ -214,6 +214,7 @@ int cmd_breakdown(const Options& o) {
     for (Shape s : shapes) check_fits_in_memory(s, Device::Gpu);
     require_gpu_for("'mmlab breakdown'");
     const int reps = o.reps > 0 ? o.reps : 3;
+    bool all_ok = true;
     print_machine_header(true);
     std::printf("\n%-18s %-15s %10s %10s %10s %10s %10s %10s %7s  %s\n", "stage", "shape", "alloc", "copy in",
                 "kernel", "copy out", "free", "total", "kernel%", "check");
@@ -227,6 +228,7 @@ int cmd_breakdown(const Options& o) {
             const auto b = gpu::measure_breakdown(version_of(*s, impl), A.data(), B.data(), C.data(), shape,
                                                   o.params, reps);
             const CheckResult c = verify_product(A.data(), B.data(), C.data(), shape, s->bound(shape, o.params));
+            all_ok = all_ok && c.passed;
             std::printf("%-18s %-15s %10s %10s %10s %10s %10s %10s %6.1f%%  %s\n", s->name.c_str(),
                         shape_text(shape).c_str(), format_seconds(b.alloc_ms / 1e3).c_str(),
                         format_seconds(b.copy_in_ms / 1e3).c_str(), format_seconds(b.kernel_ms / 1e3).c_str(),
@@ -240,7 +242,7 @@ int cmd_breakdown(const Options& o) {
                 "code, which the warm-up absorbs). Copies use pageable host memory (plain new/malloc), as seed\n"
                 "003 did; allocation and free are host-clock times of cudaMalloc/cudaFree.\n",
                 impl_name(impl), reps);
-    return 0;
+    return all_ok ? 0 : 1;
 }
 
 }  // namespace
