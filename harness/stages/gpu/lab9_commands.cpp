@@ -184,6 +184,7 @@ worst |error| / bound over all M*N entries, and the bound's formula.
 )";
 
 int run_phvm(const std::vector<std::string>& raw) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);  // lines reach a log even if the run is cut short
     Args a(raw, "phvm");
     std::vector<Shape> shapes = parse_shapes("MTX1,MTX2,MTX3,MTXA,MTXB");
     long long k_override = 0;
@@ -340,6 +341,7 @@ Every configuration's result is checked against the float64 reference.
 )";
 
 int run_sweep(const std::vector<std::string>& raw) {
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     Args a(raw, "phvm-sweep");
     std::vector<Shape> shapes = parse_shapes("MTX1,MTX2,MTX3");
     std::vector<long long> bss = {32, 64, 128, 256, 512, 1024}, gs_abs, gs_sm = {1, 2, 4, 8, 16, 32, 64};
