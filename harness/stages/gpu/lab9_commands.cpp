@@ -379,7 +379,7 @@ int run_sweep(const std::vector<std::string>& raw) {
     print_device_line(bw);
     print_model_inputs(g);
     const double ghz = L.sm_clock_ghz;
-    if (out) std::fprintf(out, "M,N,K,gs,bs,measured_ms,model_cycles,model_ms,equation,feasible,worst_ratio\n");
+    if (out) std::fprintf(out, "M,N,K,gs,bs,measured_ms,model_cycles,model_ms,equation,feasible,worst_ratio,bytes_model_ms,usm\n");
     const Stage* st = Registry::instance().find("lab9.phvm");
     bool all_ok = true;
     for (Shape s : shapes) {
@@ -390,6 +390,12 @@ int run_sweep(const std::vector<std::string>& raw) {
         std::vector<long long> gss = gs_abs;
         if (gss.empty())
             for (long long m : gs_sm) gss.push_back(m * g.sm_num);
+        // Our alternative: PHVM is bound by the bytes it moves. Each of the M*N
+        // launches reads a row of E (4K bytes) and column j of F, whose values
+        // lie 4N bytes apart: every 32-byte sector of F is fetched while
+        // 4N <= 32, one sector per k beyond. At the measured read bandwidth:
+        const double phvm_bytes = double(s.M) * double(s.N) * (4.0 * double(s.K) + std::min(4.0 * double(s.N), 32.0) * double(s.K));
+        const double bytes_ms = phvm_bytes / (bw * 1e9) * 1e3;
         struct Point { long long gs, bs; double ms, cycles; int eq; bool feasible; double ratio; };
         std::vector<Point> pts;
         for (long long bs : bss)
@@ -417,22 +423,25 @@ int run_sweep(const std::vector<std::string>& raw) {
             if (pts[i].feasible && (best_feasible == pts.size() || pts[i].ms < pts[best_feasible].ms)) best_feasible = i;
         }
         std::printf("\nPHVM on %s: measured vs model (cycles; ms = cycles / %.2f GHz)\n", shape_text(s).c_str(), ghz);
-        std::printf("%7s %5s %11s %14s %11s %4s %5s\n", "GS", "BS", "measured", "model cycles", "model", "Eq.", "2-4?");
+        std::printf("bytes model: PHVM moves %.2f GB (M*N passes over a row of E and a column of F) -> %s at %.0f GB/s, "
+                    "for every configuration that keeps enough loads in flight\n",
+                    phvm_bytes / 1e9, format_seconds(bytes_ms / 1e3).c_str(), bw);
+        std::printf("%7s %5s %11s %8s %14s %11s %4s %5s\n", "GS", "BS", "measured", "/bytes", "model cycles", "model", "Eq.", "2-4?");
         std::vector<double> meas, pred;
         for (std::size_t i = 0; i < pts.size(); ++i) {
             const Point& q = pts[i];
             std::string mark;
             if (i == best) mark += "  <- measured best";
             if (i == model_pt) mark += "  <- model optimum";
-            std::printf("%7lld %5lld %11s %14.4g %11s %4d %5s%s\n", q.gs, q.bs, format_seconds(q.ms / 1e3).c_str(),
-                        q.cycles, format_seconds(q.cycles / (ghz * 1e9)).c_str(), q.eq, q.feasible ? "yes" : "no",
+            std::printf("%7lld %5lld %11s %8.2f %14.4g %11s %4d %5s%s\n", q.gs, q.bs, format_seconds(q.ms / 1e3).c_str(),
+                        q.ms / bytes_ms, q.cycles, format_seconds(q.cycles / (ghz * 1e9)).c_str(), q.eq, q.feasible ? "yes" : "no",
                         mark.c_str());
             meas.push_back(q.ms);
             pred.push_back(q.cycles);
             if (out)
-                std::fprintf(out, "%lld,%lld,%lld,%lld,%lld,%.6f,%.6g,%.6f,%d,%d,%.5f\n", (long long)s.M, (long long)s.N,
-                             (long long)s.K, q.gs, q.bs, q.ms, q.cycles, q.cycles / (ghz * 1e6), q.eq, q.feasible ? 1 : 0,
-                             q.ratio);
+                std::fprintf(out, "%lld,%lld,%lld,%lld,%lld,%.6f,%.6g,%.6f,%d,%d,%.5f,%.6f,%.4f\n", (long long)s.M,
+                             (long long)s.N, (long long)s.K, q.gs, q.bs, q.ms, q.cycles, q.cycles / (ghz * 1e6), q.eq,
+                             q.feasible ? 1 : 0, q.ratio, bytes_ms, g.u_sm);
         }
         std::printf("summary %s: measured best GS %lld BS %lld %s", shape_text(s).c_str(), pts[best].gs, pts[best].bs,
                     format_seconds(pts[best].ms / 1e3).c_str());
@@ -446,6 +455,8 @@ int run_sweep(const std::vector<std::string>& raw) {
         else
             std::printf(" (not in the swept grid)");
         std::printf("; rank correlation model vs measured %.2f\n", spearman(pred, meas));
+        std::printf("summary %s: bytes model %s; measured best = %.3fx it\n", shape_text(s).c_str(),
+                    format_seconds(bytes_ms / 1e3).c_str(), pts[best].ms / bytes_ms);
     }
     if (out) std::fclose(out);
     return all_ok ? 0 : 1;
@@ -455,13 +466,16 @@ int run_sweep(const std::vector<std::string>& raw) {
 
 const char* kModelUsage = R"(usage: mmlab phvm-model [--gpu a100|2080ti|this] [--size LIST] [--usm U]
                         [--sigma-g C] [--sigma-s C] [--sigma-add C] [--sigma-mul C]
+                        [--sm-num N] [--sms T] [--cores C]
 Seed 000's time-cost model (Eq. 1-11) alone: the predicted time of every
 configuration that satisfies Eq. 2-4, which equation (9 or 10) applies, and
 the optimum, under the three readings of Eq. 11 (u_SM dividing all of t_prep,
 only its load term, or only its reduction term). --gpu a100 / 2080ti use the
 paper's Tables 3-4 and need no GPU; --gpu this (default when a GPU is present)
-reads the device and measures the latencies. The --sigma-* and --usm options
-replace single inputs.
+reads the device and measures the latencies. The --sigma-*, --usm, --sm-num,
+--sms (max threads per SM) and --cores options replace single inputs, e.g. an
+H100 without a GPU at hand: --gpu a100 --sm-num 132 --cores 16896 --sigma-g 696
+--sigma-s 29 --sigma-add 4 --sigma-mul 4.
 )";
 
 int run_model(const std::vector<std::string>& raw) {
@@ -469,6 +483,7 @@ int run_model(const std::vector<std::string>& raw) {
     std::vector<Shape> shapes = parse_shapes("MTX1,MTX2,MTX3");
     std::string which = gpu::probe().available ? "this" : "a100";
     double usm = -1, sg = -1, ss = -1, sadd = -1, smul = -1;
+    long long sm_num = 0, sms = 0, cores = 0;
     for (std::string f; a.next(f);) {
         if (f == "--size") shapes = parse_shapes(a.value(f));
         else if (f == "--gpu") which = a.value(f);
@@ -477,6 +492,9 @@ int run_model(const std::vector<std::string>& raw) {
         else if (f == "--sigma-s") ss = parse_real(a.value(f), "--sigma-s", 0, 1e6);
         else if (f == "--sigma-add") sadd = parse_real(a.value(f), "--sigma-add", 0, 1e6);
         else if (f == "--sigma-mul") smul = parse_real(a.value(f), "--sigma-mul", 0, 1e6);
+        else if (f == "--sm-num") sm_num = parse_integer(a.value(f), "--sm-num", 1, 100000);
+        else if (f == "--sms") sms = parse_integer(a.value(f), "--sms", 32, 100000);
+        else if (f == "--cores") cores = parse_integer(a.value(f), "--cores", 1, 10000000);
         else a.unknown(f);
     }
     ModelGpu g;
@@ -491,6 +509,10 @@ int run_model(const std::vector<std::string>& raw) {
     if (ss >= 0) g.sigma_s = ss;
     if (sadd >= 0) g.sigma_add = sadd;
     if (smul >= 0) g.sigma_mul = smul;
+    if (sm_num) g.sm_num = int(sm_num);
+    if (sms) g.sms = int(sms);
+    if (cores) g.cores = int(cores);
+    if (sm_num || sms || cores || sg >= 0 || ss >= 0 || sadd >= 0 || smul >= 0 || usm > 0) g.name += ", with the inputs given";
     print_model_inputs(g);
     const UsmReading readings[] = {UsmReading::WholePrep, UsmReading::LoadTermOnly, UsmReading::ReductionTermOnly};
     const char* reading_names[] = {"t_prep/u_SM", "load term/u_SM", "reduction/u_SM"};
