@@ -392,10 +392,12 @@ int run_sweep(const std::vector<std::string>& raw) {
             for (long long m : gs_sm) gss.push_back(m * g.sm_num);
         // Our alternative: PHVM is bound by the bytes it moves. Each of the M*N
         // launches reads a row of E (4K bytes) and column j of F, whose values
-        // lie 4N bytes apart. The L2 fetches DRAM in 64-byte units (two 32-byte
-        // sectors; CUDA's default L2 fetch granularity on A100 and H100), so
-        // while 4N <= 64 every unit of F holds a value of column j and all of
-        // F (4NK bytes) comes through DRAM; past that, 64 bytes per k.
+        // lie 4N bytes apart. We count DRAM traffic in 64-byte units (two
+        // 32-byte sectors; the L2 fetches at least that much on a miss - the
+        // H100's times for N = 9, 36-byte rows, agree with it and not with
+        // 32-byte units): while 4N <= 64 every unit of F holds a value of
+        // column j, so all of F (4NK bytes) comes through DRAM; past that,
+        // 64 bytes per k.
         const double phvm_bytes = double(s.M) * double(s.N) * (4.0 * double(s.K) + std::min(4.0 * double(s.N), 64.0) * double(s.K));
         const double bytes_ms = phvm_bytes / (bw * 1e9) * 1e3;
         struct Point { long long gs, bs; double ms, cycles; int eq; bool feasible; double ratio; };
