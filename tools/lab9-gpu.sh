@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-build/lab9-gpu}
 mkdir -p "$out"
 budget=${LAB9_BUDGET_S:-285}
-steps=${LAB9_STEPS:-build tests starter latency phvm ncu sweep sanitizer lab demo mtxc}
+steps=${LAB9_STEPS:-build tests starter latency phvm kstep ncu sweep sanitizer lab demo mtxc}
 t0=$(date +%s)
 left() { echo $(( budget - ($(date +%s) - t0) )); }
 want() { [[ " $steps " == *" $1 "* ]]; }
@@ -47,6 +47,10 @@ fi
 if want phvm; then
   step "Experiment 1: mmlab phvm"
   run 80 build/bin/mmlab phvm --size MTX1,MTX2,MTX3,MTXA,MTXB --csv "$out/phvm.csv"
+fi
+if want kstep; then
+  step "one-pass: 16-byte loads (kstep=4) against one k per step (kstep=1)"
+  run 60 build/bin/mmlab sweep --stage lab9.onepass --sweep kstep=1,4 --size MTX1,MTX2,MTX3,MTXA,MTXB --quiet 2>&1 | grep -E "lab9|stage"
 fi
 if want ncu; then
   step "u_SM with Nsight Compute (PHVM, MTX1): Compute (SM) Throughput"

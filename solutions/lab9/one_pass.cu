@@ -182,13 +182,14 @@ int grid_for(Kernel k, i64 work_items) {
 
 }  // namespace
 
-void one_pass(const float* E, const float* F, float* R, std::int64_t M, std::int64_t N, std::int64_t K) {
+void one_pass(const float* E, const float* F, float* R, std::int64_t M, std::int64_t N, std::int64_t K,
+              bool use_vector_loads) {
     float* partial = workspace(std::size_t(kOnePassMaxGrid) * kMaxTile * kMaxTile);
     for (i64 i0 = 0; i0 < M; i0 += kMaxTile)
         for (i64 j0 = 0; j0 < N; j0 += kMaxTile) {
             const int tm = int(std::min<i64>(kMaxTile, M - i0));
             const int tn = int(std::min<i64>(kMaxTile, N - j0));
-            const bool vec = K % 4 == 0 && tn == N;
+            const bool vec = use_vector_loads && K % 4 == 0 && tn == N;
             const Kernel k = pick(tm, tn);
             const int gs = grid_for(k, vec ? K / 4 : K);
             k<<<gs, kBlock>>>(E, F, N, K, i0, j0, vec, partial);

@@ -13,7 +13,7 @@
 // and it is why PHVM should be several times faster.
 // Both read E's row and F's column once per output: M*N passes over a row of E
 // and a column of F. F is row-major, so its column j is read with stride N;
-// with N <= 8 every 32-byte sector of F holds a needed value, so each of the
+// DRAM is read in 64-byte units and with N <= 16 every unit of F holds a needed value, so each of the
 // M*N launches pulls all of F through DRAM. The one-pass kernel (one_pass.cu)
 // removes that.
 #include "gpu/cuda_check.h"

@@ -48,6 +48,9 @@ TEST_SUITE("gpu-lab9") {
     TEST_CASE("lab9.onepass: skinny shapes, and tiles for M or N > 9") {
         check_stage_on("lab9.onepass", skinny_shapes());
         check_stage_on("lab9.onepass", {{10, 9, 4096}, {9, 19, 1001}, {13, 11, 333}, {17, 31, 63}, {64, 1, 33}});
+        StageParams scalar;
+        scalar.values["kstep"] = 1;  // the one-k-per-step path on shapes where 16-byte loads would apply
+        check_stage_on("lab9.onepass", {{5, 5, 65536}, {9, 9, 20000}, {1, 1, 1000}}, scalar);
     }
 
     TEST_CASE("lab9.cublas: the peer row on the same shapes") { check_stage_on("lab9.cublas", skinny_shapes()); }
