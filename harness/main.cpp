@@ -184,10 +184,12 @@ int cmd_demo(const Options& o) {
     const std::vector<Shape> gpu_shapes = o.shapes.empty() ? std::vector<Shape>{{4096, 4096, 4096}} : o.shapes;
     std::vector<Job> jobs = make_jobs(cpu_stages, cpu_shapes, ImplChoice::Reference, false);
     add_baseline(jobs, cpu_shapes);
-    if (gpu) {
-        auto g = make_jobs(gpu_stages, gpu_shapes, ImplChoice::Reference, false);
-        jobs.insert(jobs.end(), g.begin(), g.end());
-    }
+    if (gpu)
+        for (const Stage* s : gpu_stages) {  // a stage may name its own demo shapes (lab 9)
+            const bool own = o.shapes.empty() && !s->demo_shapes.empty();
+            auto g = make_jobs({s}, own ? s->demo_shapes : gpu_shapes, ImplChoice::Reference, false);
+            jobs.insert(jobs.end(), g.begin(), g.end());
+        }
     validate(jobs);
     check_json_path(o.json_path);
     std::printf("== matmul-lab: the progression, reference solutions ==\n");

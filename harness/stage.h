@@ -64,6 +64,9 @@ struct Stage {
     // e.g. the column-walking loop orders); 0 = no limit. --force overrides.
     double max_macs = 0;
     bool in_demo = true;  // run by `make demo`
+    // Shapes `make demo` uses for this stage instead of its default size
+    // (lab 9's skinny products); empty = the demo's size. --size overrides.
+    std::vector<Shape> demo_shapes;
     int order = 0;        // set by the registry: registration order
 };
 
