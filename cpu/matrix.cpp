@@ -1,5 +1,6 @@
 #include "cpu/matrix.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -43,11 +44,20 @@ inline std::uint64_t splitmix64(std::uint64_t& state) {
 }  // namespace
 
 void fill_uniform(float* p, std::int64_t count, std::uint64_t seed) {
-    std::uint64_t state = seed;
-    for (std::int64_t i = 0; i < count; ++i) {
-        // 24 random bits -> a float in [0,1) exactly, then map to [-1,1).
-        float u = float(splitmix64(state) >> 40) * (1.0f / 16777216.0f);
-        p[i] = 2.0f * u - 1.0f;
+    // splitmix64's state after i steps is seed + i*gamma, so each chunk can
+    // start its own stream at the right place: the values do not depend on
+    // the number of threads (this matters for the 10^9-element inputs of lab 9).
+    constexpr std::int64_t kChunk = std::int64_t(1) << 20;
+    const std::int64_t chunks = (count + kChunk - 1) / kChunk;
+#pragma omp parallel for schedule(static) if (chunks > 8)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+        std::uint64_t state = seed + std::uint64_t(c * kChunk) * 0x9e3779b97f4a7c15ull;
+        const std::int64_t end = std::min(count, (c + 1) * kChunk);
+        for (std::int64_t i = c * kChunk; i < end; ++i) {
+            // 24 random bits -> a float in [0,1) exactly, then map to [-1,1).
+            float u = float(splitmix64(state) >> 40) * (1.0f / 16777216.0f);
+            p[i] = 2.0f * u - 1.0f;
+        }
     }
 }
 

@@ -173,7 +173,8 @@ CheckResult verify_product(const float* A, const float* B, const float* C, Shape
                            const ErrorBound& bound, VerifyMethod method, std::uint64_t seed) {
     CheckResult r;
     if (method == VerifyMethod::Auto)
-        method = double(s.M) * double(s.N) * double(s.K) <= kFullCheckMaxMacs
+        method = double(s.M) * double(s.N) * double(s.K) <= kFullCheckMaxMacs ||
+                         double(s.M) * double(s.N) <= kFullCheckMaxEntries
                      ? VerifyMethod::Full
                      : VerifyMethod::Randomized;
     r.method = method == VerifyMethod::Full ? "full" : "randomized";

@@ -11,7 +11,8 @@
 // so it finds wrong rows and tiles, and any single element wrong by more than
 // about N times its bound; smaller errors in one interior element can escape
 // the randomized check (the full check, used up to 2^28 multiply-adds, and so
-// on every test shape, misses nothing).
+// on every test shape and on every product with at most 2048
+// elements, misses nothing).
 #pragma once
 
 #include <cstdint>
@@ -33,8 +34,12 @@ struct CheckResult {
     std::string failure;        // one sentence saying what is wrong and where
 };
 
-// Full check up to this many multiply-adds (M*N*K); randomized above.
+// Full check up to this many multiply-adds (M*N*K), or whenever C has at
+// most kFullCheckMaxEntries elements (skinny products, lab 9: the sampled
+// check would cost about 2048 dot products of length K, more than the full
+// one); randomized otherwise.
 constexpr double kFullCheckMaxMacs = 1u << 28;
+constexpr double kFullCheckMaxEntries = 2048;
 
 CheckResult verify_product(const float* A, const float* B, const float* C, Shape s,
                            const ErrorBound& bound, VerifyMethod method = VerifyMethod::Auto,

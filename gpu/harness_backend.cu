@@ -65,15 +65,18 @@ double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p) {
 
 void DeviceProblem::download_c(float* C) { state_->C.copy_to_host(C); }
 
-CostBreakdown measure_breakdown(const MatmulFn& fn, const float* A, const float* B, float* C,
-                                Shape s, const StageParams& p) {
+namespace {
+
+// One product from scratch: allocate, copy in, compute, copy out, free.
+// Host clocks around the allocation and the free (cudaMalloc/cudaFree are
+// synchronous host calls); CUDA events around the copies and the kernel.
+CostBreakdown breakdown_once(const MatmulFn& fn, const float* A, const float* B, float* C, Shape s,
+                             const StageParams& p, EventTimer& timer) {
     using clock = std::chrono::steady_clock;
     auto ms_since = [](clock::time_point t0) {
         return std::chrono::duration<double, std::milli>(clock::now() - t0).count();
     };
-    CUDA_CHECK(cudaFree(nullptr));  // create the context first: it is not part of the product
     CostBreakdown out;
-    EventTimer timer;
     auto t0 = clock::now();
     auto dA = std::make_unique<DeviceBuffer<float>>(count(s.M, s.K));
     auto dB = std::make_unique<DeviceBuffer<float>>(count(s.K, s.N));
@@ -98,6 +101,31 @@ CostBreakdown measure_breakdown(const MatmulFn& fn, const float* A, const float*
     CUDA_CHECK(cudaDeviceSynchronize());
     out.free_ms = ms_since(t0);
     return out;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+CostBreakdown measure_breakdown(const MatmulFn& fn, const float* A, const float* B, float* C,
+                                Shape s, const StageParams& p, int repetitions) {
+    CUDA_CHECK(cudaFree(nullptr));  // create the context first: it is not part of the product
+    EventTimer timer;
+    breakdown_once(fn, A, B, C, s, p, timer);  // warm-up: loads the kernel's code
+    std::vector<double> alloc, in, kernel, out, release;
+    for (int r = 0; r < std::max(1, repetitions); ++r) {
+        const CostBreakdown b = breakdown_once(fn, A, B, C, s, p, timer);
+        alloc.push_back(b.alloc_ms);
+        in.push_back(b.copy_in_ms);
+        kernel.push_back(b.kernel_ms);
+        out.push_back(b.copy_out_ms);
+        release.push_back(b.free_ms);
+    }
+    return {median(alloc), median(in), median(kernel), median(out), median(release)};
 }
 
 }  // namespace mml::gpu

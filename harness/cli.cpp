@@ -1,5 +1,6 @@
 #include "harness/cli.h"
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -28,7 +29,8 @@ commands:
 options:
   --stage A,B          stages by name (see `mmlab list`), e.g. lab1.ijk,lab1.ikj
   --lab N              all stages of lab N (with `run`)
-  --size LIST          shapes: 512 (square) or MxNxK, comma-separated: 256,17x31x63
+  --size LIST          shapes: 512 (square) or MxNxK, comma-separated: 256,17x31x63;
+                       or the skinny shapes of seed 000 by name: MTXA..MTXC, MTX1..MTX3
   --impl WHICH         student, reference or both (default: reference; `lab`: both)
   --solution           use the reference in the student's place (make labN SOLUTION=1)
   --threads T          threads for threaded stages (default 1; peak: up to all cores)
@@ -61,17 +63,38 @@ long long parse_integer(const std::string& text, const std::string& what, long l
     return v;
 }
 
+bool shape_by_name(const std::string& name, Shape& shape) {
+    // Seed 000 (PHVM), Tables 1 and 2: E is M x K, F is K x N.
+    static const struct { const char* name; Shape shape; } kNamed[] = {
+        {"MTXA", {3, 3, 50000000}}, {"MTXB", {5, 5, 300000000}}, {"MTXC", {7, 7, 2000000000}},
+        {"MTX1", {5, 5, 30000000}}, {"MTX2", {7, 7, 30000000}},  {"MTX3", {9, 9, 30000000}},
+    };
+    std::string upper = name;
+    for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
+    for (const auto& n : kNamed)
+        if (upper == n.name) {
+            shape = n.shape;
+            return true;
+        }
+    return false;
+}
+
 std::vector<Shape> parse_shapes(const std::string& text) {
     std::vector<Shape> out;
     std::stringstream list(text);
     std::string item;
     constexpr long long kMaxDim = 1LL << 40;
     while (std::getline(list, item, ',')) {
+        Shape named;
+        if (shape_by_name(item, named)) {
+            out.push_back(named);
+            continue;
+        }
         std::vector<std::string> parts;
         std::stringstream dims(item);
         for (std::string d; std::getline(dims, d, 'x');) parts.push_back(d);
         if (parts.size() != 1 && parts.size() != 3)
-            throw UsageError("size '" + item + "' must be N (square) or MxNxK, e.g. 512 or 300x200x100");
+            throw UsageError("size '" + item + "' must be N (square), MxNxK or a name (MTXA..MTXC, MTX1..MTX3), e.g. 512 or 300x200x100");
         std::vector<long long> v;
         for (const auto& p : parts) v.push_back(parse_integer(p, "size '" + item + "'", 1, kMaxDim));
         out.push_back(v.size() == 1 ? Shape{v[0], v[0], v[0]} : Shape{v[0], v[1], v[2]});

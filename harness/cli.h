@@ -37,8 +37,11 @@ struct Options {
 Options parse_options(int argc, char** argv);
 std::string usage_text();
 
-// "512", "512,1024", "300x200x100" (M x N x K), comma-separated.
+// "512", "512,1024", "300x200x100" (M x N x K), comma-separated; the names
+// of seed 000's skinny shapes (MTXA, MTXB, MTXC, MTX1, MTX2, MTX3) too.
 std::vector<Shape> parse_shapes(const std::string& text);
+// The shape of one of those names (any case); false if it is not one.
+bool shape_by_name(const std::string& name, Shape& shape);
 // A whole number in [lo, hi]; `what` names the flag in the error.
 long long parse_integer(const std::string& text, const std::string& what, long long lo, long long hi);
 

@@ -53,7 +53,10 @@ private:
 };
 
 // Allocation, copies in, kernel, copy out and free, each timed on its own.
+// The whole sequence runs once as a warm-up (CUDA loads a kernel's code at its
+// first launch), then `repetitions` times; each step's median is returned.
+// C receives the last run's result.
 CostBreakdown measure_breakdown(const MatmulFn& fn, const float* A, const float* B, float* C,
-                                Shape s, const StageParams& p);
+                                Shape s, const StageParams& p, int repetitions = 3);
 
 }  // namespace mml::gpu

@@ -28,7 +28,7 @@ double DeviceProblem::run_timed_ms(const MatmulFn&, const StageParams&) { return
 void DeviceProblem::download_c(float*) {}
 
 CostBreakdown measure_breakdown(const MatmulFn&, const float*, const float*, float*, Shape,
-                                const StageParams&) {
+                                const StageParams&, int) {
     throw std::runtime_error(kNoCuda);
 }
 

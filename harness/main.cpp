@@ -185,10 +185,12 @@ int cmd_demo(const Options& o) {
     const std::vector<Shape> gpu_shapes = o.shapes.empty() ? std::vector<Shape>{{4096, 4096, 4096}} : o.shapes;
     std::vector<Job> jobs = make_jobs(cpu_stages, cpu_shapes, ImplChoice::Reference, false);
     add_baseline(jobs, cpu_shapes);
-    if (gpu) {
-        auto g = make_jobs(gpu_stages, gpu_shapes, ImplChoice::Reference, false);
-        jobs.insert(jobs.end(), g.begin(), g.end());
-    }
+    if (gpu)
+        for (const Stage* s : gpu_stages) {  // a stage may name its own demo shapes (lab 9)
+            const bool own = o.shapes.empty() && !s->demo_shapes.empty();
+            auto g = make_jobs({s}, own ? s->demo_shapes : gpu_shapes, ImplChoice::Reference, false);
+            jobs.insert(jobs.end(), g.begin(), g.end());
+        }
     validate(jobs, o.params);
     check_json_path(o.json_path);
     std::printf("== matmul-lab: the progression, reference solutions ==\n");
@@ -204,17 +206,21 @@ int cmd_demo(const Options& o) {
 int cmd_breakdown(const Options& o) {
     if (o.stages.empty()) throw UsageError("'mmlab breakdown' needs --stage NAME (a GPU stage)");
     const std::vector<Shape> shapes = o.shapes.empty() ? std::vector<Shape>{{1024, 1024, 1024}} : o.shapes;
+    const Impl impl = o.impl == ImplChoice::Student ? Impl::Student : Impl::Reference;
     std::vector<const Stage*> stages;
     for (const auto& name : o.stages) {
         const Stage& s = stage_or_error(name);
         if (s.device != Device::Gpu) throw UsageError("'mmlab breakdown' is for GPU stages; " + name + " runs on the CPU");
+        if (impl == Impl::Student && !s.student) throw UsageError(name + " has no student version");
         stages.push_back(&s);
     }
     for (Shape s : shapes) check_fits_in_memory(s, Device::Gpu);
     require_gpu_for("'mmlab breakdown'");
+    const int reps = o.reps > 0 ? o.reps : 3;
+    bool all_ok = true;
     print_machine_header(true);
-    std::printf("\n%-18s %-15s %10s %10s %10s %10s %10s %10s  %s\n", "stage", "shape", "alloc", "copy in",
-                "kernel", "copy out", "free", "total", "check");
+    std::printf("\n%-18s %-15s %10s %10s %10s %10s %10s %10s %7s  %s\n", "stage", "shape", "alloc", "copy in",
+                "kernel", "copy out", "free", "total", "kernel%", "check");
     for (Shape shape : shapes) {
         Matrix A(shape.M, shape.K), B(shape.K, shape.N), C(shape.M, shape.N);
         const auto seed = fresh_seed();
@@ -222,17 +228,24 @@ int cmd_breakdown(const Options& o) {
         fill_uniform(B, seed ^ 0x5bd1e995u);
         for (const Stage* s : stages) {
             poison(C);
-            const auto b = gpu::measure_breakdown(version_of(*s, Impl::Reference), A.data(), B.data(), C.data(), shape, o.params);
+            const auto b = gpu::measure_breakdown(version_of(*s, impl), A.data(), B.data(), C.data(), shape,
+                                                  o.params, reps);
             const CheckResult c = verify_product(A.data(), B.data(), C.data(), shape, s->bound(shape, o.params));
-            std::printf("%-18s %-15s %10s %10s %10s %10s %10s %10s  %s\n", s->name.c_str(), shape_text(shape).c_str(),
-                        format_seconds(b.alloc_ms / 1e3).c_str(), format_seconds(b.copy_in_ms / 1e3).c_str(),
-                        format_seconds(b.kernel_ms / 1e3).c_str(), format_seconds(b.copy_out_ms / 1e3).c_str(),
-                        format_seconds(b.free_ms / 1e3).c_str(), format_seconds(b.total_ms() / 1e3).c_str(),
+            all_ok = all_ok && c.passed;
+            std::printf("%-18s %-15s %10s %10s %10s %10s %10s %10s %6.1f%%  %s\n", s->name.c_str(),
+                        shape_text(shape).c_str(), format_seconds(b.alloc_ms / 1e3).c_str(),
+                        format_seconds(b.copy_in_ms / 1e3).c_str(), format_seconds(b.kernel_ms / 1e3).c_str(),
+                        format_seconds(b.copy_out_ms / 1e3).c_str(), format_seconds(b.free_ms / 1e3).c_str(),
+                        format_seconds(b.total_ms() / 1e3).c_str(), 100.0 * b.kernel_ms / b.total_ms(),
                         c.passed ? "ok" : ("WRONG: " + c.failure).c_str());
         }
     }
-    std::printf("\none run each, after a warm-up of the CUDA context; copies are pageable host memory.\n");
-    return 0;
+    std::printf("\n%s version; each step the median of %d runs of the whole sequence, after one warm-up run\n"
+                "(the CUDA context is created first and is not counted; the first launch of a kernel loads its\n"
+                "code, which the warm-up absorbs). Copies use pageable host memory (plain new/malloc), as seed\n"
+                "003 did; allocation and free are host-clock times of cudaMalloc/cudaFree.\n",
+                impl_name(impl), reps);
+    return all_ok ? 0 : 1;
 }
 
 }  // namespace

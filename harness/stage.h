@@ -69,6 +69,9 @@ struct Stage {
     // Empty = any parameters are fine.
     std::function<void(const StageParams&)> check_params;
     bool in_demo = true;  // run by `make demo`
+    // Shapes `make demo` uses for this stage instead of its default size
+    // (lab 9's skinny products); empty = the demo's size. --size overrides.
+    std::vector<Shape> demo_shapes;
     int order = 0;        // set by the registry: registration order
 };
 

@@ -1,0 +1,89 @@
+// Read-bandwidth micro-benchmark (see gpu/bandwidth.h).
+#include <algorithm>
+#include <vector>
+
+#include "gpu/bandwidth.h"
+#include "gpu/cuda_check.h"
+#include "gpu/device_buffer.h"
+#include "gpu/event_timer.h"
+
+namespace mml::gpu {
+namespace {
+
+constexpr int kThreads = 256;
+constexpr int kUnroll = 4;  // independent 16-byte loads in flight per thread
+
+// Grid-stride over float4s; each thread issues kUnroll loads before using any.
+__global__ void read_kernel(const float4* __restrict__ in, long long n4, float* __restrict__ out) {
+    const long long stride = (long long)gridDim.x * blockDim.x;
+    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+    float sum = 0.f;
+    for (; i + (kUnroll - 1) * stride < n4; i += kUnroll * stride) {
+        float4 v[kUnroll];
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) v[u] = __ldg(in + i + u * stride);
+#pragma unroll
+        for (int u = 0; u < kUnroll; ++u) sum += v[u].x + v[u].y + v[u].z + v[u].w;
+    }
+    for (; i < n4; i += stride) {
+        const float4 v = __ldg(in + i);
+        sum += v.x + v.y + v.z + v.w;
+    }
+    // One value per block keeps the loads alive; the reduction is not timed work worth optimising.
+    __shared__ float s[kThreads];
+    s[threadIdx.x] = sum;
+    __syncthreads();
+    for (int h = kThreads / 2; h > 0; h /= 2) {
+        if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = s[0];
+}
+
+__global__ void fill_kernel(float4* p, long long n4) {
+    for (long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x; i < n4;
+         i += (long long)gridDim.x * blockDim.x)
+        p[i] = make_float4(1.f, 2.f, 3.f, 4.f);
+}
+
+ReadBandwidth measure() {
+    int dev = 0, sms = 0, per_sm = 0;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_kernel, kThreads, 0));
+    std::size_t free_b = 0, total_b = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+    // 1 GiB: 20x the H100's 50 MB L2, so the L2 cannot serve repeated runs.
+    std::size_t bytes = std::min<std::size_t>(std::size_t(1) << 30, free_b / 4);
+    bytes -= bytes % 16;
+    const long long n4 = (long long)(bytes / 16);
+    DeviceBuffer<float4> buf{std::size_t(n4)};
+    const int grid = sms * std::max(per_sm, 1);
+    DeviceBuffer<float> out{std::size_t(grid)};
+    fill_kernel<<<grid, kThreads>>>(buf.get(), n4);
+    CUDA_CHECK_LAUNCH();
+    EventTimer timer;
+    std::vector<float> ms;
+    for (int r = 0; r < 10; ++r) {
+        timer.start();
+        read_kernel<<<grid, kThreads>>>(buf.get(), n4, out.get());
+        CUDA_CHECK_LAUNCH();
+        const float t = timer.stop_ms();
+        if (r > 0) ms.push_back(t);  // the first run is a warm-up
+    }
+    std::sort(ms.begin(), ms.end());
+    ReadBandwidth r;
+    r.bytes = double(n4) * 16.0;
+    r.runs = int(ms.size());
+    r.gbs = r.bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;
+    return r;
+}
+
+}  // namespace
+
+const ReadBandwidth& measured_read_bandwidth() {
+    static const ReadBandwidth r = measure();
+    return r;
+}
+
+}  // namespace mml::gpu

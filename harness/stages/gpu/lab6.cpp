@@ -1,0 +1,88 @@
+// Lab 6 - CUDA basics: the naive kernel with the coalesced and the uncoalesced
+// thread mapping, and seed 003's one-block-per-element reduction kernel.
+// (`mmlab breakdown` splits a GPU product into allocation, copies and kernel;
+// `mmlab gpu-vs-cpu`, in lab6_gpu_vs_cpu.cpp, is seed 002's table.)
+#include "harness/cli.h"
+#include "harness/stage.h"
+#include "harness/targets.h"
+#include "labs/lab6/lab6.h"
+#include "solutions/lab6/lab6.h"
+
+namespace {
+
+using namespace mml;
+
+using BlockReduceFn = void (*)(const float*, const float*, float*, std::int64_t, std::int64_t,
+                               std::int64_t, int);
+
+// --param block=T: threads a block for lab6.block_reduce (seed 003 used 64).
+int block_param(const StageParams& p) {
+    const long long t = p.get("block", 64);
+    if (t < 32 || t > 1024 || (t & (t - 1)) != 0)
+        throw UsageError("lab6.block_reduce: --param block must be a power of two from 32 to 1024, got " +
+                         std::to_string(t));
+    return int(t);
+}
+
+MatmulFn with_block_param(BlockReduceFn fn) {
+    return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
+        fn(A, B, C, s.M, s.N, s.K, block_param(p));
+    };
+}
+
+void add_stage(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary,
+               bool in_demo) {
+    Stage s;
+    s.name = std::string("lab6.") + name;
+    s.lab = 6;
+    s.device = Device::Gpu;
+    s.summary = summary;
+    s.student = std::move(student);
+    s.reference = std::move(reference);
+    s.in_demo = in_demo;
+    reg.add(std::move(s));
+}
+
+TargetVerdict judge_lab6(const std::vector<Measurement>& rows) {
+    if (auto failed = first_failure(rows, Impl::Student)) return *failed;
+    const Shape largest = largest_shape(rows);
+    const Measurement* own = find_row(rows, "lab6.naive_coalesced", Impl::Student, largest);
+    const Measurement* own_unc = find_row(rows, "lab6.naive_uncoalesced", Impl::Student, largest);
+    const Measurement* ref = find_row(rows, "lab6.naive_coalesced", Impl::Reference, largest);
+    const Measurement* own_red = find_row(rows, "lab6.block_reduce", Impl::Student, largest);
+    if (!own || !own_unc || !ref || !own_red)
+        return {false, "the lab 6 stages were not all timed (student and reference) at " + shape_text(largest)};
+    const double vs_ref = own->median_seconds / ref->median_seconds;
+    const double gain = own_unc->median_seconds / own->median_seconds;
+    TargetVerdict v;
+    v.met = vs_ref <= 1.25 && gain >= 2.0;
+    v.explanation = "at " + shape_text(largest) + ": your coalesced naive kernel takes " + fixed(vs_ref, 2) +
+                    "x the reference's time (goal <= 1.25) and is " + fixed(gain, 1) +
+                    "x faster than your uncoalesced one (goal >= 2); your block_reduce is correct";
+    return v;
+}
+
+Registrar lab6_stages([](Registry& reg) {
+    namespace st = student::lab6;
+    namespace ref = reference::lab6;
+    add_stage(reg, "naive_coalesced", from_plain(st::matmul_naive_coalesced), from_plain(ref::matmul_naive_coalesced),
+              "naive CUDA kernel, one thread per C element, threadIdx.x along C's columns (coalesced)", true);
+    add_stage(reg, "naive_uncoalesced", from_plain(st::matmul_naive_uncoalesced),
+              from_plain(ref::matmul_naive_uncoalesced),
+              "the same kernel with threadIdx.x along C's rows (uncoalesced, seed 002's mapping)", false);
+    add_stage(reg, "block_reduce", with_block_param(st::matmul_block_reduce), with_block_param(ref::matmul_block_reduce),
+              "one block per C element, strided partial sums, shared-memory halving (seed 003; --param block=64)",
+              false);
+
+    Lab lab;
+    lab.number = 6;
+    lab.title = "CUDA basics: naive kernels, coalescing, a reduction kernel";
+    lab.device = Device::Gpu;
+    lab.default_shapes = {{1024, 1024, 1024}, {4096, 4096, 4096}};
+    lab.target = "all stages correct; your coalesced naive kernel within 1.25x of the reference's time and >= 2x faster "
+                 "than your uncoalesced one (largest shape)";
+    lab.judge = judge_lab6;
+    reg.add_lab(std::move(lab));
+});
+
+}  // namespace

@@ -1,0 +1,130 @@
+// `mmlab gpu-vs-cpu` (lab 6): seed 002's table - one CPU stage against one
+// GPU stage over sizes whose m*n*k runs from 10^3 to 10^10 - with the GPU
+// timed two ways: the kernel alone, and the whole trip (allocate, copy A and B
+// in, compute, copy C out, free), so that the crossover where the GPU starts
+// to pay is visible.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+#include "cpu/verify.h"
+#include "harness/cli.h"
+#include "harness/commands.h"
+#include "harness/gpu_backend.h"
+#include "harness/report.h"
+#include "harness/run_stage.h"
+#include "harness/targets.h"
+
+namespace mml {
+namespace {
+
+const char* kUsage = R"(usage: mmlab gpu-vs-cpu [--gpu-stage NAME] [--cpu-stage NAME] [--size LIST]
+                        [--impl student|reference] [--reps R] [--threads T]
+Seed 002's table: for each size, the CPU stage (default lab1.ikj) and the GPU
+stage (default lab6.naive_coalesced), both verified, and the GPU's speedup
+counting the kernel alone and counting the whole trip: cudaMalloc, copies in,
+kernel, copy out, cudaFree (as `mmlab breakdown` splits it).
+Default sizes: 10,22,46,100,215,464,1000,2154 (m*n*k = 10^3 ... 10^10).
+Each time is the median of R runs (default 3; the CPU stage runs once when a
+run takes over a second). --impl picks the version of both stages.
+)";
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+const Stage& stage_named(const std::string& name, Device want) {
+    const Stage* s = Registry::instance().find(name);
+    if (!s) throw UsageError("unknown stage '" + name + "'; 'mmlab list' shows the names");
+    if (s->device != want)
+        throw UsageError(name + (want == Device::Gpu ? " is not a GPU stage" : " is not a CPU stage"));
+    return *s;
+}
+
+int run_gpu_vs_cpu(const std::vector<std::string>& args) {
+    std::string gpu_name = "lab6.naive_coalesced", cpu_name = "lab1.ikj";
+    std::vector<Shape> shapes;
+    for (long long n : {10, 22, 46, 100, 215, 464, 1000, 2154}) shapes.push_back({n, n, n});
+    Impl impl = Impl::Reference;
+    int reps = 3;
+    StageParams params;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab gpu-vs-cpu --help'");
+            return args[++i];
+        };
+        const std::string& a = args[i];
+        if (a == "--gpu-stage") gpu_name = value();
+        else if (a == "--cpu-stage") cpu_name = value();
+        else if (a == "--size") shapes = parse_shapes(value());
+        else if (a == "--reps") reps = int(parse_integer(value(), "--reps", 1, 1000));
+        else if (a == "--threads") params.threads = int(parse_integer(value(), "--threads", 1, 1024));
+        else if (a == "--impl") {
+            const std::string v = value();
+            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
+            impl = v == "student" ? Impl::Student : Impl::Reference;
+        } else throw UsageError("unknown option '" + a + "' for gpu-vs-cpu; see 'mmlab gpu-vs-cpu --help'");
+    }
+    const Stage& gpu_stage = stage_named(gpu_name, Device::Gpu);
+    const Stage& cpu_stage = stage_named(cpu_name, Device::Cpu);
+    if (impl == Impl::Student && (!gpu_stage.student || !cpu_stage.student))
+        throw UsageError("--impl student: both stages need a student version");
+    for (Shape s : shapes) check_fits_in_memory(s, Device::Cpu);
+    const gpu::DeviceInfo info = gpu::probe();
+    if (!info.available) throw UsageError("'mmlab gpu-vs-cpu' needs a CUDA GPU, but " + info.why_not);
+    print_machine_header(true);
+    std::printf("\nCPU: %s, GPU: %s (%s versions)\n", cpu_name.c_str(), gpu_name.c_str(), impl_name(impl));
+    std::printf("%-16s %9s %11s %11s %11s %9s %9s %9s  %s\n", "shape", "m*n*k", "CPU", "GPU kernel",
+                "GPU trip", "x kernel", "x trip", "kernel%", "check");
+    bool all_ok = true;
+    for (Shape shape : shapes) {
+        Matrix A(shape.M, shape.K), B(shape.K, shape.N), C(shape.M, shape.N);
+        const auto seed = fresh_seed();
+        fill_uniform(A, seed);
+        fill_uniform(B, seed ^ 0x5bd1e995u);
+
+        // CPU: the first run is verified; then the median of `reps` (one if slow).
+        const MatmulFn& cpu_fn = version_of(cpu_stage, impl);
+        std::vector<double> cpu_s;
+        poison(C);
+        for (int r = 0; r < reps; ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            cpu_fn(A.data(), B.data(), C.data(), shape, params);
+            cpu_s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+            if (r == 0 && cpu_s[0] > 1.0) break;
+        }
+        const CheckResult cpu_check =
+            verify_product(A.data(), B.data(), C.data(), shape, cpu_stage.bound(shape, params));
+
+        poison(C);
+        const gpu::CostBreakdown g =
+            gpu::measure_breakdown(version_of(gpu_stage, impl), A.data(), B.data(), C.data(), shape, params, reps);
+        const CheckResult gpu_check =
+            verify_product(A.data(), B.data(), C.data(), shape, gpu_stage.bound(shape, params));
+
+        const double cpu = median(cpu_s), kernel = g.kernel_ms / 1e3, trip = g.total_ms() / 1e3;
+        std::string check = "ok";
+        if (!cpu_check.passed) check = "CPU WRONG: " + cpu_check.failure;
+        if (!gpu_check.passed) check = "GPU WRONG: " + gpu_check.failure;
+        all_ok = all_ok && cpu_check.passed && gpu_check.passed;
+        char mnk[32];
+        std::snprintf(mnk, sizeof mnk, "%.2e", double(shape.M) * double(shape.N) * double(shape.K));
+        std::printf("%-16s %9s %11s %11s %11s %9.1f %9.2f %8.1f%%  %s\n", shape_text(shape).c_str(), mnk,
+                    format_seconds(cpu).c_str(), format_seconds(kernel).c_str(), format_seconds(trip).c_str(),
+                    cpu / kernel, cpu / trip, 100.0 * kernel / trip, check.c_str());
+    }
+    std::printf("\nx kernel = CPU time / kernel time; x trip = CPU time / (cudaMalloc + copies in + kernel +\n"
+                "copy out + cudaFree); kernel%% = the kernel's share of the trip. GPU times: median of %d runs\n"
+                "after a warm-up (`mmlab breakdown` shows each step); CPU: wall clock, one thread.\n",
+                reps);
+    return all_ok ? 0 : 1;
+}
+
+CommandRegistrar gpu_vs_cpu_command(
+    {"gpu-vs-cpu", "lab 6: a CPU stage against a GPU stage across sizes, kernel alone and with transfers",
+     kUsage, run_gpu_vs_cpu});
+
+}  // namespace
+}  // namespace mml

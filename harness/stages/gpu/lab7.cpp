@@ -1,0 +1,80 @@
+// Lab 7 - shared memory: tiles of 16 and 32 with zero-padded edges, the
+// bank-conflict lesson (B's tile transposed, [32][32] against [32][33]), and
+// the Volkov-Demmel kernel. Two peer rows the student does not write: lab 6's
+// naive kernel (the yardstick) and seed 001's layout of the Volkov kernel.
+#include "harness/stage.h"
+#include "harness/targets.h"
+#include "labs/lab7/lab7.h"
+#include "solutions/lab6/lab6.h"
+#include "solutions/lab7/lab7.h"
+
+namespace {
+
+using namespace mml;
+
+void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul reference,
+               const char* summary, bool in_demo) {
+    Stage s;
+    s.name = std::string("lab7.") + name;
+    s.lab = 7;
+    s.device = Device::Gpu;
+    s.summary = summary;
+    if (student) s.student = from_plain(student);
+    s.reference = from_plain(reference);
+    s.in_demo = in_demo;
+    reg.add(std::move(s));
+}
+
+double ratio(const Measurement* slow, const Measurement* fast) { return slow->median_seconds / fast->median_seconds; }
+
+TargetVerdict judge_lab7(const std::vector<Measurement>& rows) {
+    if (auto failed = first_failure(rows, Impl::Student)) return *failed;
+    const Shape largest = largest_shape(rows);
+    const Measurement* volkov = find_row(rows, "lab7.volkov", Impl::Student, largest);
+    const Measurement* tiled32 = find_row(rows, "lab7.tiled32", Impl::Student, largest);
+    const Measurement* conflict = find_row(rows, "lab7.transposed_b", Impl::Student, largest);
+    const Measurement* padded = find_row(rows, "lab7.transposed_b_padded", Impl::Student, largest);
+    const Measurement* naive = find_row(rows, "lab7.naive", Impl::Reference, largest);
+    if (!volkov || !tiled32 || !conflict || !padded || !naive)
+        return {false, "the lab 7 stages were not all timed at " + shape_text(largest)};
+    const double over_tiled = ratio(tiled32, volkov), over_naive = ratio(naive, volkov);
+    const double padding = ratio(conflict, padded);
+    TargetVerdict v;
+    v.met = over_tiled >= 1.5 && over_naive >= 2.0 && padding >= 1.5;
+    v.explanation = "at " + shape_text(largest) + ": your volkov is " + fixed(over_tiled, 2) +
+                    "x faster than your tiled32 (goal >= 1.5) and " + fixed(over_naive, 2) +
+                    "x faster than lab 6's naive kernel (goal >= 2); padding made your transposed-B kernel " +
+                    fixed(padding, 2) + "x faster (goal >= 1.5)";
+    return v;
+}
+
+Registrar lab7_stages([](Registry& reg) {
+    namespace st = student::lab7;
+    namespace ref = reference::lab7;
+    add_stage(reg, "naive", nullptr, reference::lab6::matmul_naive_coalesced,
+              "lab 6's naive coalesced kernel (reference), the yardstick for lab 7", false);
+    add_stage(reg, "tiled16", st::matmul_tiled16, ref::matmul_tiled16,
+              "16x16 shared-memory tiles of A and B, zero-padded at the edges (seed 002)", false);
+    add_stage(reg, "tiled32", st::matmul_tiled32, ref::matmul_tiled32,
+              "32x32 shared-memory tiles of A and B, zero-padded at the edges", true);
+    add_stage(reg, "transposed_b", st::matmul_transposed_b, ref::matmul_transposed_b,
+              "tile 32, B's tile stored transposed in float[32][32]: 32-way bank conflicts (seed 001)", false);
+    add_stage(reg, "transposed_b_padded", st::matmul_transposed_b_padded, ref::matmul_transposed_b_padded,
+              "the same in float[32][33]: one column of padding, no bank conflicts", false);
+    add_stage(reg, "volkov", st::matmul_volkov, ref::matmul_volkov,
+              "Volkov-Demmel: A's tile in shared, B streamed (coalesced), 64 C values a thread in registers", true);
+    add_stage(reg, "volkov_seed", nullptr, ref::matmul_volkov_seed,
+              "seed 001's layout: B's tile in shared, A streamed (uncoalesced), a row strip of C in registers", false);
+
+    Lab lab;
+    lab.number = 7;
+    lab.title = "shared memory: tiling, bank conflicts, the Volkov-Demmel kernel";
+    lab.device = Device::Gpu;
+    lab.default_shapes = {{4096, 4096, 4096}};
+    lab.target = "all stages correct; your volkov >= 1.5x faster than your tiled32 and >= 2x faster than lab 6's "
+                 "naive kernel; padding makes your transposed-B kernel >= 1.5x faster";
+    lab.judge = judge_lab7;
+    reg.add_lab(std::move(lab));
+});
+
+}  // namespace

@@ -1,0 +1,23 @@
+// Lab 6: the host launch functions of your CUDA kernels (labs/lab6/*.cu).
+// Plain C++ (no CUDA types), so the registration in harness/stages/gpu/lab6.cpp
+// is ordinary C++. A, B, C are DEVICE pointers; every function launches on the
+// default stream and returns without waiting (the harness synchronises).
+//   A is M x K (A[i*K + k]), B is K x N (B[k*N + j]), C is M x N (C[i*N + j]).
+#pragma once
+
+#include <cstdint>
+
+namespace student::lab6 {
+
+// One thread per element of C, threadIdx.x along C's columns (coalesced).
+void matmul_naive_coalesced(const float* A, const float* B, float* C, std::int64_t M,
+                            std::int64_t N, std::int64_t K);
+// The same kernel with threadIdx.x along C's rows (uncoalesced).
+void matmul_naive_uncoalesced(const float* A, const float* B, float* C, std::int64_t M,
+                              std::int64_t N, std::int64_t K);
+// One block per element of C (seed 003): `threads` (a power of two, 32..1024)
+// strided partial sums over k, then a halving reduction in shared memory.
+void matmul_block_reduce(const float* A, const float* B, float* C, std::int64_t M,
+                         std::int64_t N, std::int64_t K, int threads);
+
+}  // namespace student::lab6

@@ -1,0 +1,65 @@
+// Lab 7, task 1 - your code. Read handouts/lab7.md first.
+//
+// Shared-memory tiling: a block of TILE x TILE threads computes a TILE x TILE
+// tile of C, walking along K one TILE-wide step at a time. You write the
+// kernel once, as a template on TILE; the launch code below (given) runs it
+// as lab7.tiled16 and lab7.tiled32. threadIdx.x runs along C's columns,
+// threadIdx.y along its rows; grid x covers N, grid y covers M.
+#include "gpu/cuda_check.h"
+#include "gpu/grid.h"
+#include "labs/lab7/lab7.h"
+
+namespace student::lab7 {
+namespace {
+
+template <int TILE>
+__global__ void __launch_bounds__(TILE * TILE)
+tiled_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+             std::int64_t M, std::int64_t N, std::int64_t K) {
+    __shared__ float As[TILE][TILE];  // As[r][k] = A[row0 + r][k0 + k]
+    __shared__ float Bs[TILE][TILE];  // Bs[k][c] = B[k0 + k][col0 + c]
+    // TODO(lab7, task 1):
+    //  1. tx = threadIdx.x, ty = threadIdx.y;
+    //     row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx   (std::int64_t).
+    //  2. float sum = 0; for (std::int64_t k0 = 0; k0 < K; k0 += TILE) {
+    //       a. Each thread loads ONE element of each tile, and 0 where the tile
+    //          sticks out of the matrix (this zero padding is what makes any
+    //          M, N, K work - seed 002 did the same):
+    //            As[ty][tx] = A[row][k0 + tx]   if row < M and k0 + tx < K, else 0
+    //            Bs[ty][tx] = B[k0 + ty][col]   if k0 + ty < K and col < N, else 0
+    //          (A[r][k] is A[r*K + k], B[k][c] is B[k*N + c].)
+    //       b. __syncthreads();   // both tiles complete before anyone reads
+    //       c. for (int k = 0; k < TILE; ++k) sum += As[ty][k] * Bs[k][tx];
+    //       d. __syncthreads();   // all reads done before the next step overwrites
+    //     }
+    //     Every thread - also one outside C - must reach both barriers: do not
+    //     return early; guard only the global loads and the store.
+    //  3. if (row < M && col < N) C[row*N + col] = sum;
+    (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)As; (void)Bs;
+}
+
+template <int TILE>
+void launch_tiled(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                  std::int64_t K) {
+    using namespace mml::gpu;
+    const dim3 block(TILE, TILE);
+    for_each_row_chunk(M, TILE, [&](std::int64_t first_row, std::int64_t rows) {
+        const dim3 grid(grid_x_blocks(N, TILE), grid_y_blocks(rows, TILE));
+        tiled_kernel<TILE><<<grid, block>>>(A + first_row * K, B, C + first_row * N, rows, N, K);
+        CUDA_CHECK_LAUNCH();
+    });
+}
+
+}  // namespace
+
+void matmul_tiled16(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                    std::int64_t K) {
+    launch_tiled<16>(A, B, C, M, N, K);
+}
+
+void matmul_tiled32(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                    std::int64_t K) {
+    launch_tiled<32>(A, B, C, M, N, K);
+}
+
+}  // namespace student::lab7

@@ -1,0 +1,87 @@
+// Lab 7: every shared-memory kernel is correct on every test shape, on K
+// around its tile depth (partial last tiles), and on a C too tall for one grid.
+#include "tests/stage_check.h"
+
+using mml::testing::check_stage;
+using mml::testing::check_stage_on;
+
+namespace {
+
+const char* const kStages[] = {"lab7.tiled16",  "lab7.tiled32", "lab7.transposed_b", "lab7.transposed_b_padded",
+                               "lab7.volkov",   "lab7.volkov_seed", "lab7.naive"};
+
+}  // namespace
+
+TEST_SUITE("gpu-lab7") {
+    TEST_CASE("lab7.tiled16") { check_stage("lab7.tiled16"); }
+    TEST_CASE("lab7.tiled32") { check_stage("lab7.tiled32"); }
+    TEST_CASE("lab7.transposed_b (bank conflicts)") { check_stage("lab7.transposed_b"); }
+    TEST_CASE("lab7.transposed_b_padded") { check_stage("lab7.transposed_b_padded"); }
+    TEST_CASE("lab7.volkov") { check_stage("lab7.volkov"); }
+    TEST_CASE("lab7.volkov_seed (peer)") { check_stage("lab7.volkov_seed"); }
+
+    TEST_CASE("K around the tile depths: 1..9, 15..17, 31..33, 63..65 (partial last tiles)") {
+        std::vector<mml::Shape> shapes;
+        for (long long k : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65})
+            shapes.push_back({65, 129, k});
+        for (const char* stage : kStages) {
+            CAPTURE(stage);
+            check_stage_on(stage, shapes);
+        }
+    }
+
+    TEST_CASE("M and N around the block tiles: 63..65 rows, 127..129 columns") {
+        std::vector<mml::Shape> shapes;
+        for (long long m : {63, 64, 65})
+            for (long long n : {127, 128, 129}) shapes.push_back({m, n, 40});
+        for (const char* stage : kStages) {
+            CAPTURE(stage);
+            check_stage_on(stage, shapes);
+        }
+    }
+
+    TEST_CASE("very tall C: more than 65535 blocks of rows, the launch needs two grids") {
+        // 8.5M rows: past 65535 blocks for every kernel here (at most 128 rows a block).
+        for (const char* stage : kStages) {
+            CAPTURE(stage);
+            check_stage_on(stage, {{8500000, 3, 2}});
+        }
+    }
+}
+
+// The target's judge, on made-up measurements (runs without a GPU).
+namespace {
+
+mml::Measurement row(const char* stage, mml::Impl impl, double seconds, bool passed = true) {
+    mml::Measurement m;
+    m.stage = stage;
+    m.impl = impl;
+    m.shape = {4096, 4096, 4096};
+    m.median_seconds = seconds;
+    m.passed = passed;
+    return m;
+}
+
+std::vector<mml::Measurement> lab7_rows(double volkov, double tiled32, double conflict, double padded,
+                                        bool tiled16_ok = true) {
+    using mml::Impl;
+    return {row("lab7.naive", Impl::Reference, 0.044),       row("lab7.tiled16", Impl::Student, 0.017, tiled16_ok),
+            row("lab7.tiled32", Impl::Student, tiled32),      row("lab7.transposed_b", Impl::Student, conflict),
+            row("lab7.transposed_b_padded", Impl::Student, padded), row("lab7.volkov", Impl::Student, volkov)};
+}
+
+}  // namespace
+
+TEST_SUITE("lab7") {
+    TEST_CASE("lab 7 target: met; volkov not fast enough; padding without effect; a wrong stage") {
+        const mml::Lab* lab = mml::Registry::instance().find_lab(7);
+        REQUIRE(lab != nullptr);
+        CHECK(lab->judge(lab7_rows(0.006, 0.0165, 0.081, 0.0164)).met);
+        CHECK_FALSE(lab->judge(lab7_rows(0.012, 0.0165, 0.081, 0.0164)).met);  // 1.4x over tiled32
+        CHECK_FALSE(lab->judge(lab7_rows(0.030, 0.0600, 0.081, 0.0164)).met);  // 1.5x over naive only
+        CHECK_FALSE(lab->judge(lab7_rows(0.006, 0.0165, 0.020, 0.0164)).met);  // padding: 1.2x
+        const mml::TargetVerdict wrong = lab->judge(lab7_rows(0.006, 0.0165, 0.081, 0.0164, false));
+        CHECK_FALSE(wrong.met);
+        CHECK(wrong.explanation.find("lab7.tiled16") != std::string::npos);
+    }
+}
