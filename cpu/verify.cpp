@@ -100,50 +100,95 @@ bool full_check(const float* A, const float* B, const float* C, Shape s,
     return true;
 }
 
-bool randomized_check(const float* A, const float* B, const float* C, Shape s,
-                      const EntryBound& admissible, std::uint64_t seed, CheckResult& r) {
-    std::mt19937_64 rng(seed);
+// Freivalds' test on column blocks of width kFreivaldsBlock: with x a random
+// vector (random signs, magnitudes in [0.5,1)), for every row i and column
+// block b,  sum_{j in b} C_ij x_j  must equal  (A (B x_b))_i  up to
+// sum_{j in b} bound_ij |x_j|. One pass over B builds Y = B*X (K x blocks),
+// then each row of A times Y: M*K*N/kFreivaldsBlock multiply-adds in all,
+// 1/32 of the product itself. Comparing 32 elements at a time keeps the
+// summed bound small: a wrong tile, row or column, or one element wrong by
+// more than about 50 times its bound (|x_j| >= 0.5), fails.
+constexpr std::int64_t kFreivaldsBlock = 32;
+
+bool blocked_freivalds(const float* A, const float* B, const float* C, Shape s,
+                       const EntryBound& admissible, std::mt19937_64& rng, CheckResult& r) {
+    const std::int64_t nb = (s.N + kFreivaldsBlock - 1) / kFreivaldsBlock;
     std::uniform_real_distribution<double> mag(0.5, 1.0);
-    // Freivalds: (C x)_i must equal (A (B x))_i up to sum_j bound_ij |x_j|.
-    for (int trial = 0; trial < 2; ++trial) {
-        std::vector<double> x(std::size_t(s.N)), absx(std::size_t(s.N));
-        for (auto& v : x) v = (rng() & 1 ? 1.0 : -1.0) * mag(rng);
-        for (std::size_t j = 0; j < x.size(); ++j) absx[j] = std::fabs(x[j]);
-        std::vector<double> Bx(std::size_t(s.K), 0.0), absBx(std::size_t(s.K), 0.0);
-        for (std::int64_t k = 0; k < s.K; ++k)
-            for (std::int64_t j = 0; j < s.N; ++j) {
-                const double b = B[k * s.N + j];
-                Bx[std::size_t(k)] += b * x[std::size_t(j)];
-                absBx[std::size_t(k)] += std::fabs(b) * absx[std::size_t(j)];
-            }
+    std::vector<double> x(std::size_t(s.N));
+    for (auto& v : x) v = (rng() & 1 ? 1.0 : -1.0) * mag(rng);
+    // Y[k][b] = sum_{j in b} B_kj x_j, and the same with absolute values.
+    std::vector<double> Y(std::size_t(s.K * nb), 0.0), absY(std::size_t(s.K * nb), 0.0);
+#pragma omp parallel for schedule(static)
+    for (std::int64_t k = 0; k < s.K; ++k)
+        for (std::int64_t j = 0; j < s.N; ++j) {
+            const double b = B[k * s.N + j];
+            const std::size_t e = std::size_t(k * nb + j / kFreivaldsBlock);
+            Y[e] += b * x[std::size_t(j)];
+            absY[e] += std::fabs(b) * std::fabs(x[std::size_t(j)]);
+        }
+    const double ref_gamma = gamma_n(admissible.K, kFloat64UnitRoundoff);
+    std::int64_t bad_row = -1, bad_block = -1;
+    double bad_err = 0, bad_allowed = 0;
+#pragma omp parallel
+    {
+        std::vector<double> want(static_cast<std::size_t>(nb)), abswant(static_cast<std::size_t>(nb));
+#pragma omp for schedule(dynamic, 16)
         for (std::int64_t i = 0; i < s.M; ++i) {
-            double want = 0, abswant = 0, got = 0, sumx = 0;
+            std::fill(want.begin(), want.end(), 0.0);
+            std::fill(abswant.begin(), abswant.end(), 0.0);
             for (std::int64_t k = 0; k < s.K; ++k) {
-                const double a = A[i * s.K + k];
-                want += a * Bx[std::size_t(k)];
-                abswant += std::fabs(a) * absBx[std::size_t(k)];
+                const double a = A[i * s.K + k], aa = std::fabs(a);
+                const double* y = &Y[std::size_t(k * nb)];
+                const double* ay = &absY[std::size_t(k * nb)];
+                for (std::int64_t b = 0; b < nb; ++b) {
+                    want[std::size_t(b)] += a * y[b];
+                    abswant[std::size_t(b)] += aa * ay[b];
+                }
             }
-            for (std::int64_t j = 0; j < s.N; ++j) {
-                got += double(C[i * s.N + j]) * x[std::size_t(j)];
-                sumx += absx[std::size_t(j)];
-            }
-            // sum_j (factor*|A||B|_ij + ref_err_ij)|x_j| written with the row sums;
-            // for norm-wise bounds the constant term is multiplied by sum|x_j|.
-            double allowed = admissible(abswant);
-            if (admissible.bound.kind == ErrorBound::Kind::Normwise)
-                allowed = admissible.bound.factor * admissible.normwise_scale * sumx +
-                          gamma_n(admissible.K, kFloat64UnitRoundoff) * abswant;
-            // Summing C x in double adds its own tiny error.
-            allowed += gamma_n(double(s.N), kFloat64UnitRoundoff) * sumx * max_abs(C + i * s.N, s.N);
-            const double err = std::fabs(got - want);
-            if (err > allowed) {
-                r.failure = "Freivalds' test fails on row " + std::to_string(i) + " of C: |(C x)_i - (A B x)_i| = " +
-                            fmt(err) + " exceeds the bound " + fmt(allowed) +
-                            " (some element of that row is wrong)";
-                return false;
+            for (std::int64_t b = 0; b < nb; ++b) {
+                const std::int64_t j0 = b * kFreivaldsBlock, j1 = std::min(s.N, j0 + kFreivaldsBlock);
+                double got = 0, sumx = 0, maxc = 0;
+                for (std::int64_t j = j0; j < j1; ++j) {
+                    const double c = C[i * s.N + j];
+                    got += c * x[std::size_t(j)];
+                    sumx += std::fabs(x[std::size_t(j)]);
+                    maxc = std::max(maxc, std::fabs(c));
+                }
+                // sum_j (factor*|A||B|_ij + ref_err_ij)|x_j|, written with the block sums;
+                // for norm-wise bounds the constant term is multiplied by sum|x_j|.
+                double allowed = admissible(abswant[std::size_t(b)]);
+                if (admissible.bound.kind == ErrorBound::Kind::Normwise)
+                    allowed = admissible.bound.factor * admissible.normwise_scale * sumx +
+                              ref_gamma * abswant[std::size_t(b)];
+                // Summing C x in double adds its own tiny error.
+                allowed += gamma_n(double(kFreivaldsBlock), kFloat64UnitRoundoff) * sumx * maxc;
+                const double err = std::fabs(got - want[std::size_t(b)]);
+                if (!(err <= allowed)) {
+#pragma omp critical
+                    if (bad_row < 0 || i < bad_row) {
+                        bad_row = i;
+                        bad_block = b;
+                        bad_err = err;
+                        bad_allowed = allowed;
+                    }
+                }
             }
         }
     }
+    if (bad_row >= 0) {
+        const std::int64_t j0 = bad_block * kFreivaldsBlock, j1 = std::min(s.N, j0 + kFreivaldsBlock) - 1;
+        r.failure = "Freivalds' test fails on row " + std::to_string(bad_row) + ", columns " + std::to_string(j0) +
+                    ".." + std::to_string(j1) + " of C: |sum_j (C_ij - (AB)_ij) x_j| = " + fmt(bad_err) +
+                    " exceeds the summed bound " + fmt(bad_allowed) + " (some element there is wrong)";
+        return false;
+    }
+    return true;
+}
+
+bool randomized_check(const float* A, const float* B, const float* C, Shape s,
+                      const EntryBound& admissible, std::uint64_t seed, CheckResult& r) {
+    std::mt19937_64 rng(seed);
+    if (!blocked_freivalds(A, B, C, s, admissible, rng, r)) return false;
     // Every element on the border, plus random samples, against the float64 dot.
     auto check_entry = [&](std::int64_t i, std::int64_t j) {
         double want, absw;

@@ -141,17 +141,20 @@ TEST_SUITE("shared") {
         Product p({600, 500, 1000});  // 3e8 multiply-adds: past the full check's limit
         CHECK(p.check().method == "randomized");
         CHECK_MESSAGE(p.check().passed, p.check().failure);
-        // gamma_K*|A||B| is about 6e-5 * 250 = 0.015 per element here, and
-        // Freivalds' row sum of bounds about 500 times that: an interior error
-        // must be large to be seen by it alone...
+        // gamma_K*|A||B| is about 6e-5 * 250 = 0.015 per element here, and the
+        // summed bound of a block of 32 about 32*0.75 times that (0.36): one
+        // interior element off by 1 is found by the blocked Freivalds test...
         Product q({600, 500, 1000});
-        q.C.at(321, 123) += 50.0f;
-        CHECK_FALSE(q.check().passed);
-        // ...while errors on whole tiles, rows or edges are found at any size.
-        // (A 64 x 64 tile: the 2048 random entries land in it ~28 times on
-        // average; a 16 x 16 tile was missed in about 1 run of 10.)
-        for (int i = 0; i < 64; ++i)
-            for (int j = 0; j < 64; ++j) p.C.at(100 + i, 200 + j) += 0.05f;
+        q.C.at(321, 123) += 1.0f;
+        const CheckResult one = q.check();
+        CHECK_FALSE(one.passed);
+        CHECK(one.failure.find("row 321, columns 96..127") != std::string::npos);
+        // ...and so are errors on whole tiles (here: different wrong values
+        // in a 16x16 tile, as a kernel that skips part of the k loop gives).
+        Matrix noise(16, 16);
+        fill_uniform(noise, fresh_seed());
+        for (int i = 0; i < 16; ++i)
+            for (int j = 0; j < 16; ++j) p.C.at(100 + i, 200 + j) += noise.at(i, j);
         CHECK_FALSE(p.check().passed);
         Product r({600, 500, 1000});
         r.C.at(599, 17) += 0.05f;  // the last row: checked element by element
