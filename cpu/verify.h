@@ -4,15 +4,15 @@
 // NaN or Inf, and any error beyond the algorithm's bound (cpu/error_bound.h).
 // Small products are compared element by element with the full float64
 // reference. For large ones (where that reference would take seconds) it uses
-// a randomized check with the same bound: Freivalds' test in float64 on two
-// random vectors, plus every element of the first and last rows and columns
-// (where tile-boundary bugs live), 8 random whole rows and columns, and 2048
-// random entries. Freivalds compares row sums against the sum of the bounds,
-// so it finds wrong rows and tiles, and any single element wrong by more than
-// about N times its bound; smaller errors in one interior element can escape
-// the randomized check (the full check, used up to 2^28 multiply-adds, and so
-// on every test shape and on every product with at most 2048
-// elements, misses nothing).
+// a randomized check with the same bound: Freivalds' test in float64 on
+// column blocks of 32 (per row, the sum of 32 elements of C times a random
+// vector against the same sum of the bounds), plus every element of the first
+// and last rows and columns (where tile-boundary bugs live), 8 random whole
+// rows and columns, and 2048 random entries. It finds any wrong tile, row or
+// column, and any single element wrong by more than about 50 times its bound;
+// a smaller error in one interior element can escape it (the full check,
+// used up to 2^28 multiply-adds, on every product with at most 2048
+// elements, and so on every test shape, misses nothing).
 #pragma once
 
 #include <cstdint>
