@@ -1,16 +1,19 @@
-// Lab 8, stage 4 - your code: double buffering and warp tiles.
+// Lab 8, stage 4 - your code: double buffering, warp tiles, a larger tile.
 //
 //  1. Double buffering: two copies of the shared tiles (As[2][..], Bs[2][..]).
 //     While the block computes on copy `buf`, each thread's loads of the NEXT
 //     k-step are already in flight into registers (a_next, b_next); after the
 //     FFMAs they go into copy buf ^ 1. One barrier per k-step instead of two,
-//     and the ~600-cycle global latency hides behind 512 FFMAs.
-//  2. Warp tiles: 8 warps, each owning a 32 x 64 warp tile (4 down, 2 across);
-//     inside it the 32 lanes sit 4 down x 8 across, each with an 8 x 8 thread
-//     tile in four 4 x 4 pieces (16 rows and 32 columns apart). A warp then
+//     and the global latency hides behind the FFMAs.
+//  2. Warp tiles: 8 warps, each owning a 64 x 64 warp tile (2 down, 4
+//     across); inside it the 32 lanes sit 4 down x 8 across, each with its
+//     thread tile in 4 x 4 pieces (16 rows and 32 columns apart). A warp then
 //     reads only 4 distinct float4 of A and 8 of B per k: one shared-memory
 //     pass per LDS.128.
-//  3. Tile order: blocks go down groups of 8 block-rows before moving right,
+//  3. A larger tile: block tile 128 x 256, thread tile 16 x 8 (128
+//     accumulators): more FFMAs per load at both levels. All sizes live in
+//     the Tiles struct below; try others once your loop works.
+//  4. Tile order: blocks go down groups of 8 block-rows before moving right,
 //     so blocks running together share rows of A and columns of B in L2.
 // The set-up (tile order, which rows and columns a thread owns, which float4
 // it loads, load_next / store_next) is given; you write the main loop and the
@@ -28,13 +31,15 @@ namespace {
 
 // The tile hierarchy, in CUTLASS's names. Changing a number here re-shapes the
 // whole kernel (the static_asserts say which combinations work).
+// The classic alternative: BN = 128, WARPS_M = 4, WARPS_N = 2, TM = 8,
+// kMinBlocksPerSM = 2 (registers capped at 65536 / (2 * 256) = 128).
 struct Tiles {
-    static constexpr int BM = 128, BN = 128, BK = 8;  // block tile and k-step
-    static constexpr int WARPS_M = 4, WARPS_N = 2;    // warps in the block tile
+    static constexpr int BM = 128, BN = 256, BK = 8;  // block tile and k-step
+    static constexpr int WARPS_M = 2, WARPS_N = 4;    // warps in the block tile
     static constexpr int LANES_M = 4, LANES_N = 8;    // lanes in the warp tile
-    static constexpr int TM = 8, TN = 8;              // thread tile (pieces of 4 x 4)
+    static constexpr int TM = 16, TN = 8;             // thread tile (pieces of 4 x 4)
     static constexpr int kPadA = 4;                   // floats of padding per row of As
-    static constexpr int kMinBlocksPerSM = 2;         // caps registers at 65536 / (2 * 256) = 128
+    static constexpr int kMinBlocksPerSM = 1;         // registers: up to 255 per thread
     static constexpr int kGroupRows = 8;              // block-rows per group of the tile order
 };
 
