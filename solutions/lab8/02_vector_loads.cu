@@ -6,15 +6,19 @@
 //    k-step (LDG.128) instead of four scalars (when the rows allow it, see
 //    tile_io.cuh; otherwise four predicated scalar loads);
 //  - A is stored TRANSPOSED in shared memory (As[k][m]), so that the 8 values
-//    of A's column a thread needs at step k sit side by side: two LDS.128
-//    instead of eight LDS.32. B's 8 values were already side by side: two
-//    LDS.128;
+//    of A's column a thread needs at step k sit side by side: two LDS.128 per
+//    k. B's 8 values were already side by side: two LDS.128;
 //  - C is written with float4 stores.
 //
-// Why it should be faster: a quarter of the load instructions. Each warp
-// instruction has an issue cost whatever its width, and in stage 1 the loads
-// were a third of the inner loop's instructions; now the loop is almost all
-// FFMA (check: cuobjdump -sass shows LDS.128 and 64 FFMA per k).
+// Why it should be faster - and what the compiler had already done: in stage
+// 1, nvcc itself merged the shared reads into LDS.128 (As[m][k..k+3] are
+// neighbours, so it read four k-steps of A at once; check with cuobjdump
+// -sass). But that holds 8 x 8 values of A in registers for the whole
+// k-step: stage 1 needs 156-170 registers per thread (sm_80 / sm_90), so only
+// ONE block of 256 threads fits in an SM's 65536 registers, 8 warps to hide
+// every latency. Here each k needs only its own 8 values of A: 127
+// registers, TWO blocks (16 warps) per SM. And a quarter of the global load
+// instructions (LDG.128).
 //
 // What is still slow: bank conflicts (stage 3). The transposed store writes
 // As[a_k + i][a_m]: the two threads of a row (a_k = 0 and 4) write rows of As
