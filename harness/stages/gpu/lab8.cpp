@@ -98,7 +98,7 @@ Registrar lab8_stages([](Registry& reg) {
     add_stage(reg, "no_conflicts", st::conflict_free, ref::conflict_free,
               "+ padded shared rows and split thread tiles: no bank conflicts", false);
     add_stage(reg, "double_buffer", st::double_buffer, ref::double_buffer,
-              "+ double buffering, warp tiles, L2-friendly tile order", true);
+              "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order", true);
     add_cublas(reg, "cublas", gpu::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)", true);
     add_stage(reg, "wmma_tf32", st::wmma_tf32, ref::wmma_tf32,
               "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)", false, true);
