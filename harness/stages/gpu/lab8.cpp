@@ -1,0 +1,118 @@
+// Lab 8 - register blocking on the GPU: thread tiles, float4 loads,
+// conflict-free shared memory, double buffering; cuBLAS FP32 as the peer;
+// TF32 tensor cores (WMMA, and cuBLAS TF32) as the extension.
+#include <algorithm>
+#include <cstdint>
+
+#include "gpu/cublas_gemm.h"
+#include "harness/stage.h"
+#include "harness/targets.h"
+#include "labs/lab8/lab8.h"
+#include "solutions/lab8/lab8.h"
+
+namespace {
+
+using namespace mml;
+
+constexpr const char* kPeer = "lab8.cublas";
+constexpr double kGoal = 0.85;  // best FP32 stage's speed / cuBLAS FP32's
+
+void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul reference,
+               const char* summary, bool in_demo, bool tf32 = false) {
+    Stage s;
+    s.name = std::string("lab8.") + name;
+    s.lab = 8;
+    s.device = Device::Gpu;
+    s.summary = summary;
+    s.student = from_plain(student);
+    s.reference = from_plain(reference);
+    // TF32 rounds every input to 10 mantissa bits: its own, looser bound.
+    if (tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
+    s.in_demo = in_demo;
+    reg.add(std::move(s));
+}
+
+void add_cublas(Registry& reg, const char* name, gpu::CublasMath math, const char* summary, bool in_demo) {
+    Stage s;
+    s.name = std::string("lab8.") + name;
+    s.lab = 8;
+    s.device = Device::Gpu;
+    s.summary = summary;
+    s.reference = [math](const float* A, const float* B, float* C, Shape shape, const StageParams&) {
+        gpu::cublas_sgemm_row_major(A, B, C, shape, math);
+    };
+    if (math == gpu::CublasMath::Tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
+    s.in_demo = in_demo;
+    reg.add(std::move(s));
+}
+
+bool is_fp32_student_stage(const Measurement& r) {
+    return r.impl == Impl::Student && r.stage.rfind("lab8.", 0) == 0 && r.stage != "lab8.wmma_tf32";
+}
+
+// The course's goal is stated at 4096^3 and 8192^3: products large enough to
+// fill the GPU with the lab's tiles. At every shape with M, N, K >= 4096 where
+// cuBLAS FP32 was timed, the fastest of the student's FP32 stages must reach
+// kGoal of cuBLAS's speed (time ratio cuBLAS / own). Smaller shapes are
+// reported, not judged (cuBLAS switches to kernels made for small products).
+constexpr std::int64_t kJudgedFrom = 4096;
+
+TargetVerdict judge_lab8(const std::vector<Measurement>& rows) {
+    if (auto failed = first_failure(rows, Impl::Student)) return *failed;
+    TargetVerdict v{true, ""};
+    int judged = 0, reported = 0;
+    for (const Measurement& peer : rows) {
+        if (peer.stage != kPeer || peer.skipped || !peer.passed || peer.median_seconds <= 0) continue;
+        const Measurement* best = nullptr;
+        for (const Measurement& r : rows)
+            if (is_fp32_student_stage(r) && !r.skipped && r.passed && r.median_seconds > 0 &&
+                r.shape.M == peer.shape.M && r.shape.N == peer.shape.N && r.shape.K == peer.shape.K &&
+                (!best || r.median_seconds < best->median_seconds))
+                best = &r;
+        if (!best) continue;
+        const double ratio = peer.median_seconds / best->median_seconds;
+        const bool counts = std::min({peer.shape.M, peer.shape.N, peer.shape.K}) >= kJudgedFrom;
+        if (counts) {
+            v.met = v.met && ratio >= kGoal;
+            ++judged;
+        }
+        v.explanation += std::string(reported++ ? "; " : "") + "at " + shape_text(peer.shape) + " your fastest, " +
+                         best->stage + ", runs at " + fixed(100 * ratio, 1) + "% of cuBLAS FP32 (" +
+                         fixed(best->gflops, 0) + " vs " + fixed(peer.gflops, 0) + " GFLOP/s)" +
+                         (counts ? "" : " [not judged: below 4096]");
+    }
+    if (!judged)
+        return {false, v.explanation + (reported ? "; " : "") +
+                           "no shape with M, N, K >= 4096 had both a correct FP32 stage of yours and cuBLAS FP32 timed"};
+    v.explanation += " (goal >= " + fixed(100 * kGoal, 0) + "% at every size >= 4096)";
+    return v;
+}
+
+Registrar lab8_stages([](Registry& reg) {
+    namespace st = student::lab8;
+    namespace ref = reference::lab8;
+    add_stage(reg, "tile8x8", st::register_tile, ref::register_tile,
+              "8x8 thread tile in registers, 128x128 block tile, k-step 8", true);
+    add_stage(reg, "float4", st::vector_loads, ref::vector_loads,
+              "+ 16-byte (float4) global and shared loads, A transposed in shared", false);
+    add_stage(reg, "no_conflicts", st::conflict_free, ref::conflict_free,
+              "+ padded shared rows and split thread tiles: no bank conflicts", false);
+    add_stage(reg, "double_buffer", st::double_buffer, ref::double_buffer,
+              "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order", true);
+    add_cublas(reg, "cublas", gpu::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)", true);
+    add_stage(reg, "wmma_tf32", st::wmma_tf32, ref::wmma_tf32,
+              "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)", false, true);
+    add_cublas(reg, "cublas_tf32", gpu::CublasMath::Tf32, "the extension's peer: cuBLAS SGEMM with TF32 tensor cores", false);
+
+    Lab lab;
+    lab.number = 8;
+    lab.title = "register blocking: thread tiles, float4, conflict-free shared memory, double buffering";
+    lab.device = Device::Gpu;
+    lab.default_shapes = {{4096, 4096, 4096}};
+    lab.target = "every stage correct; your fastest FP32 stage >= 85% of cuBLAS FP32 SGEMM's speed "
+                 "(tensor cores off) at every size >= 4096 timed (the course's goal: 4096^3 and 8192^3)";
+    lab.judge = judge_lab8;
+    reg.add_lab(std::move(lab));
+});
+
+}  // namespace

@@ -1,0 +1,21 @@
+// Lab 8 reference: register blocking on the GPU (see labs/lab8/lab8.h for the
+// contract). Every function takes DEVICE pointers, launches its kernel on the
+// default stream and returns without waiting; the harness times and checks it.
+#pragma once
+
+#include <cstdint>
+
+namespace reference::lab8 {
+
+// Stage 1: 8 x 8 thread tile, 128 x 128 block tile, k-step 8.
+void register_tile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+// Stage 2: + float4 loads from global and shared memory (A transposed in shared).
+void vector_loads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+// Stage 3: + a shared-memory layout without bank conflicts.
+void conflict_free(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+// Stage 4: + double buffering, warp tiling and a cache-friendly tile order.
+void double_buffer(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+// Extension: TF32 tensor cores through WMMA (sm_80 and newer; throws elsewhere).
+void wmma_tf32(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+
+}  // namespace reference::lab8
