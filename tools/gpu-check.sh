@@ -1,39 +1,82 @@
 #!/usr/bin/env bash
-# One call on the GPU machine: build, GPU tests, the same tests under
-# compute-sanitizer (memcheck and racecheck), then the GPU benchmarks; a short
-# table last. Logs go to $OUT (the device tool brings them back) or build/.
+# The GPU machine, in one call: build; every test (CPU and GPU); the GPU tests
+# under compute-sanitizer (memcheck and racecheck) on small shapes; the
+# untouched GPU starters (must fail, saying why); the GPU benchmarks (labs
+# 6-8 at 4096 and 8192, lab 9 on the paper's shapes); a short table last.
+# Each step has a time limit inside GPU_CHECK_BUDGET_S (default 560 s).
+# Logs go to $OUT (the device tool brings them back) or build/gpu-check.
+# GPU_CHECK_STEPS="build tests sanitizer starters bench lab9" picks steps.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/gpu-check}
 mkdir -p "$out"
+budget=${GPU_CHECK_BUDGET_S:-560}
+steps=${GPU_CHECK_STEPS:-build tests sanitizer starters bench lab9}
+t0=$(date +%s)
+left() { echo $(( budget - ($(date +%s) - t0) )); }
+want() { [[ " $steps " == *" $1 "* ]]; }
+step() { echo; echo "== $1 (t=$(( $(date +%s) - t0 ))s) =="; }
+limited() {  # limited SECONDS CMD...: never past the budget
+  local lim=$1; shift
+  local l; l=$(left); [ "$l" -lt "$lim" ] && lim=$l
+  [ "$lim" -le 2 ] && { echo "(skipped: out of time)"; return 124; }
+  timeout "$lim" "$@"
+}
+export MMLAB=build/bin/mmlab
+summary=()
+
 nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total --format=csv,noheader | tee "$out/gpu.txt"
 date -u | tee -a "$out/gpu.txt"
 
-echo "== build =="
-make -j"$(nproc)" all > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+step "build"
+limited 200 make -j"$(nproc)" all > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 
-echo "== all tests (CPU and GPU) =="
-MMLAB=build/bin/mmlab bash tools/run-tests.sh build/bin/mmlab-tests > "$out/tests.log" 2>&1
-tests_rc=$?
-tail -3 "$out/tests.log"
+if want tests; then
+  step "every test"
+  limited 150 bash tools/run-tests.sh build/bin/mmlab-tests > "$out/tests.log" 2>&1
+  rc=$?; tail -1 "$out/tests.log"; grep -B2 -A6 "ERROR" "$out/tests.log" | head -30
+  summary+=("tests: $(tail -1 "$out/tests.log") (rc $rc)")
+fi
 
-sanitize_rc=0
-for tool in memcheck racecheck; do
-  echo "== compute-sanitizer $tool on the GPU tests =="
-  MMLAB=build/bin/mmlab compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 20 \
-    build/bin/mmlab-tests --test-suite='gpu-*' > "$out/sanitizer-$tool.log" 2>&1
-  rc=$?
-  grep -E "ERROR SUMMARY|RACECHECK SUMMARY|test cases:" "$out/sanitizer-$tool.log" | tail -3
-  [ $rc -eq 0 ] || sanitize_rc=$rc
-done
+if want sanitizer; then
+  # The big shapes and the GPU-filling default configurations take minutes
+  # under the sanitizer; they run in "every test" above.
+  exclude='*big odd*,*very tall*,*default configuration*'
+  for tool in memcheck racecheck; do
+    step "compute-sanitizer --tool $tool, GPU tests on small shapes"
+    limited 140 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 \
+      build/bin/mmlab-tests --test-suite='gpu-*' --test-case-exclude="$exclude" > "$out/sanitizer.log" 2>&1
+    rc=$?
+    line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.log" | tail -1)
+    cases=$(grep -E "test cases:" "$out/sanitizer.log" | tail -1 | sed 's/\[doctest\] //')
+    echo "$line | $cases | rc $rc"
+    summary+=("$tool: $line | $cases | rc $rc")
+  done
+fi
 
-echo "== GPU benchmarks =="
-bench_rc=0
-for size in 1024 4096 8192; do
-  build/bin/mmlab run --lab 8 --size $size --quiet --json "$out/bench-$size.json" \
-    > "$out/bench-$size.txt" 2>&1 || bench_rc=$?
-done
-for size in 1024 4096 8192; do cat "$out/bench-$size.txt"; done | grep -E "^(stage|lab)" | sort -u -k1,3
+if want starters; then
+  step "untouched GPU starters (must fail with a message)"
+  MML_IMPL=student limited 60 build/bin/mmlab-tests --test-suite='gpu-*' --test-case-exclude='*big odd*,*very tall*' \
+    > "$out/starters.log" 2>&1
+  grep -E "is wrong at" "$out/starters.log" | sed 's/.*logged: //' | cut -c1-150 | sort -u | head -12
+  summary+=("starters: $(grep -E 'test cases:' "$out/starters.log" | tail -1 | sed 's/\[doctest\] //')")
+fi
 
-echo "== summary: tests rc=$tests_rc, sanitizer rc=$sanitize_rc, benchmarks rc=$bench_rc =="
-[ $tests_rc -eq 0 ] && [ $sanitize_rc -eq 0 ] && [ $bench_rc -eq 0 ]
+if want bench; then
+  step "benchmarks: labs 6-8 at 4096 and 8192 (kernel time, CUDA events)"
+  stages=lab6.naive_coalesced,lab6.naive_uncoalesced,lab6.block_reduce,lab7.tiled16,lab7.tiled32,lab7.transposed_b,lab7.transposed_b_padded,lab7.volkov,lab7.volkov_seed,lab8.tile8x8,lab8.float4,lab8.no_conflicts,lab8.double_buffer,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32
+  limited 200 build/bin/mmlab run --stage $stages --size 4096,8192 --reps 3 --quiet --json "$out/bench.json" \
+    > "$out/bench.txt" 2>&1
+  summary+=("benchmarks rc $?")
+  grep -E "^(stage|lab)" "$out/bench.txt" | cut -c1-110
+fi
+
+if want lab9; then
+  step "lab 9: the paper's shapes (kernel time) and its target"
+  limited 90 build/bin/mmlab phvm --size MTX1,MTX2,MTX3,MTXA,MTXB > "$out/lab9.txt" 2>&1
+  summary+=("lab 9 phvm rc $?")
+  tail -12 "$out/lab9.txt"
+fi
+
+step "summary"
+printf '%s\n' "${summary[@]}"
