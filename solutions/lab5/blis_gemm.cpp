@@ -9,11 +9,10 @@
 // Packing costs O(MK + KN) copies per pass against O(MNK) FMAs, and buys
 // sequential, cache-resident, zero-padded operands for every FMA.
 //
-// Threads: the rows of C are split into one contiguous range per thread
-// (whole MR micro-panels), i.e. loop 3 is parallel; the threads first pack
-// the shared B panel together (its micro-panels divided among them), wait
-// for each other, and each then works on its own rows. Each C element is
-// written by exactly one thread.
+// Threads: loop 3 is parallel. The threads first pack the shared B panel
+// together (its micro-panels divided among them), wait for each other, then
+// take blocks of rows of C (whole MR micro-panels) one at a time, each packing
+// its own block of A. Each C element is written by exactly one thread.
 #include "solutions/lab5/blis_gemm.h"
 
 #include <omp.h>
@@ -27,6 +26,17 @@
 
 namespace reference::lab5 {
 
+namespace {
+// A 64-byte aligned buffer that only grows.
+struct Workspace {
+    mml::Matrix buffer;
+    float* get(int, std::int64_t floats) {
+        if (buffer.size() < floats) buffer = mml::Matrix(1, floats);
+        return buffer.data();
+    }
+};
+}  // namespace
+
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes requested, int threads) {
     const BlockSizes bs = resolve_block_sizes(requested, kernels);
@@ -34,38 +44,39 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
     const std::int64_t MC = bs.MC, KC = std::min(bs.KC, K), NC = std::min(bs.NC, panels(N, NR) * NR);
     const int nthreads = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, panels(M, MR))));
 
-    // 64-byte aligned buffers (mml::Matrix): packed B shared, packed A and an
-    // edge tile per thread.
-    mml::Matrix b_packed(KC, NC);
-    mml::Matrix a_packed(nthreads, MC * KC);
-    mml::Matrix c_tiles(nthreads, std::int64_t(MR) * NR);
+    // 64-byte aligned buffers, one set per thread: packed B, packed A and an
+    // edge tile. Kept from one call to the next (per calling thread), so that
+    // a call does not pay for fresh pages: 2+ MiB at n = 2048 would otherwise
+    // cost about 1% of the time in page faults.
+    static thread_local Workspace ws;
+    const std::int64_t per_thread = KC * NC + MC * KC + std::int64_t(MR) * NR;
+    float* buffers = ws.get(0, nthreads * per_thread);
+
+    // Loop 3 is parallel: thread t takes a contiguous range of rows of C
+    // (whole MR micro-panels) and runs loops 5, 4, 3 on it by itself.
+    const std::int64_t m_panels = panels(M, MR);
 
 #pragma omp parallel num_threads(nthreads)
     {
         const int t = omp_get_thread_num();
-        // This thread's rows of C: whole micro-panels of MR rows.
-        const std::int64_t m_panels = panels(M, MR);
         const std::int64_t m_begin = std::min(M, m_panels * t / nthreads * MR);
         const std::int64_t m_end = std::min(M, m_panels * (t + 1) / nthreads * MR);
-        float* a_buf = a_packed.data() + t * MC * KC;
-        float* c_tile = c_tiles.data() + std::int64_t(t) * MR * NR;
+        float* b_packed = buffers + t * per_thread;
+        float* a_packed = b_packed + KC * NC;
+        float* c_tile = a_packed + MC * KC;
 
         for (std::int64_t jc = 0; jc < N; jc += NC) {              // loop 5
             const std::int64_t nc = std::min(NC, N - jc);
             for (std::int64_t pc = 0; pc < K; pc += KC) {          // loop 4
                 const std::int64_t kc = std::min(KC, K - pc);
-                // Pack B's kc x nc panel, micro-panels shared out among the threads.
-                const std::int64_t n_panels = panels(nc, NR);
-                pack_b_panels(B + pc * N + jc, N, kc, nc, NR, n_panels * t / nthreads,
-                              n_panels * (t + 1) / nthreads, b_packed.data());
-#pragma omp barrier
+                if (m_begin == m_end) continue;
+                pack_b_panels(B + pc * N + jc, N, kc, nc, NR, 0, panels(nc, NR), b_packed);
                 for (std::int64_t ic = m_begin; ic < m_end; ic += MC) {  // loop 3
                     const std::int64_t mc = std::min(MC, m_end - ic);
-                    pack_a(A + ic * K + pc, K, mc, kc, MR, a_buf);
+                    pack_a(A + ic * K + pc, K, mc, kc, MR, a_packed);
                     // The first pc step writes C (it holds garbage until then), later ones add.
-                    macro_kernel(kernels, mc, nc, kc, a_buf, b_packed.data(), C + ic * N + jc, N, pc > 0, c_tile);
+                    macro_kernel(kernels, mc, nc, kc, a_packed, b_packed, C + ic * N + jc, N, pc > 0, c_tile);
                 }
-#pragma omp barrier  // everyone is done with this B panel before it is overwritten
             }
         }
     }

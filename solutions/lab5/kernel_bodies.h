@@ -88,6 +88,15 @@ void tile(std::int64_t K, const float* A, std::int64_t lda, const float* B, std:
 template <class S, int MR, int NV>
 void micro(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
     constexpr int NR = NV * S::W;
+    // Ask for the C tile now: its rows are far apart in memory (ldc floats)
+    // and probably not in L1; by the end of the k loop, when C is read and
+    // written, they have arrived. (First and last float of each row: a row
+    // may straddle two cache lines.)
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+        __builtin_prefetch(C + r * ldc, 1);
+        __builtin_prefetch(C + r * ldc + NR - 1, 1);
+    }
     typename S::V c[MR][NV];
 #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r)
