@@ -31,36 +31,36 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes requested, int threads) {
     // Given: the block sizes (0 = default; MC a multiple of MR, NC of NR) and
-    // 64-byte aligned buffers: packed B (shared), packed A (one per thread).
+    // 64-byte aligned buffers, one packed B panel and one packed A block per thread.
     const BlockSizes d = default_block_sizes();
     const std::int64_t MC = panels(requested.MC > 0 ? requested.MC : d.MC, MR) * MR;
     const std::int64_t KC = std::min(requested.KC > 0 ? requested.KC : d.KC, K);
     const std::int64_t NC = std::min(panels(requested.NC > 0 ? requested.NC : d.NC, NR), panels(N, NR)) * NR;
     const int nthreads = int(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, panels(M, MR))));
-    mml::Matrix b_packed(KC, NC), a_packed(nthreads, MC * KC);
+    mml::Matrix b_packed(nthreads, KC * NC), a_packed(nthreads, MC * KC);
 
+    // Given: loop 3 runs in parallel. Thread t takes the rows [m_begin, m_end)
+    // of C (whole micro-panels) and runs loops 5, 4, 3 on them by itself, with
+    // its own packed copies: no thread ever waits for another until the end.
 #pragma omp parallel num_threads(nthreads)
     {
-        // Given: this thread's rows of C, [m_begin, m_end), in whole micro-panels.
         const int t = omp_get_thread_num();
         const std::int64_t m_panels = panels(M, MR);
         const std::int64_t m_begin = std::min(M, m_panels * t / nthreads * MR);
         const std::int64_t m_end = std::min(M, m_panels * (t + 1) / nthreads * MR);
+        float* b_buf = b_packed.data() + t * KC * NC;
         float* a_buf = a_packed.data() + t * MC * KC;
-        (void)a_buf; (void)m_begin; (void)m_end; (void)A; (void)B; (void)C; (void)kernels;
+        (void)m_begin; (void)m_end; (void)b_buf; (void)a_buf; (void)A; (void)B; (void)C; (void)kernels;
 
-        // TODO(lab5, task 5b): loops 5, 4, 3. Every thread runs all of them:
-        //   for jc in [0, N) step NC:  nc = min(NC, N - jc)                    loop 5
-        //     for pc in [0, K) step KC:  kc = min(KC, K - pc)                  loop 4
-        //       this thread packs B micro-panels [n_panels*t/nthreads, n_panels*(t+1)/nthreads)
-        //         of the kc x nc block at B + pc*N + jc (row stride N), n_panels = panels(nc, NR),
-        //         into b_packed.data()
-        //       #pragma omp barrier            (all of the B panel is packed)
-        //       for ic in [m_begin, m_end) step MC:  mc = min(MC, m_end - ic)  loop 3
+        // TODO(lab5, task 5b): loops 5, 4, 3 for this thread's rows.
+        //   for jc in [0, N) step NC:  nc = min(NC, N - jc)                   loop 5
+        //     for pc in [0, K) step KC:  kc = min(KC, K - pc)                 loop 4
+        //       pack_b_panels(B + pc*N + jc, N, kc, nc, 0, panels(nc, NR), b_buf)
+        //       for ic in [m_begin, m_end) step MC:  mc = min(MC, m_end - ic) loop 3
         //         pack_a(A + ic*K + pc, K, mc, kc, a_buf)
-        //         macro_kernel(kernels, mc, nc, kc, a_buf, b_packed.data(), C + ic*N + jc, N, pc > 0)
-        //       #pragma omp barrier            (nobody still reads B before it is repacked)
-        // pc > 0: the first step over K writes C, the later ones add to it.
+        //         macro_kernel(kernels, mc, nc, kc, a_buf, b_buf, C + ic*N + jc, N, pc > 0)
+        // pc > 0: the first step over K writes C (it holds garbage until then),
+        // the later ones add to it.
     }
 }
 

@@ -8,8 +8,10 @@ namespace student::lab5 {
 //   out[(i/MR)*MR*kc + p*MR + (i%MR)] = A[i*lda + p]   for i < mc, p < kc,
 // and 0.0f for the rows i in [mc, panels(mc, MR)*MR) (the padding).
 void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, float* out) {
-    // TODO(lab5, task 4a). The zeros matter: they make the micro-kernel compute
-    // a full 6-row tile whose extra rows are 0, so it never needs edge code.
+    // TODO(lab5, task 4a). With the padding, the micro-kernel always computes a
+    // full 6-row tile: the extra rows come out as exact zeros (never garbage,
+    // NaN or slow denormals from uninitialised memory) and are simply not
+    // copied to C (macro_kernel, task 5a).
     (void)A; (void)lda; (void)mc; (void)kc; (void)out;
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "cpu/matrix.h"
 #include "labs/lab5/gemm.h"
 
 namespace student::lab5 {
@@ -30,6 +31,7 @@ void matmul_register_tile(const float* A, const float* B, float* C, std::int64_t
                 kernels.tile(K, a, K, b, ldb, C + i * N + j, N);
                 continue;
             }
+            std::fill(c_tile, c_tile + MR * NR, mml::poison_value());  // an unwritten tile stays "never written"
             kernels.tile(K, a, K, b, ldb, c_tile, NR);
             for (std::int64_t r = 0; r < std::min<std::int64_t>(MR, M - i); ++r)
                 for (std::int64_t c = 0; c < std::min<std::int64_t>(NR, N - j); ++c)
