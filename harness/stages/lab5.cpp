@@ -26,14 +26,13 @@ namespace st = student::lab5;
 // The ISA a run asks for with --param simd=W; an ISA this CPU lacks is a usage error.
 ref::Isa requested_isa(const StageParams& p) {
     const long long w = p.get("simd", 0);
-    ref::Isa isa;
     if (w == 0) return ref::widest_isa();
-    else if (w == 1) isa = ref::Isa::Scalar;
-    else if (w == 8) isa = ref::Isa::Avx2;
-    else if (w == 16) isa = ref::Isa::Avx512;
-    else throw UsageError("--param simd=" + std::to_string(w) + ": use 0 (widest present), 1 (scalar), 8 (AVX2) or 16 (AVX-512)");
+    if (w != 1 && w != 8 && w != 16)
+        throw UsageError("--param simd=" + std::to_string(w) +
+                         ": use 0 (widest present), 1 (scalar), 8 (AVX2+FMA) or 16 (AVX-512)");
+    const ref::Isa isa = w == 1 ? ref::Isa::Scalar : w == 8 ? ref::Isa::Avx2 : ref::Isa::Avx512;
     if (!ref::isa_available(isa))
-        throw UsageError(std::string("--param simd=") + std::to_string(w) + ": this CPU has no " + ref::isa_name(isa));
+        throw UsageError("--param simd=" + std::to_string(w) + ": this CPU has no " + ref::isa_name(isa));
     return isa;
 }
 

@@ -2,23 +2,26 @@
 // copies that fit the caches, so the micro-kernel reads everything from L1
 // and L2 at unit stride. The loops, outermost first (BLIS's names):
 //   loop 5, jc: N in steps of NC   - one KC x NC panel of B at a time (L3)
-//   loop 4, pc: K in steps of KC   - pack that panel of B (all threads share it)
-//   loop 3, ic: M in steps of MC   - pack an MC x KC block of A (each thread its own, L2)
+//   loop 4, pc: K in steps of KC   - pack that panel of B
+//   loop 3, ic: M in steps of MC   - pack an MC x KC block of A (L2)
 //   loop 2, jr: NC in steps of NR  - a KC x NR micro-panel of B (L1)       } macro_kernel.cpp
 //   loop 1, ir: MC in steps of MR  - the micro-kernel: an MR x NR tile of C }
 // Packing costs O(MK + KN) copies per pass against O(MNK) FMAs, and buys
 // sequential, cache-resident, zero-padded operands for every FMA.
 //
-// Threads: loop 3 is parallel. The threads first pack the shared B panel
-// together (its micro-panels divided among them), wait for each other, then
-// take blocks of rows of C (whole MR micro-panels) one at a time, each packing
-// its own block of A. Each C element is written by exactly one thread.
+// Threads: loop 3 is parallel. Each thread takes a contiguous range of rows
+// of C (whole MR micro-panels) and runs loops 5, 4, 3 on it with its own
+// packed copies. So B is packed once per thread (about 1% more work at
+// n = 2048 with 2 threads), and in exchange no thread ever waits for another
+// until the end: with a shared B panel, every KC step would need a barrier,
+// and on a machine where other programs take a core now and then, each
+// barrier waits for the slowest thread. Each C element is written by exactly
+// one thread.
 #include "solutions/lab5/blis_gemm.h"
 
 #include <omp.h>
 
 #include <algorithm>
-#include <vector>
 
 #include "cpu/matrix.h"
 #include "solutions/lab5/macro_kernel.h"
@@ -30,7 +33,7 @@ namespace {
 // A 64-byte aligned buffer that only grows.
 struct Workspace {
     mml::Matrix buffer;
-    float* get(int, std::int64_t floats) {
+    float* get(std::int64_t floats) {
         if (buffer.size() < floats) buffer = mml::Matrix(1, floats);
         return buffer.data();
     }
@@ -50,7 +53,7 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
     // cost about 1% of the time in page faults.
     static thread_local Workspace ws;
     const std::int64_t per_thread = KC * NC + MC * KC + std::int64_t(MR) * NR;
-    float* buffers = ws.get(0, nthreads * per_thread);
+    float* buffers = ws.get(nthreads * per_thread);
 
     // Loop 3 is parallel: thread t takes a contiguous range of rows of C
     // (whole MR micro-panels) and runs loops 5, 4, 3 on it by itself.
@@ -69,7 +72,6 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
             const std::int64_t nc = std::min(NC, N - jc);
             for (std::int64_t pc = 0; pc < K; pc += KC) {          // loop 4
                 const std::int64_t kc = std::min(KC, K - pc);
-                if (m_begin == m_end) continue;
                 pack_b_panels(B + pc * N + jc, N, kc, nc, NR, 0, panels(nc, NR), b_packed);
                 for (std::int64_t ic = m_begin; ic < m_end; ic += MC) {  // loop 3
                     const std::int64_t mc = std::min(MC, m_end - ic);
