@@ -9,14 +9,14 @@
 // Packing costs O(MK + KN) copies per pass against O(MNK) FMAs, and buys
 // sequential, cache-resident, zero-padded operands for every FMA.
 //
-// Threads: loop 3 is parallel. Each thread takes a contiguous range of rows
-// of C (whole MR micro-panels) and runs loops 5, 4, 3 on it with its own
-// packed copies. So B is packed once per thread (about 1% more work at
-// n = 2048 with 2 threads), and in exchange no thread ever waits for another
-// until the end: with a shared B panel, every KC step would need a barrier,
-// and on a machine where other programs take a core now and then, each
-// barrier waits for the slowest thread. Each C element is written by exactly
-// one thread.
+// Threads: loop 3 is parallel, as in BLIS. Each thread owns a contiguous
+// range of rows of C (whole MR micro-panels) and packs its own blocks of A;
+// the B panel of each KC step is packed by all threads together (each takes
+// a share of its micro-panels) and read by all, with a barrier after packing
+// and one before the next packing. Each C element is written by exactly one
+// thread. (The starter's simpler variant gives every thread its own copy of
+// the B panel and needs no barrier, at the price of packing B once per
+// thread: about 1% more work at n = 2048 on 2 threads.)
 #include "solutions/lab5/blis_gemm.h"
 
 #include <omp.h>
@@ -47,16 +47,16 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
     const std::int64_t MC = bs.MC, KC = std::min(bs.KC, K), NC = std::min(bs.NC, panels(N, NR) * NR);
     const int nthreads = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, panels(M, MR))));
 
-    // 64-byte aligned buffers, one set per thread: packed B, packed A and an
-    // edge tile. Kept from one call to the next (per calling thread), so that
-    // a call does not pay for fresh pages: 2+ MiB at n = 2048 would otherwise
-    // cost about 1% of the time in page faults.
+    // 64-byte aligned buffers: the packed B panel, shared by all threads, then
+    // per thread a packed A block and an edge tile. Kept from one call to the
+    // next (per calling thread), so that a call does not pay for fresh pages:
+    // 2+ MiB at n = 2048 would otherwise cost about 1% of the time in page faults.
     static thread_local Workspace ws;
-    const std::int64_t per_thread = KC * NC + MC * KC + std::int64_t(MR) * NR;
-    float* buffers = ws.get(nthreads * per_thread);
+    const std::int64_t per_thread = MC * KC + std::int64_t(MR) * NR;
+    float* b_packed = ws.get(KC * NC + nthreads * per_thread);
 
     // Loop 3 is parallel: thread t takes a contiguous range of rows of C
-    // (whole MR micro-panels) and runs loops 5, 4, 3 on it by itself.
+    // (whole MR micro-panels).
     const std::int64_t m_panels = panels(M, MR);
 
 #pragma omp parallel num_threads(nthreads)
@@ -64,21 +64,25 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
         const int t = omp_get_thread_num();
         const std::int64_t m_begin = std::min(M, m_panels * t / nthreads * MR);
         const std::int64_t m_end = std::min(M, m_panels * (t + 1) / nthreads * MR);
-        float* b_packed = buffers + t * per_thread;
-        float* a_packed = b_packed + KC * NC;
+        float* a_packed = b_packed + KC * NC + t * per_thread;
         float* c_tile = a_packed + MC * KC;
 
         for (std::int64_t jc = 0; jc < N; jc += NC) {              // loop 5
             const std::int64_t nc = std::min(NC, N - jc);
             for (std::int64_t pc = 0; pc < K; pc += KC) {          // loop 4
                 const std::int64_t kc = std::min(KC, K - pc);
-                pack_b_panels(B + pc * N + jc, N, kc, nc, NR, 0, panels(nc, NR), b_packed);
+                // Every thread packs its share of the B panel's micro-panels...
+                const std::int64_t n_panels = panels(nc, NR);
+                pack_b_panels(B + pc * N + jc, N, kc, nc, NR, n_panels * t / nthreads,
+                              n_panels * (t + 1) / nthreads, b_packed);
+#pragma omp barrier  // ... and all of it is packed before anyone reads it.
                 for (std::int64_t ic = m_begin; ic < m_end; ic += MC) {  // loop 3
                     const std::int64_t mc = std::min(MC, m_end - ic);
                     pack_a(A + ic * K + pc, K, mc, kc, MR, a_packed);
                     // The first pc step writes C (it holds garbage until then), later ones add.
                     macro_kernel(kernels, mc, nc, kc, a_packed, b_packed, C + ic * N + jc, N, pc > 0, c_tile);
                 }
+#pragma omp barrier  // Nobody still reads the B panel when it is packed again.
             }
         }
     }
