@@ -1,5 +1,5 @@
 // Lab 5 - your code, task 5: the five loops around the micro-kernel.
-// Read handouts/lab5.md ("the BLIS loops") first.
+// Read handouts/lab5.md ("Feeding the tile: packing and the five loops") first.
 #include <omp.h>
 
 #include <algorithm>

@@ -1,4 +1,5 @@
-// Lab 5 - your code, task 4: packing. Read handouts/lab5.md ("packing") first.
+// Lab 5 - your code, task 4: packing. Read handouts/lab5.md ("Feeding the tile:
+// packing and the five loops") first.
 #include "labs/lab5/gemm.h"
 
 namespace student::lab5 {
