@@ -1,0 +1,156 @@
+// Lab 5 - SIMD: AVX2 / AVX-512 chosen at run time, the register tile, the
+// packed BLIS-style GEMM, seed 003's "combined" row, and OpenBLAS as the peer.
+//
+// Parameters (mmlab --param name=value):
+//   simd=0|1|8|16   the vector width: 0 = the widest this CPU has (default),
+//                   1 = the portable scalar code, 8 = AVX2+FMA, 16 = AVX-512
+//   mc, kc, nc      lab5.blis block sizes (0 or absent = derived from the caches)
+#include <string>
+
+#include "cpu/peak.h"
+#include "harness/cli.h"
+#include "harness/stage.h"
+#include "harness/targets.h"
+#include "labs/lab5/gemm.h"
+#include "solutions/lab5/blis_gemm.h"
+#include "solutions/lab5/dot_gemm.h"
+#include "solutions/lab5/openblas_gemm.h"
+#include "solutions/lab5/tile_gemm.h"
+
+namespace {
+
+using namespace mml;
+namespace ref = reference::lab5;
+namespace st = student::lab5;
+
+// The ISA a run asks for with --param simd=W; an ISA this CPU lacks is a usage error.
+ref::Isa requested_isa(const StageParams& p) {
+    const long long w = p.get("simd", 0);
+    if (w == 0) return ref::widest_isa();
+    if (w != 1 && w != 8 && w != 16)
+        throw UsageError("--param simd=" + std::to_string(w) +
+                         ": use 0 (widest present), 1 (scalar), 8 (AVX2+FMA) or 16 (AVX-512)");
+    const ref::Isa isa = w == 1 ? ref::Isa::Scalar : w == 8 ? ref::Isa::Avx2 : ref::Isa::Avx512;
+    if (!ref::isa_available(isa))
+        throw UsageError("--param simd=" + std::to_string(w) + ": this CPU has no " + ref::isa_name(isa));
+    return isa;
+}
+
+const ref::KernelSet& reference_kernels(const StageParams& p) { return ref::kernels_for(requested_isa(p)); }
+
+// The student writes AVX2 kernels (and may add AVX-512 as an extension of the
+// handout); scalar ones are given.
+const st::KernelSet& student_kernels(const StageParams& p) {
+    const ref::Isa isa = requested_isa(p);
+    if (isa == ref::Isa::Scalar) return st::scalar_kernels();
+    return st::kernels_for_this_cpu();
+}
+
+long long block_param(const StageParams& p, const char* name) {
+    const long long v = p.get(name, 0);
+    if (v < 0 || v > (1LL << 20))
+        throw UsageError(std::string("--param ") + name + "=" + std::to_string(v) + ": use 1..1048576, or 0 for the default");
+    return v;
+}
+
+TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
+    if (auto failed = first_failure(rows, Impl::Student)) return *failed;
+    const Shape largest = largest_shape(rows);
+    const Measurement* blas = find_row(rows, "lab5.openblas", Impl::Reference, largest);
+    const Measurement* own = fastest_row(rows, Impl::Student, largest);
+    const Measurement* ref = fastest_row(rows, Impl::Reference, largest);
+    if (!blas || !own) return {false, "lab5.openblas and your stages were not all timed at " + shape_text(largest)};
+    const double vs_blas = blas->median_seconds / own->median_seconds;
+    TargetVerdict v;
+    v.met = vs_blas >= 0.75;
+    v.explanation = "your fastest, " + own->stage + " on " + std::to_string(own->threads) + " thread(s), runs at " +
+                    fixed(vs_blas * 100, 0) + "% of OpenBLAS's speed on " + std::to_string(blas->threads) +
+                    " thread(s) (goal >= 75%) at " + shape_text(largest) + ", " + fixed(own->percent_of_peak, 0) +
+                    "% of the measured " + simd_name(detect_simd()) + " peak";
+    if (ref && ref != blas)
+        v.explanation += "; the reference's fastest, " + ref->stage + ", is at " +
+                         fixed(blas->median_seconds / ref->median_seconds * 100, 0) + "% of OpenBLAS";
+    return v;
+}
+
+Registrar lab5_stages([](Registry& reg) {
+    {
+        Stage s;
+        s.name = "lab5.dot";
+        s.lab = 5;
+        s.summary = "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail";
+        s.student = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
+        };
+        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), 1);
+        };
+        reg.add(std::move(s));
+    }
+    {
+        Stage s;
+        s.name = "lab5.tile";
+        s.lab = 5;
+        s.summary = "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B";
+        s.student = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            st::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
+        };
+        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            ref::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p));
+        };
+        reg.add(std::move(s));
+    }
+    {
+        Stage s;
+        s.name = "lab5.blis";
+        s.lab = 5;
+        s.summary = "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows";
+        s.threaded = true;
+        s.student = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            st::matmul_blis(A, B, C, sh.M, sh.N, sh.K, student_kernels(p),
+                            {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")}, p.threads);
+        };
+        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            ref::matmul_blis(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p),
+                             {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")}, p.threads);
+        };
+        reg.add(std::move(s));
+    }
+    {
+        Stage s;
+        s.name = "lab5.combined";
+        s.lab = 5;
+        s.summary = "seed 003's best row: transposed B + SIMD dot products + threads over row blocks";
+        s.threaded = true;
+        s.in_demo = false;  // the progression shows lab5.dot and lab5.blis
+        s.student = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
+        };
+        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), p.threads);
+        };
+        reg.add(std::move(s));
+    }
+    {
+        Stage s;
+        s.name = "lab5.openblas";
+        s.lab = 5;
+        s.summary = "the peer: OpenBLAS cblas_sgemm (OS package) on the same threads";
+        s.threaded = true;
+        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            ref::matmul_openblas(A, B, C, sh.M, sh.N, sh.K, p.threads);
+        };
+        reg.add(std::move(s));
+    }
+
+    Lab lab;
+    lab.number = 5;
+    lab.title = "SIMD: AVX2/AVX-512 kernels, the register tile, a packed BLIS-style GEMM vs OpenBLAS";
+    lab.default_shapes = {{1024, 1024, 1024}};
+    lab.target = "every stage correct; your fastest stage >= 75% of OpenBLAS's speed on the same threads "
+                 "(the reference runs level with OpenBLAS; try SIZE=2048 THREADS=2)";
+    lab.judge = judge_lab5;
+    reg.add_lab(std::move(lab));
+});
+
+}  // namespace

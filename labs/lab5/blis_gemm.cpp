@@ -1,0 +1,67 @@
+// Lab 5 - your code, task 5: the five loops around the micro-kernel.
+// Read handouts/lab5.md ("Feeding the tile: packing and the five loops") first.
+#include <omp.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "cpu/matrix.h"
+#include "labs/lab5/gemm.h"
+
+namespace student::lab5 {
+
+// Loops 2 and 1: packed A block (mc x kc) times packed B panel (kc x nc)
+// into C (row stride ldc): C = (accumulate = false) or += (true) the product.
+void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
+                  const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate) {
+    // TODO(lab5, task 5a):
+    //   for jr in [0, nc) step NR:                         loop 2
+    //     b = b_packed + jr*kc                             (micro-panel jr/NR of B)
+    //     for ir in [0, mc) step MR:                       loop 1
+    //       a = a_packed + ir*kc                           (micro-panel ir/MR of A)
+    //       full tile (ir + MR <= mc and jr + NR <= nc):
+    //         kernels.micro(kc, a, b, C + ir*ldc + jr, ldc, accumulate)
+    //       edge tile: kernels.micro(kc, a, b, tile, NR, false) into a local
+    //         float tile[MR*NR], then write (or add, if accumulate) only the
+    //         valid rows min(MR, mc-ir) and columns min(NR, nc-jr) into C.
+    (void)kernels; (void)mc; (void)nc; (void)kc; (void)a_packed; (void)b_packed; (void)C; (void)ldc;
+    (void)accumulate;
+}
+
+void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
+                 const KernelSet& kernels, BlockSizes requested, int threads) {
+    // Given: the block sizes (0 = default; MC a multiple of MR, NC of NR) and
+    // 64-byte aligned buffers, one packed B panel and one packed A block per thread.
+    const BlockSizes d = default_block_sizes();
+    const std::int64_t MC = panels(requested.MC > 0 ? requested.MC : d.MC, MR) * MR;
+    const std::int64_t KC = std::min(requested.KC > 0 ? requested.KC : d.KC, K);
+    const std::int64_t NC = std::min(panels(requested.NC > 0 ? requested.NC : d.NC, NR), panels(N, NR)) * NR;
+    const int nthreads = int(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, panels(M, MR))));
+    mml::Matrix b_packed(nthreads, KC * NC), a_packed(nthreads, MC * KC);
+
+    // Given: loop 3 runs in parallel. Thread t takes the rows [m_begin, m_end)
+    // of C (whole micro-panels) and runs loops 5, 4, 3 on them by itself, with
+    // its own packed copies: no thread ever waits for another until the end.
+#pragma omp parallel num_threads(nthreads)
+    {
+        const int t = omp_get_thread_num();
+        const std::int64_t m_panels = panels(M, MR);
+        const std::int64_t m_begin = std::min(M, m_panels * t / nthreads * MR);
+        const std::int64_t m_end = std::min(M, m_panels * (t + 1) / nthreads * MR);
+        float* b_buf = b_packed.data() + t * KC * NC;
+        float* a_buf = a_packed.data() + t * MC * KC;
+        (void)m_begin; (void)m_end; (void)b_buf; (void)a_buf; (void)A; (void)B; (void)C; (void)kernels;
+
+        // TODO(lab5, task 5b): loops 5, 4, 3 for this thread's rows.
+        //   for jc in [0, N) step NC:  nc = min(NC, N - jc)                   loop 5
+        //     for pc in [0, K) step KC:  kc = min(KC, K - pc)                 loop 4
+        //       pack_b_panels(B + pc*N + jc, N, kc, nc, 0, panels(nc, NR), b_buf)
+        //       for ic in [m_begin, m_end) step MC:  mc = min(MC, m_end - ic) loop 3
+        //         pack_a(A + ic*K + pc, K, mc, kc, a_buf)
+        //         macro_kernel(kernels, mc, nc, kc, a_buf, b_buf, C + ic*N + jc, N, pc > 0)
+        // pc > 0: the first step over K writes C (it holds garbage until then),
+        // the later ones add to it.
+    }
+}
+
+}  // namespace student::lab5

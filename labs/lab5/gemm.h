@@ -1,0 +1,44 @@
+// Lab 5: the stages. Read handouts/lab5.md first. Row-major float32:
+//   A is M x K (A[i*K + k]), B is K x N (B[k*N + j]), C is M x N (C[i*N + j]).
+// Every function must overwrite every element of C with (A*B)[i][j], for any
+// M, N, K >= 1.
+#pragma once
+
+#include <cstdint>
+
+#include "labs/lab5/kernels.h"
+
+namespace student::lab5 {
+
+// Stage 1 (lab5.dot, threads = 1) and seed 003's combined row (lab5.combined):
+// transpose B, then one dot product per element of C. (dot_gemm.cpp, task 1b)
+void matmul_transposed_simd(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                            std::int64_t K, const KernelSet& kernels, int threads);
+
+// Stage 2 (lab5.tile): the register tile on unpacked A and B. (tile_gemm.cpp, given;
+// it calls your kernels.tile)
+void matmul_register_tile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                          std::int64_t K, const KernelSet& kernels);
+
+// Stage 4 (lab5.blis): packed, blocked, threaded. 0 = the default block size.
+struct BlockSizes {
+    std::int64_t MC = 0, KC = 0, NC = 0;
+};
+void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
+                 const KernelSet& kernels, BlockSizes blocks, int threads);
+
+// Packing (packing.cpp, task 4) and the two inner loops (blis_gemm.cpp, task 5).
+void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, float* out);
+void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64_t nc, std::int64_t first_panel,
+                   std::int64_t end_panel, float* out);
+void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
+                  const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate);
+
+// Given helpers (helpers.cpp).
+void transpose(const float* B, float* T, std::int64_t K, std::int64_t N);  // T = B^T (N x K)
+// body(first_row, end_row) on `threads` std::threads over nearly equal row blocks of [0, rows).
+void for_row_blocks(std::int64_t rows, int threads, void (*body)(void* ctx, std::int64_t, std::int64_t), void* ctx);
+BlockSizes default_block_sizes();  // from the cache sizes (sysconf), for MR x NR = 6 x 16
+inline std::int64_t panels(std::int64_t n, int R) { return (n + R - 1) / R; }  // ceil(n / R)
+
+}  // namespace student::lab5

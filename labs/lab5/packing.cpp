@@ -1,0 +1,29 @@
+// Lab 5 - your code, task 4: packing. Read handouts/lab5.md ("Feeding the tile:
+// packing and the five loops") first.
+#include "labs/lab5/gemm.h"
+
+namespace student::lab5 {
+
+// The mc x kc block of A at A (row stride lda) -> panels(mc, MR) micro-panels
+// of MR rows, one after the other, each stored column by column:
+//   out[(i/MR)*MR*kc + p*MR + (i%MR)] = A[i*lda + p]   for i < mc, p < kc,
+// and 0.0f for the rows i in [mc, panels(mc, MR)*MR) (the padding).
+void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, float* out) {
+    // TODO(lab5, task 4a). With the padding, the micro-kernel always computes a
+    // full 6-row tile: the extra rows come out as exact zeros (never garbage,
+    // NaN or slow denormals from uninitialised memory) and are simply not
+    // copied to C (macro_kernel, task 5a).
+    (void)A; (void)lda; (void)mc; (void)kc; (void)out;
+}
+
+// Micro-panels [first_panel, end_panel) of the kc x nc block of B at B (row
+// stride ldb); micro-panel jp holds columns [jp*NR, jp*NR + NR), row by row:
+//   out[jp*NR*kc + p*NR + c] = B[p*ldb + jp*NR + c]   for jp*NR + c < nc,
+// and 0.0f for the columns past nc. (Threads each pack some of the panels.)
+void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64_t nc, std::int64_t first_panel,
+                   std::int64_t end_panel, float* out) {
+    // TODO(lab5, task 4b).
+    (void)B; (void)ldb; (void)kc; (void)nc; (void)first_panel; (void)end_panel; (void)out;
+}
+
+}  // namespace student::lab5

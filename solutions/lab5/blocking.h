@@ -1,0 +1,38 @@
+// Lab 5 reference: the cache block sizes of the BLIS loops (Goto & van de
+// Geijn; the BLIS papers name them so):
+//   KC  the depth of one rank-KC update: a KC x NR micro-panel of B stays in L1
+//   MC  the rows of the packed MC x KC block of A, which stays in L2
+//   NC  the columns of the packed KC x NC panel of B, which stays in L3
+// MR x NR is the register tile of the micro-kernel (kernels.h).
+#pragma once
+
+#include <cstdint>
+
+#include "solutions/lab5/kernels.h"
+
+namespace reference::lab5 {
+
+struct BlockSizes {
+    std::int64_t MC = 0, KC = 0, NC = 0;  // 0 = the default for this machine
+};
+
+struct CacheSizes {
+    std::int64_t l1d = 0, l2 = 0, l3 = 0;  // bytes
+};
+
+// Read at run time (sysconf); a typical size where the OS does not say.
+CacheSizes cache_sizes();
+
+// Block sizes from the cache sizes and the kernel's tile:
+//   KC: the B micro-panel (KC x NR floats) fills half of L1d, the other half
+//       is for the A micro-panel and C;
+//   MC: the A block (MC x KC) fills half of L2, rounded down to MR rows;
+//   NC: the B panel (KC x NC) fills a quarter of L3 (shared by the cores),
+//       at most 4096 columns, rounded down to NR.
+BlockSizes default_block_sizes(const KernelSet& kernels, const CacheSizes& caches);
+
+// Zeros replaced by the defaults, MC rounded up to a multiple of MR and NC
+// to one of NR (the packing works in whole micro-panels).
+BlockSizes resolve_block_sizes(BlockSizes requested, const KernelSet& kernels);
+
+}  // namespace reference::lab5

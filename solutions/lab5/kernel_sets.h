@@ -1,0 +1,15 @@
+// Lab 5 reference: the kernel set each kernels_<isa>.cpp defines. Only
+// kernels.cpp may hand them out (after checking the CPU); included by the
+// kernels_*.cpp files and kernels.cpp, nothing else.
+#pragma once
+
+#include "solutions/lab5/kernels.h"
+
+namespace reference::lab5 {
+
+const KernelSet& scalar_kernels();     // kernels_scalar.cpp
+const KernelSet& avx2_kernels();       // kernels_avx2.cpp
+const KernelSet& avx2_pair_kernels();  // kernels_avx2.cpp (test only)
+const KernelSet& avx512_kernels();     // kernels_avx512.cpp
+
+}  // namespace reference::lab5

@@ -1,0 +1,40 @@
+// The two innermost loops around the micro-kernel. Loop 2 (jr) walks the NR
+// micro-panels of the packed B panel; loop 1 (ir) the MR micro-panels of the
+// packed A block. A B micro-panel (kc x NR) is reused by all mc/MR micro-panels
+// of A while it sits in L1; the A block (mc x kc) is reused by every jr step
+// from L2.
+//
+// Full tiles go straight to C. Edge tiles (the last rows or columns when mc or
+// nc is not a multiple of MR or NR) are computed in full into c_tile - the
+// packed zeros make the extra rows and columns 0 - and only the valid part is
+// written back, so nothing outside C is ever touched.
+#include "solutions/lab5/macro_kernel.h"
+
+#include <algorithm>
+
+namespace reference::lab5 {
+
+void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
+                  const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate,
+                  float* c_tile) {
+    const std::int64_t MR = kernels.MR, NR = kernels.NR;
+    for (std::int64_t jr = 0; jr < nc; jr += NR) {             // loop 2
+        const float* b = b_packed + jr * kc;                   // micro-panel jr/NR of B
+        const std::int64_t cols = std::min(NR, nc - jr);
+        for (std::int64_t ir = 0; ir < mc; ir += MR) {         // loop 1
+            const float* a = a_packed + ir * kc;               // micro-panel ir/MR of A
+            const std::int64_t rows = std::min(MR, mc - ir);
+            float* c = C + ir * ldc + jr;
+            if (rows == MR && cols == NR) {
+                kernels.micro(kc, a, b, c, ldc, accumulate);
+                continue;
+            }
+            kernels.micro(kc, a, b, c_tile, NR, false);
+            for (std::int64_t r = 0; r < rows; ++r)
+                for (std::int64_t j = 0; j < cols; ++j)
+                    c[r * ldc + j] = accumulate ? c[r * ldc + j] + c_tile[r * NR + j] : c_tile[r * NR + j];
+        }
+    }
+}
+
+}  // namespace reference::lab5
