@@ -3,6 +3,8 @@
 // only allocation; the tolerance is Strassen's own norm-wise bound (Higham
 // Thm 23.2), and that bound is needed: Strassen breaks the classical
 // element-wise one.
+#include <sys/wait.h>
+
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -263,5 +265,40 @@ TEST_SUITE("lab3") {
         const CheckResult normwise = verify_product(A, B, C, s, reference::lab3::strassen_bound(s, 1), VerifyMethod::Full);
         CHECK_MESSAGE(!classical.passed, "C22 = " << C[3] << " should carry an error far above gamma_2 * t^2");
         CHECK_MESSAGE(normwise.passed, normwise.failure);
+    }
+}
+
+namespace {
+struct Outcome {
+    int exit_code = -1;
+    std::string output;
+};
+Outcome run_mmlab(const std::string& args) {
+    const char* path = std::getenv("MMLAB");
+    const std::string cmd = std::string(path ? path : "build/bin/mmlab") + " " + args + " 2>&1";
+    Outcome o;
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    char buf[512];
+    while (fgets(buf, sizeof buf, pipe)) o.output += buf;
+    const int status = pclose(pipe);
+    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return o;
+}
+}  // namespace
+
+TEST_SUITE("lab3") {
+    TEST_CASE("mmlab crossover and strassen-error run; bad cutoffs are usage errors") {
+        const Outcome cross = run_mmlab("crossover --size 64,96 --reps 1 --quiet");
+        INFO(cross.output);
+        CHECK(cross.exit_code == 0);
+        CHECK(cross.output.find("one level") != std::string::npos);
+        const Outcome err = run_mmlab("strassen-error --size 32,64 --cutoff 4,8");
+        INFO(err.output);
+        CHECK(err.exit_code == 0);
+        CHECK(err.output.find("cutoff 8") != std::string::npos);
+        CHECK(run_mmlab("run --stage lab3.strassen --param cutoff=0 --size 8").exit_code == 2);
+        CHECK(run_mmlab("crossover --size 1").exit_code == 2);
+        CHECK(run_mmlab("strassen-error --cutoff x").exit_code == 2);
     }
 }
