@@ -34,12 +34,13 @@ TargetVerdict judge_lab3(const std::vector<Measurement>& rows) {
     const Measurement* classical = find_row(rows, "lab3.classical", Impl::Reference, largest);
     if (!own || !ref || !classical) return {false, "lab3.strassen and lab3.classical were not all timed at " + shape_text(largest)};
     const double vs_ref = own->median_seconds / ref->median_seconds;
-    const double gain = classical->median_seconds / own->median_seconds;
+    const double vs_classical = classical->median_seconds / own->median_seconds;
     TargetVerdict v;
-    v.met = vs_ref <= 1.25 && gain >= 1.0;
-    v.explanation = "your Strassen takes " + fixed(vs_ref, 2) + "x the reference's time (goal <= 1.25) and is " +
-                    fixed(gain, 2) + "x as fast as the classical kernel it stops at (goal >= 1.00) at " +
-                    shape_text(largest);
+    v.met = vs_ref <= 1.25;
+    v.explanation = "your Strassen takes " + fixed(vs_ref, 2) + "x the reference's time (goal <= 1.25) at " +
+                    shape_text(largest) + "; it runs " + fixed(vs_classical, 2) +
+                    "x as fast as the classical kernel it stops at (> 1: Strassen pays at this size and cutoff; "
+                    "mmlab crossover shows where it starts to)";
     return v;
 }
 
@@ -64,7 +65,7 @@ Registrar lab3_stages([](Registry& reg) {
     lab.number = 3;
     lab.title = "Strassen: recursion with a cutoff, one workspace, crossover and error growth";
     lab.default_shapes = {{2048, 2048, 2048}};
-    lab.target = "lab3.strassen correct at every shape and cutoff; your Strassen within 1.25x of the reference's time and at least as fast as the classical kernel at the largest size";
+    lab.target = "lab3.strassen correct at every shape and cutoff (the tests); your Strassen within 1.25x of the reference's time at the largest size";
     lab.judge = judge_lab3;
     reg.add_lab(std::move(lab));
 });
