@@ -40,8 +40,10 @@ MatmulFn strassen_fn(StrassenFn fn) {
     };
 }
 
-Stage threaded_stage(const char* name, const char* summary, MatmulFn student, MatmulFn reference) {
+Stage threaded_stage(const char* name, const char* summary, MatmulFn student, MatmulFn reference,
+                     bool in_demo = false) {
     Stage s;
+    s.in_demo = in_demo;  // the progression shows one threaded row (mmlab demo --threads 2 shows it on 2 threads)
     s.name = name;
     s.lab = 4;
     s.summary = summary;
@@ -86,7 +88,7 @@ Registrar lab4_stages([](Registry& reg) {
     namespace st = student::lab4;
     namespace ref = reference::lab4;
     reg.add(threaded_stage("lab4.pthreads", "pthreads: C's rows in T contiguous blocks, one thread each (create/join)",
-                           from_threaded(st::matmul_pthreads), from_threaded(ref::matmul_pthreads)));
+                           from_threaded(st::matmul_pthreads), from_threaded(ref::matmul_pthreads), true));
     reg.add(threaded_stage("lab4.omp_static", "OpenMP parallel for over row blocks, schedule(static) (--param block_rows=64)",
                            omp_fn(st::matmul_omp_static), omp_fn(ref::matmul_omp_static)));
     reg.add(threaded_stage("lab4.omp_dynamic", "OpenMP parallel for over row blocks, schedule(dynamic,1) (--param block_rows=64)",
