@@ -55,7 +55,7 @@ Registrar lab3_stages([](Registry& reg) {
     Stage strassen;
     strassen.name = "lab3.strassen";
     strassen.lab = 3;
-    strassen.summary = "Strassen, 7 products a level, peeling for odd sizes, one workspace (--param cutoff=128)";
+    strassen.summary = "Strassen, 7 products a level, peeling for odd sizes, one workspace (--param cutoff=1024)";
     strassen.student = strassen_fn(student::lab3::matmul_strassen);
     strassen.reference = strassen_fn(reference::lab3::matmul_strassen);
     strassen.bound = [](Shape s, const StageParams& p) { return reference::lab3::strassen_bound(s, cutoff_of(p)); };

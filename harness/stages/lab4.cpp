@@ -94,7 +94,7 @@ Registrar lab4_stages([](Registry& reg) {
     reg.add(threaded_stage("lab4.omp_dynamic", "OpenMP parallel for over row blocks, schedule(dynamic,1) (--param block_rows=64)",
                            omp_fn(st::matmul_omp_dynamic), omp_fn(ref::matmul_omp_dynamic)));
     Stage strassen = threaded_stage("lab4.strassen_par",
-                                    "Strassen's 7 top-level products on up to 7 threads, lab 3 below (--param cutoff=128)",
+                                    "Strassen's 7 top-level products on up to 7 threads, lab 3 below (--param cutoff=1024)",
                                     strassen_fn(st::matmul_strassen_threads), strassen_fn(ref::matmul_strassen_threads));
     // Bit for bit lab 3's result, so lab 3's bound.
     strassen.bound = [](Shape s, const StageParams& p) {
