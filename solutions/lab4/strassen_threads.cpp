@@ -89,7 +89,7 @@ void matmul_strassen_threads(const float* A, const float* B, float* C, std::int6
     const mml::Shape s{M, N, K};
     if (threads == 1 || l3::stops_at_base_case(s, cutoff)) {
         // No top level to split (or one thread): lab 3 itself, or the classical
-        // kernel on row blocks - each element computed exactly as lab 3 would.
+        // kernel on row blocks (a classical product: lab 3's bound, k^2, holds).
         if (threads == 1) l3::matmul_strassen(A, B, C, M, N, K, cutoff);
         else matmul_pthreads(A, B, C, M, N, K, threads);
         return;
