@@ -137,6 +137,7 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
             Measurement& m = out.rows[idx];
             m.stage = job.stage->name;
             m.impl = job.impl;
+            m.runs = job.runs;
             m.shape = shape;
             m.threads = job.stage->threaded ? (job.own_params ? job.params : settings.params).threads : 1;
             ++done;

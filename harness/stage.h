@@ -79,6 +79,7 @@ struct Stage {
 struct Measurement {
     std::string stage;
     Impl impl = Impl::Reference;
+    Impl runs = Impl::Reference;  // the code that ran (the reference under --solution)
     Shape shape;
     int threads = 1;
     double median_seconds = 0;  // median over repetitions (kernel only for GPU)

@@ -1,0 +1,73 @@
+// Lab 3 - Strassen: recursion with a cutoff to a fast classical kernel, any
+// shape (peeling), one workspace; its norm-wise error bound.
+#include "harness/cli.h"
+#include "harness/stage.h"
+#include "harness/targets.h"
+#include "labs/lab3/strassen.h"
+#include "solutions/lab3/classical_kernel.h"
+#include "solutions/lab3/strassen.h"
+#include "solutions/lab3/strassen_bound.h"
+
+namespace {
+
+using namespace mml;
+
+// --param cutoff=N (N >= 1); the reference's default otherwise.
+std::int64_t cutoff_of(const StageParams& p) {
+    const long long c = p.get("cutoff", reference::lab3::kDefaultCutoff);
+    if (c < 1) throw UsageError("--param cutoff must be >= 1 (the recursion stops when a dimension is <= cutoff), got " + std::to_string(c));
+    return c;
+}
+
+MatmulFn strassen_fn(void (*fn)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t,
+                                std::int64_t)) {
+    return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
+        fn(A, B, C, s.M, s.N, s.K, cutoff_of(p));
+    };
+}
+
+TargetVerdict judge_lab3(const std::vector<Measurement>& rows) {
+    if (auto failed = first_failure(rows, Impl::Student)) return *failed;
+    const Shape largest = largest_shape(rows);
+    const Measurement* own = find_row(rows, "lab3.strassen", Impl::Student, largest);
+    const Measurement* ref = find_row(rows, "lab3.strassen", Impl::Reference, largest);
+    const Measurement* classical = find_row(rows, "lab3.classical", Impl::Reference, largest);
+    if (!own || !ref || !classical) return {false, "lab3.strassen and lab3.classical were not all timed at " + shape_text(largest)};
+    const double vs_ref = own->median_seconds / ref->median_seconds;
+    const double vs_classical = classical->median_seconds / own->median_seconds;
+    TargetVerdict v;
+    v.met = vs_ref <= 1.25;
+    v.explanation = "your Strassen takes " + fixed(vs_ref, 2) + "x the reference's time (goal <= 1.25) at " +
+                    shape_text(largest) + "; it runs " + fixed(vs_classical, 2) +
+                    "x as fast as the classical kernel it stops at (> 1: Strassen pays at this size and cutoff; "
+                    "mmlab crossover shows where it starts to)";
+    return v;
+}
+
+Registrar lab3_stages([](Registry& reg) {
+    Stage classical;
+    classical.name = "lab3.classical";
+    classical.lab = 3;
+    classical.summary = "the classical base case alone (blocked i-k-j, AVX2 when present): Strassen's yardstick";
+    classical.reference = from_plain(reference::lab3::matmul_classical);
+    reg.add(std::move(classical));
+
+    Stage strassen;
+    strassen.name = "lab3.strassen";
+    strassen.lab = 3;
+    strassen.summary = "Strassen, 7 products a level, peeling for odd sizes, one workspace (--param cutoff=1024)";
+    strassen.student = strassen_fn(student::lab3::matmul_strassen);
+    strassen.reference = strassen_fn(reference::lab3::matmul_strassen);
+    strassen.bound = [](Shape s, const StageParams& p) { return reference::lab3::strassen_bound(s, cutoff_of(p)); };
+    reg.add(std::move(strassen));
+
+    Lab lab;
+    lab.number = 3;
+    lab.title = "Strassen: recursion with a cutoff, one workspace, crossover and error growth";
+    lab.default_shapes = {{2048, 2048, 2048}};
+    lab.target = "lab3.strassen correct at every shape and cutoff (the tests); your Strassen within 1.25x of the reference's time at the largest size";
+    lab.judge = judge_lab3;
+    reg.add_lab(std::move(lab));
+});
+
+}  // namespace

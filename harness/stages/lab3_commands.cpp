@@ -1,0 +1,201 @@
+// Lab 3's two mmlab commands:
+//   mmlab crossover        where one level of Strassen starts to beat the classical kernel
+//   mmlab strassen-error   how the error of Strassen and of the classical product grows with n
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+#include "cpu/reference.h"
+#include "harness/bench.h"
+#include "harness/cli.h"
+#include "harness/commands.h"
+#include "harness/report.h"
+#include "harness/targets.h"
+#include "labs/lab3/strassen.h"
+#include "solutions/lab3/classical_kernel.h"
+#include "solutions/lab3/strassen.h"
+#include "solutions/lab3/strassen_bound.h"
+
+namespace mml {
+namespace {
+
+std::vector<long long> parse_list(const std::string& text, const std::string& what) {
+    std::vector<long long> out;
+    std::stringstream ss(text);
+    for (std::string v; std::getline(ss, v, ',');) out.push_back(parse_integer(v, what, 1, 1LL << 40));
+    if (out.empty()) throw UsageError(what + " needs at least one value");
+    return out;
+}
+
+// ---------------------------------------------------------------- crossover
+const char* kCrossoverUsage = R"(usage: mmlab crossover [--size LIST] [--cutoff C] [--impl student|reference] [--reps R] [--quiet]
+At each size, times three things on the same inputs (each verified first):
+  classical   the classical kernel alone (stage lab3.classical)
+  one level   ONE level of Strassen: 7 products of half size by that same kernel,
+              18 half-size additions, and the fix-ups of odd sizes (cutoff = min(M,N,K) - 1)
+  recursive   the full recursion with --cutoff C (default: the reference's)
+and prints classical time / Strassen time (> 1: Strassen is faster). The
+crossover is the smallest size from which one level pays; a cutoff just
+below it is where the recursion should stop. Default sizes:
+64,128,256,384,512,768,1024,1536,2048.
+)";
+
+int run_crossover(const std::vector<std::string>& args) {
+    std::vector<Shape> shapes = parse_shapes("64,128,256,384,512,768,1024,1536,2048");
+    long long cutoff = reference::lab3::kDefaultCutoff;
+    BenchSettings settings;
+    Impl impl = Impl::Reference;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab crossover --help'");
+            return args[++i];
+        };
+        const std::string& a = args[i];
+        if (a == "--size") shapes = parse_shapes(value());
+        else if (a == "--cutoff") cutoff = parse_integer(value(), "--cutoff", 1, 1LL << 40);
+        else if (a == "--reps") settings.reps = int(parse_integer(value(), "--reps", 1, 1000));
+        else if (a == "--quiet") settings.quiet = true;
+        else if (a == "--impl") {
+            const std::string v = value();
+            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
+            impl = v == "student" ? Impl::Student : Impl::Reference;
+        } else throw UsageError("unknown option '" + a + "' for crossover; see 'mmlab crossover --help'");
+    }
+    const Stage* classical = Registry::instance().find("lab3.classical");
+    const Stage* strassen = Registry::instance().find("lab3.strassen");
+    if (!classical || !strassen) throw UsageError("lab 3 is not in this build");
+    std::vector<Job> jobs;
+    for (Shape s : shapes) {
+        check_fits_in_memory(s, Device::Cpu);
+        if (std::min({s.M, s.N, s.K}) < 2) throw UsageError("crossover needs M, N, K >= 2, got " + shape_text(s));
+        StageParams one_level, recursive;
+        one_level.values["cutoff"] = std::min({s.M, s.N, s.K}) - 1;
+        recursive.values["cutoff"] = cutoff;
+        jobs.push_back({classical, Impl::Reference, Impl::Reference, s, true, {}});
+        jobs.push_back({strassen, impl, impl, s, true, one_level});
+        jobs.push_back({strassen, impl, impl, s, true, recursive});
+    }
+    print_machine_header(false);
+    const BenchOutput out = measure(jobs, settings);
+    std::printf("\nStrassen (%s) against the classical kernel it stops at; ratio = classical time / Strassen time\n",
+                impl_name(impl));
+    std::printf("%-15s %11s %11s %7s %13s %7s\n", "shape", "classical", "one level", "ratio",
+                ("cutoff " + std::to_string(cutoff)).c_str(), "ratio");
+    bool all_ok = true;
+    std::string first_paying;
+    for (std::size_t i = 0; i < shapes.size(); ++i) {
+        const Measurement* r[3] = {&out.rows[3 * i], &out.rows[3 * i + 1], &out.rows[3 * i + 2]};
+        std::printf("%-15s", shape_text(shapes[i]).c_str());
+        std::string cells;
+        for (int c = 0; c < 3; ++c) {
+            if (!r[c]->passed) {
+                all_ok = false;
+                std::printf(" WRONG (%s): %s", c == 0 ? "classical" : "strassen", r[c]->failure.c_str());
+                break;
+            }
+            if (c == 0) std::printf(" %11s", format_seconds(r[0]->median_seconds).c_str());
+            else
+                std::printf(" %*s %7.2f", c == 1 ? 11 : 13, format_seconds(r[c]->median_seconds).c_str(),
+                            r[0]->median_seconds / r[c]->median_seconds);
+        }
+        std::printf("\n");
+        const bool pays = r[0]->passed && r[1]->passed && r[1]->median_seconds < r[0]->median_seconds;
+        if (pays && first_paying.empty()) first_paying = shape_text(shapes[i]);
+        if (!pays) first_paying.clear();  // the crossover is where it pays from then on
+    }
+    if (!first_paying.empty())
+        std::printf("\none level of Strassen pays from %s on (at every larger size measured); the recursion\n"
+                    "should stop below that: a cutoff about half of it stops the level that no longer pays.\n",
+                    first_paying.c_str());
+    else
+        std::printf("\none level of Strassen does not pay at the largest size measured.\n");
+    std::printf("Timed: wall clock of one call, median of the repetitions; the sizes run in increasing order.\n");
+    return all_ok ? 0 : 1;
+}
+
+// ---------------------------------------------------------------- error growth
+const char* kErrorUsage = R"(usage: mmlab strassen-error [--size LIST] [--cutoff LIST] [--impl student|reference] [--seed S]
+For each size: A, B with U(-1,1) entries, the exact product in float64, then
+the largest error of the classical kernel and of Strassen at each cutoff, in
+units of u * max|A| * max|B| (u = 2^-24), beside each one's norm-wise bound in
+the same unit (classical: K^2 from gamma_K; Strassen: f of Higham Thm 23.2,
+solutions/lab3/strassen_bound.h). Default sizes 32,64,...,1024; cutoffs 4,32,128.
+)";
+
+double max_abs(const float* p, std::int64_t n) {
+    double m = 0;
+    for (std::int64_t i = 0; i < n; ++i) m = std::max(m, double(std::fabs(p[i])));
+    return m;
+}
+
+double max_error(const std::vector<double>& exact, const Matrix& C) {
+    double e = 0;
+    for (std::int64_t i = 0; i < C.size(); ++i) e = std::max(e, std::fabs(double(C.data()[i]) - exact[std::size_t(i)]));
+    return e;
+}
+
+std::string sci(double x) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, x < 1e5 ? "%.1f" : "%.2e", x);
+    return buf;
+}
+
+int run_strassen_error(const std::vector<std::string>& args) {
+    std::vector<Shape> shapes = parse_shapes("32,64,128,256,512,1024");
+    std::vector<long long> cutoffs = {4, 32, 128};
+    std::uint64_t seed = 2024;
+    Impl impl = Impl::Reference;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab strassen-error --help'");
+            return args[++i];
+        };
+        const std::string& a = args[i];
+        if (a == "--size") shapes = parse_shapes(value());
+        else if (a == "--cutoff") cutoffs = parse_list(value(), "--cutoff");
+        else if (a == "--seed") seed = std::uint64_t(parse_integer(value(), "--seed", 0, 1LL << 62));
+        else if (a == "--impl") {
+            const std::string v = value();
+            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
+            impl = v == "student" ? Impl::Student : Impl::Reference;
+        } else throw UsageError("unknown option '" + a + "' for strassen-error; see 'mmlab strassen-error --help'");
+    }
+    for (Shape s : shapes) check_fits_in_memory(s, Device::Cpu);
+    std::printf("max |C^ - C| / (u max|A| max|B|), u = 2^-24, inputs U(-1,1) (seed %llu); Strassen: %s\n",
+                (unsigned long long)seed, impl_name(impl));
+    std::printf("%-15s %10s %10s", "shape", "classical", "bound K^2");
+    for (long long c : cutoffs)
+        std::printf(" %12s %10s", ("cutoff " + std::to_string(c)).c_str(), "bound f");
+    std::printf("\n");
+    for (Shape s : shapes) {
+        Matrix A(s.M, s.K), B(s.K, s.N), C(s.M, s.N);
+        fill_uniform(A, seed);
+        fill_uniform(B, seed ^ 0x5bd1e995u);
+        std::vector<double> exact, abs_exact;
+        reference_product_f64(A.data(), B.data(), s, exact, abs_exact);
+        const double unit = kFloat32UnitRoundoff * max_abs(A.data(), A.size()) * max_abs(B.data(), B.size());
+        reference::lab3::matmul_classical(A.data(), B.data(), C.data(), s.M, s.N, s.K);
+        std::printf("%-15s %10s %10s", shape_text(s).c_str(), sci(max_error(exact, C) / unit).c_str(),
+                    sci(double(s.K) * double(s.K)).c_str());
+        for (long long c : cutoffs) {
+            poison(C);
+            if (impl == Impl::Student) student::lab3::matmul_strassen(A.data(), B.data(), C.data(), s.M, s.N, s.K, c);
+            else reference::lab3::matmul_strassen(A.data(), B.data(), C.data(), s.M, s.N, s.K, c);
+            std::printf(" %12s %10s", sci(max_error(exact, C) / unit).c_str(),
+                        sci(reference::lab3::strassen_error_constant(s, c)).c_str());
+        }
+        std::printf("\n");
+        std::fflush(stdout);
+    }
+    std::printf("A cutoff >= the size means no Strassen level: the classical kernel alone.\n");
+    return 0;
+}
+
+CommandRegistrar crossover_command({"crossover", "lab 3: where one level of Strassen beats the classical kernel",
+                                    kCrossoverUsage, run_crossover});
+CommandRegistrar error_command({"strassen-error", "lab 3: error growth with n, classical vs Strassen, beside the bounds",
+                                kErrorUsage, run_strassen_error});
+
+}  // namespace
+}  // namespace mml

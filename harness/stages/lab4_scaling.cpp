@@ -1,0 +1,157 @@
+// `mmlab scaling`: how one stage's time falls as threads are added, e.g.
+//   mmlab scaling --stage lab4.pthreads --size 2048 --threads-list 1,2
+// Speedup S(T) = time(1 thread) / time(T threads); parallel efficiency
+// E(T) = S(T) / T (1.0 = every added core fully used). Wall-clock time of one
+// call, as seed 003 measured threads with clock_gettime: clock() would add up
+// the CPU time of all threads and hide the speedup.
+#include "harness/stages/lab4_scaling.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "cpu/machine.h"
+#include "harness/cli.h"
+#include "harness/commands.h"
+#include "harness/report.h"
+#include "harness/targets.h"
+
+namespace mml::lab4 {
+
+// The thread counts are timed in ROUNDS, T = 1, 2, ..., 1, 2, ..., one timed
+// call each per round, and each count keeps the median over the rounds: a
+// burst of another program's work then lands on one sample of each count,
+// not on all samples of one count (which would fake a speedup or hide one).
+std::vector<Measurement> measure_scaling(const Stage& stage, Impl label, Impl runs, Shape shape,
+                                         const std::vector<int>& thread_counts,
+                                         const StageParams& params, const BenchSettings& settings) {
+    const int rounds = settings.reps > 0 ? settings.reps : 3;
+    std::vector<Job> jobs;
+    for (int r = 0; r < rounds; ++r)
+        for (int t : thread_counts) {
+            StageParams p = params;
+            p.threads = t;
+            jobs.push_back({&stage, label, runs, shape, true, p});
+        }
+    BenchSettings one_each = settings;
+    one_each.reps = 1;
+    const std::vector<Measurement> all = measure(jobs, one_each).rows;
+    std::vector<Measurement> out;
+    for (std::size_t i = 0; i < thread_counts.size(); ++i) {
+        Measurement m = all[i];
+        std::vector<double> times;
+        for (int r = 0; r < rounds; ++r) {
+            const Measurement& x = all[std::size_t(r) * thread_counts.size() + i];
+            if (!x.passed && m.passed) m = x;  // keep the first failure
+            if (x.passed) times.push_back(x.median_seconds);
+        }
+        if (m.passed && !times.empty()) {
+            std::sort(times.begin(), times.end());
+            const std::size_t n = times.size();
+            const double median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
+            const double faster = m.median_seconds / median;  // rescale the first round's rates
+            m.gflops *= faster;
+            m.percent_of_peak *= faster;
+            m.median_seconds = median;
+            m.repetitions = rounds;
+        }
+        out.push_back(m);
+    }
+    return out;
+}
+
+double speedup(const std::vector<Measurement>& rows, std::size_t i) {
+    if (rows.empty() || rows[i].median_seconds <= 0 || !rows[0].passed || !rows[i].passed) return 0;
+    return rows[0].median_seconds / rows[i].median_seconds;
+}
+
+double efficiency(const std::vector<Measurement>& rows, std::size_t i) {
+    return speedup(rows, i) * double(rows[0].threads) / double(rows[i].threads);
+}
+
+namespace {
+
+const char* kUsage = R"(usage: mmlab scaling --stage NAME [--size LIST] [--threads-list 1,2,...]
+                     [--impl student|reference] [--param k=v,...] [--reps R] [--quiet]
+Times a threaded stage at each thread count (default 1 up to the logical cores)
+on the same inputs, after verifying each, in R rounds (--reps, default 3) of
+one call per thread count (1, 2, ..., 1, 2, ...: a burst of other work hits
+one sample of each count), and prints the median wall-clock time, GFLOP/s, speedup over the first thread count and parallel efficiency
+(speedup / threads). Default size 2048. Other programs running on the machine
+take cores away: measure when it is quiet.
+)";
+
+int run_scaling(const std::vector<std::string>& args) {
+    std::string stage_name;
+    std::vector<Shape> shapes = {{2048, 2048, 2048}};
+    std::vector<int> counts;
+    BenchSettings settings;
+    StageParams params;
+    Impl impl = Impl::Reference;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        auto value = [&]() -> std::string {
+            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab scaling --help'");
+            return args[++i];
+        };
+        const std::string& a = args[i];
+        if (a == "--stage") stage_name = value();
+        else if (a == "--size") shapes = parse_shapes(value());
+        else if (a == "--threads-list") {
+            std::stringstream ss(value());
+            for (std::string v; std::getline(ss, v, ',');)
+                counts.push_back(int(parse_integer(v, "--threads-list", 1, 1024)));
+        } else if (a == "--reps") settings.reps = int(parse_integer(value(), "--reps", 1, 1000));
+        else if (a == "--quiet") settings.quiet = true;
+        else if (a == "--param") {
+            std::stringstream ss(value());
+            for (std::string kv; std::getline(ss, kv, ',');) {
+                const auto eq = kv.find('=');
+                if (eq == std::string::npos || eq == 0) throw UsageError("--param takes name=value pairs, got '" + kv + "'");
+                params.values[kv.substr(0, eq)] =
+                    parse_integer(kv.substr(eq + 1), "--param " + kv.substr(0, eq), -(1LL << 62), 1LL << 62);
+            }
+        } else if (a == "--impl") {
+            const std::string v = value();
+            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
+            impl = v == "student" ? Impl::Student : Impl::Reference;
+        } else throw UsageError("unknown option '" + a + "' for scaling; see 'mmlab scaling --help'");
+    }
+    if (stage_name.empty()) throw UsageError("'mmlab scaling' needs --stage NAME (a threaded stage, e.g. lab4.pthreads)");
+    const Stage* stage = Registry::instance().find(stage_name);
+    if (!stage) throw UsageError("unknown stage '" + stage_name + "'; 'mmlab list' shows the names");
+    if (!stage->threaded) throw UsageError(stage_name + " does not use threads; try lab4.pthreads");
+    if (stage->device != Device::Cpu) throw UsageError("'mmlab scaling' is for CPU stages");
+    if (impl == Impl::Student && !stage->student) throw UsageError(stage_name + " has no student version");
+    const int cores = describe_machine().logical_cores;
+    if (counts.empty())
+        for (int t = 1; t <= cores; ++t) counts.push_back(t);
+    for (Shape s : shapes) check_fits_in_memory(s, Device::Cpu);
+
+    print_machine_header(false);
+    bool all_ok = true;
+    for (Shape s : shapes) {
+        const auto rows = measure_scaling(*stage, impl, impl, s, counts, params, settings);
+        std::printf("\n%s (%s) at %s; speedup and efficiency relative to %d thread(s)\n", stage_name.c_str(),
+                    impl_name(impl), shape_text(s).c_str(), counts[0]);
+        std::printf("%8s %11s %9s %8s %11s  %s\n", "threads", "median", "GFLOP/s", "speedup", "efficiency", "check");
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const Measurement& m = rows[i];
+            if (!m.passed) {
+                all_ok = false;
+                std::printf("%8d %11s %9s %8s %11s  WRONG: %s\n", counts[i], "-", "-", "-", "-", m.failure.c_str());
+                continue;
+            }
+            std::printf("%8d %11s %9.2f %7.2fx %11.2f  ok%s\n", counts[i], format_seconds(m.median_seconds).c_str(),
+                        m.gflops, speedup(rows, i), efficiency(rows, i),
+                        counts[i] > cores ? "  (more threads than cores)" : "");
+        }
+    }
+    std::printf("\nwall-clock time of one call, median of the repetitions; this machine has %d logical cores.\n", cores);
+    return all_ok ? 0 : 1;
+}
+
+CommandRegistrar scaling_command({"scaling", "lab 4: time a threaded stage at T = 1, 2, ... threads; speedup, efficiency",
+                                  kUsage, run_scaling});
+
+}  // namespace
+}  // namespace mml::lab4

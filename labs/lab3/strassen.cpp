@@ -1,0 +1,105 @@
+// Lab 3 - your code. Read handouts/lab3.md first.
+//
+// Given (from solutions/lab3/, read them - they are short):
+//   views        ConstView / View: a pointer to element (0,0) and the row
+//                stride ld; element (i,j) of a view V is V.p[i*V.ld + j]
+//   the plan     stops_at_base_case, halves, workspace_floats,
+//                product_workspace_floats (strassen_plan.cpp)
+//   quadrants    split(A, B, half) -> q.A11 ... q.B22;  split(C, half) -> c.C11 ...
+//   helpers      add_views(P, Q, out, rows, cols)       out = P + Q
+//                subtract_views(P, Q, out, rows, cols)  out = P - Q
+//                (out is contiguous: rows x cols with ld = cols)
+//   fix-ups      fix_up_peeled: the row, column and rank-1 update that odd
+//                M, N, K leave (peeling - see solutions/lab3/strassen.h)
+//   the kernel   classical_kernel, where the recursion stops
+//
+// Task 1: form_and_multiply - the seven products M1..M7.
+// Task 2: combine_into_c    - the four combinations into C's quadrants.
+// Until you write them, the even part of C is never written and every test
+// with a small cutoff fails with "was never written".
+#include "labs/lab3/strassen.h"
+
+#include <memory>
+
+#include "solutions/lab3/classical_kernel.h"
+#include "solutions/lab3/strassen.h"
+
+namespace student::lab3 {
+
+using reference::lab3::add_views;
+using reference::lab3::ConstView;
+using reference::lab3::CQuadrants;
+using reference::lab3::Quadrants;
+using reference::lab3::subtract_views;
+using reference::lab3::View;
+
+// (The names differ from the reference's compute_product / add_product /
+// strassen_recursive on purpose: the views are reference types, so C++ would
+// otherwise find both versions and refuse to choose.)
+void recurse(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff, float* work);
+
+// TODO(lab3, task 1): compute M_{product+1} into Z (q.half.M x q.half.N, ld = q.half.N).
+//   With m = q.half.M, n = q.half.N, k = q.half.K, the workspace is laid out:
+//     X     = work                 m x k  (ld = k): the left operand, when it is a sum
+//     Y     = work + m*k           k x n  (ld = n): the right operand, when it is a sum
+//     below = work + m*k + k*n     the workspace of the recursive call
+//   The seven products (product = 0 is M1, ..., 6 is M7):
+//     M1 = (A11 + A22)(B11 + B22)     M5 = (A11 + A12) B22
+//     M2 = (A21 + A22) B11            M6 = (A21 - A11)(B11 + B12)
+//     M3 = A11 (B12 - B22)            M7 = (A12 - A22)(B21 + B22)
+//     M4 = A22 (B21 - B11)
+//   For each: form the sums with add_views / subtract_views into X and Y; when
+//   an operand is a single quadrant, use the quadrant's view itself (no copy).
+//   Then multiply with YOUR recursion:
+//     recurse(left, right, View{Z, n}, q.half, cutoff, below);
+//   where left is ConstView{X, k} or a quadrant, right is ConstView{Y, n} or a quadrant.
+//   Do not allocate anything here: the workspace was sized up front.
+void form_and_multiply(int product, const Quadrants& q, float* Z, float* work, std::int64_t cutoff) {
+    (void)product; (void)q; (void)Z; (void)work; (void)cutoff;
+}
+
+// TODO(lab3, task 2): add M_{product+1} (in Z, row stride ldz) into the quadrants of C,
+//   for rows r0 <= i < r1 and columns 0 <= j < cols of each quadrant:
+//     C11 = M1 + M4 - M5 + M7        C12 = M3 + M5
+//     C21 = M2 + M4                  C22 = M1 - M2 + M3 + M6
+//   The products arrive one at a time, in the order M1, M2, ..., M7, and Z is
+//   reused for the next one. So the FIRST product to reach a quadrant must SET
+//   it (C11 and C22 by M1, C21 by M2, C12 by M3: C still holds garbage before),
+//   and the later ones add or subtract. Element (i,j) of quadrant c.C11 is
+//   c.C11.p[i*c.C11.ld + j]; of Z, Z[i*ldz + j].
+void combine_into_c(int product, const float* Z, std::int64_t ldz, const CQuadrants& c, std::int64_t r0,
+                    std::int64_t r1, std::int64_t cols) {
+    (void)product; (void)Z; (void)ldz; (void)c; (void)r0; (void)r1; (void)cols;
+}
+
+// Given: one level of the recursion. Stop at the classical kernel when the
+// shape is small; else split, run the seven products through Z one by one,
+// then fix up what odd sizes left out.
+void recurse(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff, float* work) {
+    namespace ref = reference::lab3;
+    if (ref::stops_at_base_case(s, cutoff)) {
+        ref::classical_kernel(A.p, A.ld, B.p, B.ld, C.p, C.ld, s.M, s.N, s.K, false);
+        return;
+    }
+    const mml::Shape h = ref::halves(s);
+    const Quadrants q = ref::split(A, B, h);
+    const CQuadrants c = ref::split(C, h);
+    float* Z = work;
+    float* product_work = work + h.M * h.N;
+    for (int product = 0; product < 7; ++product) {
+        form_and_multiply(product, q, Z, product_work, cutoff);
+        combine_into_c(product, Z, h.N, c, 0, h.M, h.N);
+    }
+    ref::fix_up_peeled(A, B, C, s);
+}
+
+// Given: the one allocation, sized before the recursion starts.
+void matmul_strassen(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                     std::int64_t K, std::int64_t cutoff) {
+    const mml::Shape s{M, N, K};
+    const std::int64_t floats = reference::lab3::workspace_floats(s, cutoff);
+    std::unique_ptr<float[]> work(floats > 0 ? new float[std::size_t(floats)] : nullptr);
+    recurse({A, K}, {B, N}, {C, N}, s, cutoff, work.get());
+}
+
+}  // namespace student::lab3
