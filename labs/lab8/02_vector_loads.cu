@@ -19,11 +19,12 @@
 //
 // Tasks (handouts/lab8.md, task 2): TODO 2.1, 2.2, 2.3 below.
 #include "labs/lab8/lab8.h"
-#include "labs/lab8/tile_io.cuh"
+#include "gpu/tile_io.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace student::lab8 {
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
 
 namespace {
 

@@ -23,11 +23,12 @@
 //
 // Tasks (handouts/lab8.md, task 4): TODO 4.1 and 4.2 below.
 #include "labs/lab8/lab8.h"
-#include "labs/lab8/tile_io.cuh"
+#include "gpu/tile_io.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace student::lab8 {
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
 
 namespace {
 

@@ -13,7 +13,7 @@
 // Task (handouts/lab8.md, extension): TODO 6.1 below; the loads, the
 // rounding and the stores of the accumulators are given.
 #include "labs/lab8/lab8.h"
-#include "labs/lab8/tile_io.cuh"
+#include "gpu/tile_io.cuh"
 
 #include <mma.h>
 
@@ -23,6 +23,7 @@
 #include "gpu/cuda_check.h"
 
 namespace student::lab8 {
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
 
 namespace {
 

@@ -15,11 +15,12 @@
 // Seed 001 measured this design (128 x 128 block tile, k-step 16) at 54 ms for
 // 8192^3 on an RTX 4090, 2.7x its Volkov-Demmel kernel.
 #include "solutions/lab8/lab8.h"
-#include "solutions/lab8/tile_io.cuh"
+#include "gpu/tile_io.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace reference::lab8 {
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
 namespace {
 
 constexpr int BM = 128, BN = 128, BK = 8;  // block tile: BM x BN of C, k-step BK

@@ -26,11 +26,12 @@
 // And reading B at column tx * 8, the eight threads of a quarter warp (one
 // pass of an LDS.128) span 256 bytes: two passes where one would do.
 #include "solutions/lab8/lab8.h"
-#include "solutions/lab8/tile_io.cuh"
+#include "gpu/tile_io.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace reference::lab8 {
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
 namespace {
 
 constexpr int BM = 128, BN = 128, BK = 8;

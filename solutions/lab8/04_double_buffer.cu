@@ -35,11 +35,12 @@
 // the design of CUTLASS's SIMT SGEMM, and it gets close to cuBLAS's FP32
 // kernel (see handouts/lab8.md for the numbers).
 #include "solutions/lab8/lab8.h"
-#include "solutions/lab8/tile_io.cuh"
+#include "gpu/tile_io.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace reference::lab8 {
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
 namespace {
 
 // The tile hierarchy, in CUTLASS's names. Changing a number here re-shapes the

@@ -18,7 +18,7 @@
 // TF32 needs sm_80. The fastest Hopper kernels use wgmma instead (sm_90a),
 // which WMMA does not reach, so expect cuBLAS TF32 to be well ahead on an H100.
 #include "solutions/lab8/lab8.h"
-#include "solutions/lab8/tile_io.cuh"
+#include "gpu/tile_io.cuh"
 
 #include <mma.h>
 
@@ -28,6 +28,7 @@
 #include "gpu/cuda_check.h"
 
 namespace reference::lab8 {
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
 namespace {
 
 constexpr int BM = 128, BN = 128, BK = 16;

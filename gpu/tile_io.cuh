@@ -1,4 +1,4 @@
-// Lab 8 reference: what every kernel of the lab shares - reading a tile of A
+// Shared by the tiled GPU kernels (lab 8's, the student's and the reference): reading a tile of A
 // or B from global memory with the edges filled with zeros, writing a thread's
 // part of C with the edges left out, and the launch arithmetic.
 //
@@ -19,7 +19,7 @@
 #include <string>
 #include <type_traits>
 
-namespace reference::lab8 {
+namespace mml::gpu {
 
 // 16-byte loads and stores are legal for a matrix whose rows have `row_len`
 // floats when the base is 16-byte aligned and every row start is too.
@@ -81,4 +81,4 @@ void with_vector_flags(bool vec_a, bool vec_b, Launch&& launch) {
     else launch(std::false_type{}, std::false_type{});
 }
 
-}  // namespace reference::lab8
+}  // namespace mml::gpu
