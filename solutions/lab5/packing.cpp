@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "cpu/machine.h"
+#include "solutions/lab5/packing_simd.h"
+
 namespace reference::lab5 {
 
 namespace {
@@ -28,12 +31,18 @@ void pack_a_panel_any(const float* A, std::int64_t lda, std::int64_t rows, std::
 }  // namespace
 
 void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR, float* out) {
+    static const bool avx2 = mml::cpu_has_avx2_fma();  // asked once
     for (std::int64_t i0 = 0; i0 < mc; i0 += MR, out += MR * kc) {
         const std::int64_t rows = std::min<std::int64_t>(MR, mc - i0);
         const float* a = A + i0 * lda;
         switch (MR) {
             case 4: pack_a_panel<4>(a, lda, rows, kc, out); break;
-            case 6: pack_a_panel<6>(a, lda, rows, kc, out); break;
+            case 6:  // the AVX2 tile: full micro-panels with SIMD (packing_avx2.cpp)
+                if (avx2 && rows == 6)
+                    pack_a_panel6_avx2(a, lda, kc, out);
+                else
+                    pack_a_panel<6>(a, lda, rows, kc, out);
+                break;
             case 12: pack_a_panel<12>(a, lda, rows, kc, out); break;
             default: pack_a_panel_any(a, lda, rows, kc, MR, out);
         }
