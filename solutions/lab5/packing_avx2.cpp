@@ -51,3 +51,18 @@ __attribute__((target("avx2"))) void pack_a_panel6_avx2(const float* A, std::int
 }
 
 }  // namespace reference::lab5
+
+namespace reference::lab5 {
+
+// One full micro-panel of B for the AVX2 tile (NR = 16): each row p is 16
+// consecutive floats of B, copied as two 8-float vectors. The plain loop
+// compiles to 4-float SSE copies (the build targets plain x86-64).
+__attribute__((target("avx2"))) void pack_b_panel16_avx2(const float* B, std::int64_t ldb, std::int64_t kc,
+                                                          float* out) {
+    for (std::int64_t p = 0; p < kc; ++p, B += ldb, out += 16) {
+        _mm256_storeu_ps(out, _mm256_loadu_ps(B));
+        _mm256_storeu_ps(out + 8, _mm256_loadu_ps(B + 8));
+    }
+}
+
+}  // namespace reference::lab5
