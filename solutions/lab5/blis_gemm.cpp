@@ -27,12 +27,8 @@
 #include "solutions/lab5/blis_gemm.h"
 
 #include <omp.h>
-#include <sys/mman.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <memory>
-#include <new>
 
 #include "cpu/matrix.h"
 #include "solutions/lab5/macro_kernel.h"
@@ -43,23 +39,15 @@ namespace reference::lab5 {
 namespace {
 std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
 
-// A buffer that only grows, in 2 MiB huge pages where the OS gives them
-// (Linux, transparent huge pages in "madvise" mode): the packed B panels are
-// several MiB, and with 4 KiB pages the micro-kernel's walk through them
-// would need a new TLB entry every 4 KiB.
+// A 64-byte aligned buffer that only grows. (Plain 4 KiB pages: asking for
+// 2 MiB huge pages with madvise made this code about 2 % slower on the Zen 3
+// here - probably because 4 KiB pages scatter the packed buffers over the
+// physical cache sets and one huge page does not.)
 struct Workspace {
-    static constexpr std::size_t kHuge = 2 << 20;
-    std::unique_ptr<float, decltype(&std::free)> buffer{nullptr, &std::free};
-    std::int64_t size = 0;
+    mml::Matrix buffer;
     float* get(std::int64_t floats) {
-        if (size < floats) {
-            const std::size_t bytes = (floats * sizeof(float) + kHuge - 1) / kHuge * kHuge;
-            buffer.reset(static_cast<float*>(std::aligned_alloc(kHuge, bytes)));
-            if (!buffer) throw std::bad_alloc();
-            madvise(buffer.get(), bytes, MADV_HUGEPAGE);  // a hint: ignored where not supported
-            size = floats;
-        }
-        return buffer.get();
+        if (buffer.size() < floats) buffer = mml::Matrix(1, floats);
+        return buffer.data();
     }
 };
 }  // namespace

@@ -28,8 +28,9 @@ CacheSizes cache_sizes();
 //       for the A micro-panel and the C tile, which stream through (the
 //       analytical model of Low et al., 2016, gives the B micro-panel all but
 //       about two of L1's ways). 384 for a 32 KiB L1d and NR = 16: on the Zen 3
-//       here about 1.5 % faster than half of L1 (KC = 256), because each
-//       micro-kernel call, with its C tile loads and stores, does 1.5x more FMAs;
+//       here level with or up to 1 % ahead of half of L1 (KC = 256): each
+//       micro-kernel call, with its C tile loads and stores, does 1.5x more
+//       FMAs, and C is read and written 1.5x less often;
 //   MC: the A block (MC x KC) fills half of L2, rounded down to MR rows;
 //   NC: the B panel (KC x NC) fills a quarter of L3 (shared by the cores),
 //       at most 4096 columns, rounded down to NR.

@@ -104,10 +104,6 @@ void micro(std::int64_t kc, const float* a, const float* b, float* C, std::int64
         for (int v = 0; v < NV; ++v) c[r][v] = S::zero();
 #pragma GCC unroll 4
     for (std::int64_t p = 0; p < kc; ++p) {
-        // The A micro-panel comes from L2 (about 14 cycles away); ask for the
-        // values of step p + 8 now, so that they are in L1 when needed. (B
-        // is already in L1: it is reused by every micro-panel of A.)
-        __builtin_prefetch(a + 8 * MR);
         typename S::V bv[NV];
 #pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) bv[v] = S::load(b + v * S::W);
