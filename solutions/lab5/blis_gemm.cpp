@@ -16,14 +16,15 @@
 // buffers, used by turns (KC step s packs into buffer s % 2), so one barrier
 // per KC step is enough: after it, every thread has finished step s - 1,
 // the last reader of the buffer that step s + 1 will overwrite. Each C
-// element is written by exactly one thread.
+// element is written by exactly one thread. (The starter's simpler variant
+// gives every thread its own copy of the B panel and needs no barrier, at
+// the price of packing B once per thread: about 1% more work at n = 2048 on
+// 2 threads.)
 //
 // A thread's rows are cut into blocks of equal size, at most MC: 1028 rows
 // with MC = 1020 become 2 x 516, not 1020 + 8 (a block of 8 rows would
 // stream the whole B panel through the cache for less than one micro-panel
-// of work, and leave that thread last at every barrier). (The starter's simpler variant gives every thread its own copy of
-// the B panel and needs no barrier, at the price of packing B once per
-// thread: about 1% more work at n = 2048 on 2 threads.)
+// of work, and leave that thread last at every barrier).
 #include "solutions/lab5/blis_gemm.h"
 
 #include <omp.h>
@@ -60,10 +61,11 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
     const int nthreads = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, panels(M, MR))));
 
     // 64-byte aligned buffers: the two packed B panels, shared by all threads,
-    // then per thread a packed A block and an edge tile (each part starts on a
-    // 64-byte boundary, so no cache line is shared by two threads' parts). Kept from one call to the
-    // next (per calling thread), so that a call does not pay for fresh pages:
-    // 2+ MiB at n = 2048 would otherwise cost about 1% of the time in page faults.
+    // then per thread a packed A block and an edge tile (each part starts on
+    // a 64-byte boundary, so no cache line is shared by two threads' parts).
+    // Kept from one call to the next (per calling thread), so that a call
+    // does not pay for fresh pages: 2+ MiB at n = 2048 would otherwise cost
+    // about 1% of the time in page faults.
     static thread_local Workspace ws;
     const std::int64_t b_floats = round_up(KC * NC, 16);  // 16 floats = 64 bytes
     const std::int64_t per_thread = round_up(MC * KC + std::int64_t(MR) * NR, 16);
