@@ -175,8 +175,8 @@ TEST_SUITE("lab5") {
     TEST_CASE("block sizes: derived from the caches, whole micro-panels") {
         const ref::KernelSet& k = ref::kernels_for(ref::Isa::Scalar);
         const ref::BlockSizes d = ref::default_block_sizes(k, {32 * 1024, 512 * 1024, 32 * 1024 * 1024});
-        // KC x NR floats = half of L1; MC x KC = half of L2; KC x NC = a quarter of L3, <= 4096.
-        CHECK(d.KC == 32 * 1024 / 2 / (k.NR * 4));
+        // KC x NR floats = 3/4 of L1 (at most 1024); MC x KC = half of L2; KC x NC = a quarter of L3, <= 4096.
+        CHECK(d.KC == std::min<std::int64_t>(1024, 32 * 1024 * 3 / 4 / (k.NR * 4)));
         CHECK(d.MC % k.MR == 0);
         CHECK(d.MC * d.KC * 4 <= 512 * 1024 / 2);
         CHECK(d.MC * d.KC * 4 > 512 * 1024 / 2 - k.MR * d.KC * 4);

@@ -33,7 +33,7 @@ BlockSizes default_block_sizes() {
     const std::int64_t l1 = size(_SC_LEVEL1_DCACHE_SIZE, 32 << 10), l2 = size(_SC_LEVEL2_CACHE_SIZE, 512 << 10),
                        l3 = size(_SC_LEVEL3_CACHE_SIZE, 8 << 20);
     BlockSizes b;
-    b.KC = std::clamp<std::int64_t>(l1 / 2 / (NR * 4), 64, 1024);              // KC x NR of B: half of L1
+    b.KC = std::clamp<std::int64_t>(l1 * 3 / 4 / (NR * 4), 64, 1024);          // KC x NR of B: 3/4 of L1
     b.MC = std::clamp<std::int64_t>(l2 / 2 / (b.KC * 4), MR, 1024) / MR * MR;  // MC x KC of A: half of L2
     b.NC = std::clamp<std::int64_t>(l3 / 4 / (b.KC * 4), NR, 4096) / NR * NR;  // KC x NC of B: a quarter of L3
     return b;

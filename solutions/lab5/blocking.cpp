@@ -29,7 +29,7 @@ CacheSizes cache_sizes() {
 BlockSizes default_block_sizes(const KernelSet& kernels, const CacheSizes& caches) {
     constexpr std::int64_t F = sizeof(float);
     BlockSizes b;
-    b.KC = std::clamp<std::int64_t>(caches.l1d / 2 / (kernels.NR * F), 64, 1024);
+    b.KC = std::clamp<std::int64_t>(caches.l1d * 3 / 4 / (kernels.NR * F), 64, 1024);
     b.MC = std::clamp<std::int64_t>(caches.l2 / 2 / (b.KC * F), kernels.MR, 1024) / kernels.MR * kernels.MR;
     b.NC = std::clamp<std::int64_t>(caches.l3 / 4 / (b.KC * F), kernels.NR, 4096) / kernels.NR * kernels.NR;
     return b;

@@ -4,6 +4,11 @@
 // of A while it sits in L1; the A block (mc x kc) is reused by every jr step
 // from L2.
 //
+// While the micro-panels of A pass by, the next micro-panel of B is fetched
+// into L2 a few cache lines per micro-kernel call (software prefetch): when
+// the jr loop gets to it, it is near, even if another thread packed it and it
+// sits in that core's cache or in L3.
+//
 // Full tiles go straight to C. Edge tiles (the last rows or columns when mc or
 // nc is not a multiple of MR or NR) are computed in full into c_tile - the
 // packed zeros make the extra rows and columns 0 - and only the valid part is
@@ -18,12 +23,19 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
                   const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate,
                   float* c_tile) {
     const std::int64_t MR = kernels.MR, NR = kernels.NR;
+    constexpr std::int64_t kLine = 16;                         // floats per 64-byte cache line
+    const std::int64_t b_lines = kc * NR / kLine;              // cache lines per B micro-panel
+    const std::int64_t calls = (mc + MR - 1) / MR;             // micro-kernel calls per jr step
+    const std::int64_t lines_per_call = (b_lines + calls - 1) / calls;
     for (std::int64_t jr = 0; jr < nc; jr += NR) {             // loop 2
         const float* b = b_packed + jr * kc;                   // micro-panel jr/NR of B
+        const float* b_next = jr + NR < nc ? b + NR * kc : nullptr;
         const std::int64_t cols = std::min(NR, nc - jr);
-        for (std::int64_t ir = 0; ir < mc; ir += MR) {         // loop 1
+        for (std::int64_t ir = 0, line = 0; ir < mc; ir += MR) {  // loop 1
             const float* a = a_packed + ir * kc;               // micro-panel ir/MR of A
             const std::int64_t rows = std::min(MR, mc - ir);
+            for (std::int64_t l = 0; b_next && l < lines_per_call && line < b_lines; ++l, ++line)
+                __builtin_prefetch(b_next + line * kLine, 0, 2);  // 2: into L2, not L1
             float* c = C + ir * ldc + jr;
             if (rows == MR && cols == NR) {
                 kernels.micro(kc, a, b, c, ldc, accumulate);

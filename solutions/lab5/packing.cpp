@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "cpu/machine.h"
+#include "solutions/lab5/packing_simd.h"
+
 namespace reference::lab5 {
 
 namespace {
@@ -28,12 +31,18 @@ void pack_a_panel_any(const float* A, std::int64_t lda, std::int64_t rows, std::
 }  // namespace
 
 void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR, float* out) {
+    static const bool avx2 = mml::cpu_has_avx2_fma();  // asked once
     for (std::int64_t i0 = 0; i0 < mc; i0 += MR, out += MR * kc) {
         const std::int64_t rows = std::min<std::int64_t>(MR, mc - i0);
         const float* a = A + i0 * lda;
         switch (MR) {
             case 4: pack_a_panel<4>(a, lda, rows, kc, out); break;
-            case 6: pack_a_panel<6>(a, lda, rows, kc, out); break;
+            case 6:  // the AVX2 tile: full micro-panels with SIMD (packing_avx2.cpp)
+                if (avx2 && rows == 6)
+                    pack_a_panel6_avx2(a, lda, kc, out);
+                else
+                    pack_a_panel<6>(a, lda, rows, kc, out);
+                break;
             case 12: pack_a_panel<12>(a, lda, rows, kc, out); break;
             default: pack_a_panel_any(a, lda, rows, kc, MR, out);
         }
@@ -65,12 +74,18 @@ void pack_b_panel_any(const float* B, std::int64_t ldb, std::int64_t cols, std::
 
 void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64_t nc, int NR,
                    std::int64_t first_panel, std::int64_t end_panel, float* out) {
+    static const bool avx2 = mml::cpu_has_avx2_fma();  // asked once
     out += first_panel * NR * kc;
     for (std::int64_t jp = first_panel; jp < end_panel; ++jp, out += NR * kc) {
         const std::int64_t j0 = jp * NR, cols = std::min<std::int64_t>(NR, nc - j0);
         switch (NR) {
             case 4: pack_b_panel<4>(B + j0, ldb, cols, kc, out); break;
-            case 16: pack_b_panel<16>(B + j0, ldb, cols, kc, out); break;
+            case 16:  // the AVX2 tile: full micro-panels with SIMD (packing_avx2.cpp)
+                if (avx2 && cols == 16)
+                    pack_b_panel16_avx2(B + j0, ldb, kc, out);
+                else
+                    pack_b_panel<16>(B + j0, ldb, cols, kc, out);
+                break;
             case 32: pack_b_panel<32>(B + j0, ldb, cols, kc, out); break;
             default: pack_b_panel_any(B + j0, ldb, cols, kc, NR, out);
         }
