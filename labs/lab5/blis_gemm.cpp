@@ -44,10 +44,12 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
     // its own packed copies: no thread ever waits for another until the end.
 #pragma omp parallel num_threads(nthreads)
     {
+        // OpenMP may give fewer threads than asked: split by the team we got.
+        const int team = omp_get_num_threads();
         const int t = omp_get_thread_num();
         const std::int64_t m_panels = panels(M, MR);
-        const std::int64_t m_begin = std::min(M, m_panels * t / nthreads * MR);
-        const std::int64_t m_end = std::min(M, m_panels * (t + 1) / nthreads * MR);
+        const std::int64_t m_begin = std::min(M, m_panels * t / team * MR);
+        const std::int64_t m_end = std::min(M, m_panels * (t + 1) / team * MR);
         float* b_buf = b_packed.data() + t * KC * NC;
         float* a_buf = a_packed.data() + t * MC * KC;
         (void)m_begin; (void)m_end; (void)b_buf; (void)a_buf; (void)A; (void)B; (void)C; (void)kernels;

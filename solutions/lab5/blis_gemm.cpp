@@ -77,9 +77,13 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
 
 #pragma omp parallel num_threads(nthreads)
     {
+        // OpenMP may give fewer threads than asked (OMP_THREAD_LIMIT, a nested
+        // region, a ThreadSanitizer build): split the work by the team we got,
+        // or some rows of C would never be computed.
+        const int team = omp_get_num_threads();
         const int t = omp_get_thread_num();
-        const std::int64_t m_begin = std::min(M, m_panels * t / nthreads * MR);
-        const std::int64_t m_end = std::min(M, m_panels * (t + 1) / nthreads * MR);
+        const std::int64_t m_begin = std::min(M, m_panels * t / team * MR);
+        const std::int64_t m_end = std::min(M, m_panels * (t + 1) / team * MR);
         float* a_packed = b_buffers + 2 * b_floats + t * per_thread;
         float* c_tile = a_packed + MC * KC;
         // Equal blocks of whole micro-panels, at most MC rows each (see the top).
@@ -95,8 +99,8 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
                 float* b_packed = b_buffers + (step % 2) * b_floats;
                 // Every thread packs its share of the B panel's micro-panels...
                 const std::int64_t n_panels = panels(nc, NR);
-                pack_b_panels(B + pc * N + jc, N, kc, nc, NR, n_panels * t / nthreads,
-                              n_panels * (t + 1) / nthreads, b_packed);
+                pack_b_panels(B + pc * N + jc, N, kc, nc, NR, n_panels * t / team,
+                              n_panels * (t + 1) / team, b_packed);
 #pragma omp barrier  // ... and all of it is packed before anyone reads it.
                 for (std::int64_t ic = m_begin; ic < m_end; ic += mc_even) {  // loop 3
                     const std::int64_t mc = std::min(mc_even, m_end - ic);
