@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "gpu/cublas_gemm.h"
+#include "gpu/peer_cublas.h"
 #include "harness/stage.h"
 #include "harness/targets.h"
 #include "labs/lab8/lab8.h"

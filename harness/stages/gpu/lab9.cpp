@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "gpu/bandwidth.h"
-#include "gpu/cublas_gemm.h"
+#include "gpu/peer_cublas.h"
 #include "gpu/latency.h"
 #include "harness/cli.h"
 #include "harness/gpu_backend.h"

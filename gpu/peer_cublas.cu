@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpu/cublas_gemm.h"
+#include "gpu/peer_cublas.h"
 
 namespace mml::gpu {
 namespace {
