@@ -140,6 +140,17 @@ const char* kCommands[] = {"list", "machine", "peak", "run", "lab", "demo", "bre
 
 }  // namespace
 
+StageParams parse_param_list(const std::string& text) {
+    StageParams p;
+    for (const auto& kv : split_commas(text)) {
+        const auto eq = kv.find('=');
+        if (eq == std::string::npos || eq == 0) throw UsageError("--param takes name=value pairs, got '" + kv + "'");
+        p.values[kv.substr(0, eq)] =
+            parse_integer(kv.substr(eq + 1), "--param " + kv.substr(0, eq), -(1LL << 62), 1LL << 62);
+    }
+    return p;
+}
+
 Options parse_options(int argc, char** argv) {
     Options o;
     std::vector<std::string> args(argv + 1, argv + argc);
@@ -178,13 +189,7 @@ Options parse_options(int argc, char** argv) {
             o.threads_given = true;
         } else if (a == "--reps") o.reps = int(parse_integer(value(a), "--reps", 1, 1000));
         else if (a == "--param") {
-            for (const auto& kv : split_commas(value(a))) {
-                const auto eq = kv.find('=');
-                if (eq == std::string::npos || eq == 0)
-                    throw UsageError("--param takes name=value pairs, got '" + kv + "'");
-                o.params.values[kv.substr(0, eq)] =
-                    parse_integer(kv.substr(eq + 1), "--param " + kv.substr(0, eq), -(1LL << 62), 1LL << 62);
-            }
+            for (const auto& [key, v] : parse_param_list(value(a)).values) o.params.values[key] = v;
         } else if (a == "--json") o.json_path = value(a);
         else if (a == "--force") o.force = true;
         else if (a == "--quiet") o.quiet = true;

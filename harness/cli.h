@@ -42,6 +42,8 @@ std::string usage_text();
 std::vector<Shape> parse_shapes(const std::string& text);
 // The shape of one of those names (any case); false if it is not one.
 bool shape_by_name(const std::string& name, Shape& shape);
+// "mc=96,kc=256": the name=value pairs of --param (whole numbers).
+StageParams parse_param_list(const std::string& text);
 // A whole number in [lo, hi]; `what` names the flag in the error.
 long long parse_integer(const std::string& text, const std::string& what, long long lo, long long hi);
 

@@ -12,30 +12,12 @@
 
 #include "harness/gpu_backend.h"
 #include "harness/stage.h"
+#include "tests/run_mmlab.h"
 
 namespace {
 
-struct Outcome {
-    int exit_code = -1;
-    std::string output;  // stdout and stderr
-};
-
-std::string mmlab_path() {
-    const char* p = std::getenv("MMLAB");
-    return p ? p : "build/bin/mmlab";
-}
-
-Outcome run_mmlab(const std::string& args) {
-    Outcome o;
-    const std::string cmd = mmlab_path() + " " + args + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::array<char, 512> buf{};
-    while (fgets(buf.data(), int(buf.size()), pipe)) o.output += buf.data();
-    const int status = pclose(pipe);
-    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return o;
-}
+using mml::testing::Outcome;
+using mml::testing::run_mmlab;
 
 int count_lines(const std::string& s) {
     int n = 0;

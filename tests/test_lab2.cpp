@@ -10,6 +10,7 @@
 #include <string>
 
 #include "harness/cli.h"
+#include "tests/run_mmlab.h"
 #include "tests/stage_check.h"
 
 using mml::StageParams;
@@ -30,17 +31,6 @@ std::string describe(const StageParams& p) {
     return s;
 }
 
-// Exit code and output (stdout + stderr) of the mmlab binary ($MMLAB, set by make).
-std::pair<int, std::string> run_mmlab(const std::string& args) {
-    const char* bin = std::getenv("MMLAB");
-    FILE* pipe = popen(((bin ? bin : "build/bin/mmlab") + (" " + args) + " 2>&1").c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::string out;
-    std::array<char, 512> buf{};
-    while (fgets(buf.data(), int(buf.size()), pipe)) out += buf.data();
-    const int status = pclose(pipe);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
 
 }  // namespace
 
@@ -116,7 +106,7 @@ TEST_SUITE("lab2") {
         for (const char* args : {"run --stage lab2.blocked --size 16 --param kc=0",
                                  "run --lab 2 --size 16 --param block=-8",
                                  "sweep --stage lab2.blocked --size 16 --sweep kc=0"}) {
-            const auto [code, out] = run_mmlab(args);
+            const auto [code, out] = mml::testing::run_mmlab(args);
             INFO("mmlab " << args << " printed: " << out);
             CHECK(code == 2);
             CHECK(out.rfind("mmlab: error:", 0) == 0);

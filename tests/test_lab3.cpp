@@ -17,6 +17,7 @@
 #include "solutions/lab3/classical_kernel.h"
 #include "solutions/lab3/strassen.h"
 #include "solutions/lab3/strassen_bound.h"
+#include "tests/run_mmlab.h"
 #include "tests/stage_check.h"
 
 // Counts heap allocations (operator new) made by this test program, so that
@@ -280,24 +281,8 @@ TEST_SUITE("lab3") {
     }
 }
 
-namespace {
-struct Outcome {
-    int exit_code = -1;
-    std::string output;
-};
-Outcome run_mmlab(const std::string& args) {
-    const char* path = std::getenv("MMLAB");
-    const std::string cmd = std::string(path ? path : "build/bin/mmlab") + " " + args + " 2>&1";
-    Outcome o;
-    FILE* pipe = popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buf[512];
-    while (fgets(buf, sizeof buf, pipe)) o.output += buf;
-    const int status = pclose(pipe);
-    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return o;
-}
-}  // namespace
+using mml::testing::Outcome;
+using mml::testing::run_mmlab;
 
 TEST_SUITE("lab3") {
     TEST_CASE("mmlab crossover and strassen-error run; bad cutoffs are usage errors") {

@@ -12,6 +12,7 @@
 
 #include "solutions/lab3/strassen.h"
 #include "solutions/lab4/row_partition.h"
+#include "tests/run_mmlab.h"
 #include "tests/stage_check.h"
 
 using namespace mml;
@@ -31,23 +32,8 @@ StageParams params(int threads, const char* name = nullptr, long long value = 0)
     return p;
 }
 
-struct Outcome {
-    int exit_code = -1;
-    std::string output;
-};
-
-Outcome run_mmlab(const std::string& args) {
-    const char* path = std::getenv("MMLAB");
-    const std::string cmd = std::string(path ? path : "build/bin/mmlab") + " " + args + " 2>&1";
-    Outcome o;
-    FILE* pipe = popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::array<char, 512> buf{};
-    while (fgets(buf.data(), int(buf.size()), pipe)) o.output += buf.data();
-    const int status = pclose(pipe);
-    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return o;
-}
+using mml::testing::Outcome;
+using mml::testing::run_mmlab;
 
 }  // namespace
 

@@ -12,12 +12,15 @@
 #include "solutions/lab5/dot_gemm.h"
 #include "solutions/lab5/openblas_gemm.h"
 #include "solutions/lab5/tile_gemm.h"
+#include "tests/run_mmlab.h"
 #include "tests/stage_check.h"
 
 using namespace mml;
 using mml::testing::check_stage;
 using mml::testing::check_stage_on;
 namespace ref = reference::lab5;
+using mml::testing::Outcome;
+using mml::testing::run_mmlab;
 
 namespace {
 
@@ -194,6 +197,38 @@ TEST_SUITE("lab5") {
             CHECK(dflt.KC > 0);
             CHECK(dflt.NC > 0);
         }
+    }
+
+    TEST_CASE("block sizes of one product: K in equal steps of at most KC, NC at most N") {
+        for (const ref::KernelSet* ks : ref::runnable_kernel_sets()) {
+            // K = 2048, KC = 384: 6 steps of 342 (5 x 384 + 128 would leave a short last step).
+            CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 2048).KC == 342);
+            CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 768).KC == 384);
+            CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 385).KC == 193);
+            CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 1).KC == 1);
+            for (std::int64_t K : {1, 2, 5, 97, 1000, 4099}) {
+                const ref::BlockSizes b = ref::blocks_for_product({0, 64, 0}, *ks, 10, K);
+                const std::int64_t steps = (K + 63) / 64;
+                CHECK(b.KC <= 64);
+                CHECK(b.KC * steps >= K);          // the steps cover K ...
+                CHECK(b.KC * (steps - 1) < K);     // ... and none of them is empty
+            }
+            const ref::BlockSizes narrow = ref::blocks_for_product({}, *ks, 5, 100);
+            CHECK(narrow.NC == (5 + ks->NR - 1) / ks->NR * ks->NR);  // N = 5: not a 4096-column panel
+        }
+    }
+
+    TEST_CASE("mmlab blis-levels: a table of the levels; bad requests are usage errors") {
+        const Outcome ok = run_mmlab("blis-levels --size 40 --reps 1 --param mc=12,kc=8");
+        INFO(ok.output);
+        CHECK(ok.exit_code == 0);
+        for (const char* row : {"micro-kernel", "macro-kernel, C cold", "packing A", "packing B", "lab5.blis", "OpenBLAS"})
+            CHECK_MESSAGE(ok.output.find(row) != std::string::npos, row);
+        CHECK(run_mmlab("blis-levels --size 0").exit_code == 2);
+        CHECK(run_mmlab("blis-levels --param xx=1").exit_code == 2);
+        CHECK(run_mmlab("blis-levels --param kc=-1").exit_code == 2);
+        CHECK(run_mmlab("blis-levels --simd 3").exit_code == 2);
+        CHECK(run_mmlab("blis-levels --frobnicate").exit_code == 2);
     }
 
     TEST_CASE("OpenBLAS: a threaded build, and the thread count we ask for is the one it uses") {

@@ -103,13 +103,7 @@ int run_scaling(const std::vector<std::string>& args) {
         } else if (a == "--reps") settings.reps = int(parse_integer(value(), "--reps", 1, 1000));
         else if (a == "--quiet") settings.quiet = true;
         else if (a == "--param") {
-            std::stringstream ss(value());
-            for (std::string kv; std::getline(ss, kv, ',');) {
-                const auto eq = kv.find('=');
-                if (eq == std::string::npos || eq == 0) throw UsageError("--param takes name=value pairs, got '" + kv + "'");
-                params.values[kv.substr(0, eq)] =
-                    parse_integer(kv.substr(eq + 1), "--param " + kv.substr(0, eq), -(1LL << 62), 1LL << 62);
-            }
+            for (const auto& [key, v] : parse_param_list(value()).values) params.values[key] = v;
         } else if (a == "--impl") {
             const std::string v = value();
             if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");

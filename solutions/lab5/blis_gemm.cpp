@@ -55,9 +55,9 @@ struct Workspace {
 
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes requested, int threads) {
-    const BlockSizes bs = resolve_block_sizes(requested, kernels);
+    const BlockSizes bs = blocks_for_product(requested, kernels, N, K);
     const int MR = kernels.MR, NR = kernels.NR;
-    const std::int64_t MC = bs.MC, KC = std::min(bs.KC, K), NC = std::min(bs.NC, panels(N, NR) * NR);
+    const std::int64_t MC = bs.MC, KC = bs.KC, NC = bs.NC;
     const int nthreads = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(threads, panels(M, MR))));
 
     // 64-byte aligned buffers: the two packed B panels, shared by all threads,

@@ -44,4 +44,12 @@ BlockSizes resolve_block_sizes(BlockSizes requested, const KernelSet& kernels) {
     return b;
 }
 
+BlockSizes blocks_for_product(BlockSizes requested, const KernelSet& kernels, std::int64_t N, std::int64_t K) {
+    BlockSizes b = resolve_block_sizes(requested, kernels);
+    const std::int64_t k_steps = (K + b.KC - 1) / b.KC;
+    b.KC = (K + k_steps - 1) / k_steps;
+    b.NC = std::min(b.NC, round_up(N, kernels.NR));
+    return b;
+}
+
 }  // namespace reference::lab5

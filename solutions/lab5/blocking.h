@@ -40,4 +40,12 @@ BlockSizes default_block_sizes(const KernelSet& kernels, const CacheSizes& cache
 // to one of NR (the packing works in whole micro-panels).
 BlockSizes resolve_block_sizes(BlockSizes requested, const KernelSet& kernels);
 
+// The block sizes matmul_blis uses for one M x N x K product: those of
+// resolve_block_sizes, with NC capped at N (rounded up to NR) and K cut into
+// equal steps of at most KC: K = 2048 with KC = 384 gives 6 steps of 342, not
+// 5 of 384 and a last one of 128 - a short step reads and writes all of C for
+// a third of the FMAs, and a micro-kernel call with a short k loop spends a
+// larger share of its time on its C tile.
+BlockSizes blocks_for_product(BlockSizes requested, const KernelSet& kernels, std::int64_t N, std::int64_t K);
+
 }  // namespace reference::lab5

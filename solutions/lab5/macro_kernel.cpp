@@ -4,10 +4,21 @@
 // of A while it sits in L1; the A block (mc x kc) is reused by every jr step
 // from L2.
 //
-// While the micro-panels of A pass by, the next micro-panel of B is fetched
-// into L2 a few cache lines per micro-kernel call (software prefetch): when
-// the jr loop gets to it, it is near, even if another thread packed it and it
-// sits in that core's cache or in L3.
+// Two software prefetches, one per operand that is not already close:
+// - B: while the micro-panels of A pass by, the NEXT micro-panel of B is
+//   fetched into L2, a few cache lines per micro-kernel call. The B panel
+//   (KC x NC, 2.7 MiB at n = 2048) lives in L3, or in another core's cache
+//   when another thread packed it; `mmlab blis-levels` shows loops 1-2 about
+//   2 % of the peak slower with the panel in L3 than with it in L2, and this
+//   prefetch wins most of that back.
+// - C: loop 1 walks DOWN C, MR rows at a time, and the MR rows of a tile are
+//   ldc floats apart - at n = 2048, 8 KiB, so every row of every tile is on a
+//   page of its own and the hardware prefetcher, which follows sequential
+//   streams, cannot guess them. So before each call we ask for the C tile of
+//   the NEXT call: its lines arrive while this call does its kc x MR x NR FMAs
+//   (about 2000 cycles), long enough even from DRAM. (The micro-kernel also
+//   prefetches its own tile when it starts, for the first call and for
+//   callers that do not do this.)
 //
 // Full tiles go straight to C. Edge tiles (the last rows or columns when mc or
 // nc is not a multiple of MR or NR) are computed in full into c_tile - the
@@ -32,8 +43,16 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
         const float* b_next = jr + NR < nc ? b + NR * kc : nullptr;
         const std::int64_t cols = std::min(NR, nc - jr);
         for (std::int64_t ir = 0, line = 0; ir < mc; ir += MR) {  // loop 1
-            const float* a = a_packed + ir * kc;               // micro-panel ir/MR of A
+            const float* a = a_packed + ir * kc;                  // micro-panel ir/MR of A
             const std::int64_t rows = std::min(MR, mc - ir);
+            // The next call's tile: one tile further down, or the top of the
+            // next column of tiles. A prefetch never faults, but its address
+            // must still be inside C: only valid rows, only if there is one.
+            const bool down = ir + MR < mc;
+            const std::int64_t next_ir = down ? ir + MR : 0, next_jr = down ? jr : jr + NR;
+            if (next_jr < nc)
+                for (std::int64_t r = 0; r < std::min(MR, mc - next_ir); ++r)
+                    __builtin_prefetch(C + (next_ir + r) * ldc + next_jr, 1, 3);
             for (std::int64_t l = 0; b_next && l < lines_per_call && line < b_lines; ++l, ++line)
                 __builtin_prefetch(b_next + line * kLine, 0, 2);  // 2: into L2, not L1
             float* c = C + ir * ldc + jr;
