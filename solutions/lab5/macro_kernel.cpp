@@ -52,7 +52,8 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
             const std::int64_t next_ir = down ? ir + MR : 0, next_jr = down ? jr : jr + NR;
             if (next_jr < nc)
                 for (std::int64_t r = 0; r < std::min(MR, mc - next_ir); ++r)
-                    __builtin_prefetch(C + (next_ir + r) * ldc + next_jr, 1, 3);
+                    for (std::int64_t j = 0; j < std::min(NR, nc - next_jr); j += kLine)  // each line of the row
+                        __builtin_prefetch(C + (next_ir + r) * ldc + next_jr + j, 1, 3);
             for (std::int64_t l = 0; b_next && l < lines_per_call && line < b_lines; ++l, ++line)
                 __builtin_prefetch(b_next + line * kLine, 0, 2);  // 2: into L2, not L1
             float* c = C + ir * ldc + jr;
