@@ -7,9 +7,16 @@
 // the reference's under `make test`.
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "cpu/stream_bandwidth.h"
+#include "harness/gpu_backend.h"
 #include "labs/lab10/models.h"
 #include "solutions/lab10/kernel_models.h"
 #include "solutions/lab10/models.h"
@@ -48,6 +55,18 @@ Block block(double ilp, double latency, double bandwidth, bool barrier = false) 
     Block b;
     b.ilp = ilp, b.latency = latency, b.bandwidth = bandwidth, b.barrier = barrier;
     return b;
+}
+
+// Runs the real mmlab ($MMLAB, set by make): stdout and stderr, exit code.
+int run_mmlab(const std::string& args, std::string& output) {
+    const char* p = std::getenv("MMLAB");
+    const std::string cmd = std::string(p ? p : "build/bin/mmlab") + " " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::array<char, 512> buf{};
+    while (fgets(buf.data(), int(buf.size()), pipe)) output += buf.data();
+    const int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 #define EXPECT(task, got, want)                                                                            \
@@ -214,5 +233,18 @@ TEST_SUITE("lab10") {
         CHECK(b.read_gbs < 2000);
         CHECK(b.triad_gbs > 0.5);
         CHECK(b.array_bytes == 64.0 * 1024 * 1024);
+    }
+
+    TEST_CASE("mmlab lh-model prints the C1060 table, and the GPU part or why it is skipped; bad options exit 2") {
+        std::string out;
+        CHECK(run_mmlab("lh-model --sizes 64 --reps 1", out) == 0);
+        CHECK(out.find("Tesla C1060") != std::string::npos);
+        CHECK(out.find("naive16   4128") != std::string::npos);
+        const bool gpu = mml::gpu::probe().available;
+        CHECK(out.find(gpu ? "predicted vs measured" : "skipped") != std::string::npos);
+        std::string bad;
+        CHECK(run_mmlab("roofline --size 0", bad) == 2);
+        CHECK(run_mmlab("lh-model --bogus", bad) == 2);
+        CHECK(run_mmlab("lab 10 --json /tmp/never.json", bad) == 2);
     }
 }
