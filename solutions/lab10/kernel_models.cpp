@@ -69,6 +69,29 @@ Hardware paper_c1060() {
     return h;
 }
 
+Hardware recorded_h100() {
+    Hardware h;
+    h.name = "H100 80GB HBM3 (inputs measured 2026-11-22)";
+    h.sm_count = 132;
+    h.clock_ghz = 1.98;
+    h.issue_alu = 0.25;  // 4 schedulers x 32 FP32 lanes
+    h.issue_lsu = 1.0;   // 32 load/store units an SM
+    h.latency_global = 684;
+    h.latency_shared = 29;
+    h.bandwidth_gbs = 3026;
+    h.shared_bytes_per_cycle = 128;
+    h.sector_bytes = 32;
+    h.block_scheduling = false;
+    return h;
+}
+
+mml::lh::Occupancy recorded_h100_occupancy(const std::string& kernel) {
+    if (kernel == "naive" || kernel == "tiled16") return {8, 8};
+    if (kernel == "tiled32") return {32, 2};
+    if (kernel == "volkov") return {4, 3};
+    throw std::invalid_argument("no recorded H100 occupancy for kernel '" + kernel + "'");
+}
+
 // Lab 6's naive kernel: one thread per element of C, a block of bx x by
 // threads. A warp covers rows_w = 32/bx rows of bx columns. At every k it
 // loads A[i][k] (one float per row: a sector each) and B[k][j..] (one

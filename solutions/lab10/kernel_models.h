@@ -37,6 +37,16 @@ struct Hardware {
 // memory slower than DRAM).
 Hardware paper_c1060();
 
+// The H100 inputs that `mmlab lh-model` measured on 2026-11-22 (NVIDIA H100
+// 80GB HBM3, 132 SMs, CUDA 13; handouts/lab10.md), rounded as printed, for
+// machines without a GPU: clock 1.98 GHz, DRAM latency 684 cycles, shared 29,
+// read bandwidth 3026 GB/s; issue 0.25 / 1 cycles (FP32, load/store).
+Hardware recorded_h100();
+// The occupancy the CUDA runtime reported for each kernel in that run
+// (warps a block x blocks an SM): naive 8x8, tiled16 8x8, tiled32 32x2,
+// volkov 4x3.
+mml::lh::Occupancy recorded_h100_occupancy(const std::string& kernel);
+
 // The kernels' shapes, as in solutions/lab6/naive_coalesced.cu and
 // solutions/lab7/{tiled,volkov}.cu.
 constexpr int kNaiveBlockX = 32, kNaiveBlockY = 8;
