@@ -60,8 +60,11 @@ TEST_SUITE("gpu-lab10") {
             CHECK(c.model.clock_ghz > 0.3);
             CHECK(c.model.blocks.size() >= 2);
             for (const lh::Block& b : c.model.blocks) {
-                CHECK(b.latency > 1);       // measured latencies: a few cycles (shared) to hundreds (DRAM)
-                CHECK(b.latency < 5000);
+                // Measured latencies: tens of cycles (shared) to hundreds (DRAM). No upper
+                // limit: compute-sanitizer's racecheck instruments shared memory and the
+                // shared-memory chase then reads ~40 000 cycles.
+                CHECK(std::isfinite(b.latency));
+                CHECK(b.latency > 1);
                 CHECK(b.bandwidth > 0);
                 CHECK(b.ilp > 0);
             }
