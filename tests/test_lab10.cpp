@@ -242,7 +242,13 @@ TEST_SUITE("lab10") {
         CHECK(out.find("naive16   4128") != std::string::npos);
         const bool gpu = mml::gpu::probe().available;
         CHECK(out.find(gpu ? "predicted vs measured" : "skipped") != std::string::npos);
+        std::string ex;
+        CHECK(run_mmlab("lh-model --explain volkov --n 1056 --inputs recorded", ex) == 0);
+        CHECK(ex.find("4 B loads, 64 As loads, 256 FMA") != std::string::npos);
+        CHECK(ex.find("TimeOneRep") != std::string::npos);
         std::string bad;
+        CHECK(run_mmlab("lh-model --explain volkov --inputs c1060", bad) == 2);
+        CHECK(run_mmlab("lh-model --explain nosuch", bad) == 2);
         CHECK(run_mmlab("roofline --size 0", bad) == 2);
         CHECK(run_mmlab("lh-model --bogus", bad) == 2);
         CHECK(run_mmlab("lab 10 --json /tmp/never.json", bad) == 2);

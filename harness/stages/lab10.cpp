@@ -466,7 +466,84 @@ int run_roofline(const std::vector<std::string>& raw) {
     return 0;
 }
 
+// ---------------------------------------------------------------- --explain: where the time goes
+
+lh::Kernel model_for(const std::string& kernel, const std::string& inputs, long long n) {
+    using namespace reference::lab10;
+    const Shape s{n, n, n};
+    const bool known = kernel == "naive" || kernel == "tiled16" || kernel == "tiled32" || kernel == "volkov";
+    if (!known) throw UsageError("--explain takes naive, tiled16, tiled32 or volkov, got '" + kernel + "'");
+    if (inputs == "c1060") {
+        if (kernel != "naive" && kernel != "tiled16")
+            throw UsageError("on the C1060's inputs --explain takes naive or tiled16 (Table 3 gives only their "
+                             "occupancy; tile 32 needs 1024 threads a block, more than the C1060 allows)");
+        const Hardware hw = paper_c1060();
+        return kernel == "naive" ? naive_model(hw, s, 16, 16, {8, 4}) : tiled_model(hw, s, 16, {8, 4});
+    }
+    if (inputs == "gpu") {
+        if (!gpu_sections().lh || !gpu::probe().available)
+            throw UsageError("--inputs gpu needs a CUDA GPU, but " +
+                             (gpu_sections().lh ? gpu::probe().why_not : std::string("this build has no CUDA")));
+        for (const LhCase& c : gpu_sections().lh({n}, 1).cases)
+            if (c.kernel == kernel) return c.model;
+        throw UsageError("no case for kernel " + kernel);
+    }
+    if (inputs != "recorded") throw UsageError("--inputs takes gpu, recorded or c1060, got '" + inputs + "'");
+    const Hardware hw = recorded_h100();
+    const lh::Occupancy occ = recorded_h100_occupancy(kernel);
+    return kernel == "naive"     ? naive_model(hw, s, kNaiveBlockX, kNaiveBlockY, occ)
+           : kernel == "tiled16" ? tiled_model(hw, s, 16, occ)
+           : kernel == "tiled32" ? tiled_model(hw, s, 32, occ)
+                                 : volkov_model(hw, s, occ);
+}
+
+// One row per kind of basic block (blocks with the same description added
+// up): how often it runs, its inputs, and its share of TimeOneRep.
+void explain(const lh::Kernel& k, const std::string& inputs, long long n) {
+    namespace ref = reference::lab10;
+    struct Kind {
+        std::string what;
+        long long count = 0, barriers = 0;
+        double ilp = 0, latency = 0, bandwidth = 0, issue = 0, exposed = 0;
+    };
+    std::vector<Kind> kinds;
+    const int tnt = k.occupancy.warps_on_sm();
+    for (std::size_t i = 0; i < k.blocks.size(); ++i) {
+        const lh::Block& b = k.blocks[i];
+        const lh::Block& next = k.blocks[(i + 1) % k.blocks.size()];
+        double exposed = 0;
+        for (int j = 1; j <= tnt; ++j)
+            exposed = std::max(exposed, ref::waiting_cycles(b, k.occupancy, j) * ref::latency_hidden(b, next, k.occupancy, j));
+        auto it = std::find_if(kinds.begin(), kinds.end(), [&](const Kind& x) { return x.what == b.what; });
+        if (it == kinds.end()) {
+            kinds.push_back({b.what, 0, 0, b.ilp, b.latency, b.bandwidth, 0, 0});
+            it = kinds.end() - 1;
+        }
+        ++it->count;
+        it->barriers += b.barrier ? 1 : 0;
+        it->issue += tnt * b.ilp;
+        it->exposed += exposed;
+    }
+    const double one_rep = ref::time_one_rep(k.blocks, k.occupancy);
+    const long long reps = ref::rep_num(k.grid_blocks, k.occupancy.blocks_per_sm, k.sm_count);
+    std::printf("\n%s at n = %lld on the %s inputs: TLP x BLP = %d x %d warps, NB %lld, RepNum %lld, clock %.2f GHz\n",
+                k.name.c_str(), n, inputs.c_str(), k.occupancy.warps_per_block, k.occupancy.blocks_per_sm, k.grid_blocks,
+                reps, k.clock_ghz);
+    std::printf("%-48s %7s %8s %8s %8s %12s %12s %7s\n", "basic block (one warp)", "count", "ILP", "La", "Bw",
+                "TNT x ILP", "exposed", "share");
+    for (const Kind& x : kinds)
+        std::printf("%-48s %7lld %8.2f %8.1f %8.2f %12.0f %12.0f %6.1f%%\n",
+                    (x.what + (x.barriers == x.count ? (x.what.find("barrier") == std::string::npos ? ", barrier" : "")
+                               : x.barriers    ? " (" + std::to_string(x.barriers) + " at barrier)"
+                                               : std::string())).c_str(), x.count, x.ilp, x.latency, x.bandwidth, x.issue,
+                    x.exposed, 100 * (x.issue + x.exposed) / one_rep);
+    std::printf("TimeOneRep %.0f cycles x RepNum %lld = %.0f cycles = %s. In cycles: ILP, La, Bw of one block;\n"
+                "the last three columns add up over its count. exposed = max over warps j of W(i,j) x LH(i,j).\n",
+                one_rep, reps, one_rep * double(reps), format_seconds(one_rep * double(reps) / (k.clock_ghz * 1e9)).c_str());
+}
+
 const char* kLhUsage = R"(usage: mmlab lh-model [--sizes LIST] [--reps R] [--student] [--csv FILE]
+       mmlab lh-model --explain KERNEL [--n N] [--inputs gpu|recorded|c1060]
 Seed 004's latency-hidden-factor model for lab 6's naive kernel, lab 7's tiled16/tiled32
 (the paper's CUBLAS 1.1 scheme) and lab 7's Volkov kernel. First on the paper's Tesla C1060
 inputs (Tables 2-3; no GPU needed), then on this GPU: occupancy from the compiled kernels
@@ -475,6 +552,10 @@ pointer-chasing micro-benchmarks (mmlab gpu-latency), bandwidth measured, and ea
 (CUDA events, median of --reps, default 5) at every n of --sizes (default: 2^i + 32 as in the
 paper and 2^i, i = 10..12). --student uses your labs/lab10 functions (default: the reference).
 --csv writes the GPU rows.
+--explain KERNEL (naive, tiled16, tiled32, volkov) shows where the model's time goes for one
+kernel at n = N (default 4096): one row per kind of basic block, with its ILP, latency, transfer
+time, issue time and exposed wait; --inputs: this GPU's (default where there is one), the H100's
+recorded on 2026-11-22 (default elsewhere) or the paper's C1060 (naive, tiled16).
 )";
 
 int run_lh(const std::vector<std::string>& raw) {
@@ -483,13 +564,22 @@ int run_lh(const std::vector<std::string>& raw) {
     std::vector<long long> sizes;
     int reps = 5;
     Impl impl = Impl::Reference;
-    std::string csv;
+    std::string csv, explain_kernel, inputs;
+    long long n = 4096;
     for (std::string fl; a.next(fl);) {
         if (fl == "--sizes") sizes = parse_sizes(a.value(fl));
         else if (fl == "--reps") reps = int(parse_integer(a.value(fl), "--reps", 1, 1000));
         else if (fl == "--student") impl = Impl::Student;
         else if (fl == "--csv") csv = a.value(fl);
+        else if (fl == "--explain") explain_kernel = a.value(fl);
+        else if (fl == "--n") n = parse_integer(a.value(fl), "--n", 1, 65536);
+        else if (fl == "--inputs") inputs = a.value(fl);
         else a.unknown(fl);
+    }
+    if (!explain_kernel.empty()) {
+        if (inputs.empty()) inputs = gpu_sections().lh && gpu::probe().available ? "gpu" : "recorded";
+        explain(model_for(explain_kernel, inputs, n), inputs, n);
+        return 0;
     }
     if (sizes.empty()) {
         sizes = paper_sizes({10, 11, 12}, true);
