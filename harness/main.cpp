@@ -155,6 +155,7 @@ int cmd_run(const Options& o) {
 
 int cmd_lab(const Options& o) {
     const Lab& lab = lab_or_error(o.lab);
+    if (lab.run) return lab.run(o);
     if (lab.device == Device::Gpu) require_gpu_for("lab " + std::to_string(o.lab));
     const auto stages = Registry::instance().stages_of_lab(o.lab);
     const std::vector<Shape> shapes = o.shapes.empty() ? lab.default_shapes : o.shapes;

@@ -20,6 +20,8 @@
 
 namespace mml {
 
+struct Options;  // harness/cli.h
+
 enum class Device { Cpu, Gpu };
 enum class Impl { Student, Reference };
 const char* impl_name(Impl impl);
@@ -109,6 +111,10 @@ struct Lab {
     std::vector<Shape> default_shapes;  // what `make labN` times
     std::string target;                 // the goal in words, printed with the verdict
     std::function<TargetVerdict(const std::vector<Measurement>&)> judge;
+    // A lab that is not a table of stages (lab 10: performance models) runs
+    // its own report: when set, `mmlab lab N` calls it instead of timing the
+    // lab's stages; it prints its own target and verdict and returns the exit code.
+    std::function<int(const Options&)> run;
 };
 
 class Registry {

@@ -5,13 +5,13 @@
 # 6-8 at 4096 and 8192, lab 9 on the paper's shapes); a short table last.
 # Each step has a time limit inside GPU_CHECK_BUDGET_S (default 560 s).
 # Logs go to $OUT (the device tool brings them back) or build/gpu-check.
-# GPU_CHECK_STEPS="build tests sanitizer starters bench lab9" picks steps.
+# GPU_CHECK_STEPS="build tests sanitizer starters bench lab9 lab10" picks steps.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/gpu-check}
 mkdir -p "$out"
 budget=${GPU_CHECK_BUDGET_S:-560}
-steps=${GPU_CHECK_STEPS:-build tests sanitizer starters bench lab9}
+steps=${GPU_CHECK_STEPS:-build tests sanitizer starters bench lab9 lab10}
 t0=$(date +%s)
 left() { echo $(( budget - ($(date +%s) - t0) )); }
 want() { [[ " $steps " == *" $1 "* ]]; }
@@ -78,6 +78,13 @@ if want lab9; then
   limited 90 build/bin/mmlab phvm --size MTX1,MTX2,MTX3,MTXA,MTXB > "$out/lab9.txt" 2>&1
   summary+=("lab 9 phvm rc $?")
   tail -12 "$out/lab9.txt"
+fi
+
+if want lab10; then
+  step "lab 10: seed 004's latency-hidden model, predicted vs measured"
+  limited 60 build/bin/mmlab lh-model --csv "$out/lab10-lh.csv" > "$out/lab10.txt" 2>&1
+  summary+=("lab 10 lh-model rc $?")
+  grep -A40 "predicted vs measured" "$out/lab10.txt" | grep -E "^(naive|tiled|volkov|mean)" | tail -26
 fi
 
 step "summary"

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "gpu/occupancy.h"
+
 namespace reference::lab6 {
 
 // One thread per element of C, threadIdx.x along C's columns (coalesced).
@@ -19,5 +21,9 @@ void matmul_naive_uncoalesced(const float* A, const float* B, float* C, std::int
 // strided partial sums over k, then a halving reduction in shared memory.
 void matmul_block_reduce(const float* A, const float* B, float* C, std::int64_t M,
                          std::int64_t N, std::int64_t K, int threads);
+
+// For lab 10's performance model: the naive coalesced kernel's address and
+// block size (its registers and occupancy are read through gpu/occupancy.h).
+mml::gpu::KernelHandle naive_coalesced_handle();
 
 }  // namespace reference::lab6

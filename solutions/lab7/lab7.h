@@ -6,6 +6,8 @@
 
 #include <cstdint>
 
+#include "gpu/occupancy.h"
+
 namespace reference::lab7 {
 
 // Square shared-memory tiles of A and B, TILE x TILE threads a block.
@@ -21,5 +23,11 @@ void matmul_volkov(const float* A, const float* B, float* C, std::int64_t M, std
 // The layout of seed 001 (B's tile in shared, A streamed, a row strip of C
 // per thread), for comparison: A is then read 32 rows apart across a warp.
 void matmul_volkov_seed(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+
+// For lab 10's performance model: each kernel's address and block size (its
+// registers and occupancy are read through gpu/occupancy.h).
+mml::gpu::KernelHandle tiled16_handle();
+mml::gpu::KernelHandle tiled32_handle();
+mml::gpu::KernelHandle volkov_handle();
 
 }  // namespace reference::lab7

@@ -107,6 +107,8 @@ volkov_kernel(const float* __restrict__ A, const float* __restrict__ B, float* _
 
 }  // namespace
 
+mml::gpu::KernelHandle volkov_handle() { return {reinterpret_cast<const void*>(&volkov_kernel), kThreads}; }
+
 void matmul_volkov(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                    std::int64_t K) {
     using namespace mml::gpu;

@@ -1,0 +1,112 @@
+// Lab 10 reference, part 2: seed 004's latency-hidden factor LH(i, j) and the
+// time it predicts (Yuan et al., J. Software 2010, Sections 2.3-2.5).
+//
+// The picture behind it (the paper's Fig. 2-7): the SM issues block i for
+// its TNT = TLP x BLP warps in turn (round robin), ILP_i cycles each. Warp j
+// then waits for its data: the latency MemAccLa_i, plus MemAccBw_i for its
+// bytes to arrive, plus - when the warps' transfers queue behind one another
+// (MemAccBw_i > ILP_i) - the extra (MemAccBw_i - ILP_i) of each warp ahead of
+// it. While warp j waits, the SM keeps busy with the TNT - j warps still to
+// issue block i and the j - 1 warps ahead of it that may already issue
+// block i+1. LH(i, j) is the part of warp j's wait that this work does not
+// cover:
+//   LH(i,j) = max{0, 1 - [ILP_i (TNT - j) + (j-1) min{ILP_i+1, max{ILP_i, Bw_i}}]
+//                      / [La_i + Bw_i + (j-1) max{0, Bw_i - ILP_i}]}
+// With a barrier at the end of block i (__syncthreads), warps of the same
+// thread block cannot run ahead into block i+1, and the block's transfers
+// all finish before anyone goes on: the paper rounds the (j-1) of the
+// numerator DOWN and that of the denominator UP to whole thread blocks (NT
+// warps). The printed formula for this case is garbled (its denominator can
+// go negative); we follow the sentence that describes it.
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "solutions/lab10/models.h"
+
+namespace reference::lab10 {
+namespace {
+
+void check_j(const mml::lh::Occupancy& occ, int j) {
+    if (occ.warps_per_block < 1 || occ.blocks_per_sm < 1)
+        throw std::invalid_argument("occupancy needs at least one warp per block and one block per SM");
+    if (j < 1 || j > occ.warps_on_sm())
+        throw std::invalid_argument("warp j=" + std::to_string(j) + " is not in 1.." + std::to_string(occ.warps_on_sm()));
+}
+
+// The warps ahead of warp j as each term counts them: j - 1, or with a
+// barrier that number rounded to whole thread blocks of NT warps.
+double ahead_rounded_down(const mml::lh::Block& b, const mml::lh::Occupancy& occ, int j) {
+    if (!b.barrier) return j - 1;
+    const int nt = occ.warps_per_block;
+    return double(nt) * ((j - 1) / nt);
+}
+double ahead_rounded_up(const mml::lh::Block& b, const mml::lh::Occupancy& occ, int j) {
+    if (!b.barrier) return j - 1;
+    const int nt = occ.warps_per_block;
+    return double(nt) * ((j - 1 + nt - 1) / nt);
+}
+
+}  // namespace
+
+double waiting_cycles(const mml::lh::Block& b, const mml::lh::Occupancy& occ, int j) {
+    check_j(occ, j);
+    return b.latency + b.bandwidth + ahead_rounded_up(b, occ, j) * std::max(0.0, b.bandwidth - b.ilp);
+}
+
+double latency_hidden(const mml::lh::Block& b, const mml::lh::Block& next, const mml::lh::Occupancy& occ, int j) {
+    const double wait = waiting_cycles(b, occ, j);
+    if (wait <= 0) return 0;  // nothing to wait for (a block with no memory access)
+    const double behind = double(occ.warps_on_sm() - j) * b.ilp;  // still to issue block i
+    // The warps ahead go on with block i+1, but no faster than their own data
+    // arrives: max{ILP_i, Bw_i} apart.
+    const double ahead = ahead_rounded_down(b, occ, j) * std::min(next.ilp, std::max(b.ilp, b.bandwidth));
+    return std::max(0.0, 1.0 - (behind + ahead) / wait);
+}
+
+// SMComputeTime_i: every resident warp issues block i (TNT x ILP_i). The
+// exposed wait: the paper sums MemAccessLatency_ij x LH(i,j) over the warps,
+// but the warps wait at the same time, so their exposed waits overlap; what
+// the SM loses is the longest one. (Read as a plain sum, the model predicts
+// the C1060's naive kernel some ten times slower than it ran: see
+// time_one_rep_as_printed and handouts/lab10.md.) Block i+1 of the last
+// block is block 0 (the paper's ILP_{NBB+1} = ILP_1).
+double time_one_rep(const std::vector<mml::lh::Block>& blocks, const mml::lh::Occupancy& occ) {
+    const int tnt = occ.warps_on_sm();
+    double total = 0;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        const mml::lh::Block& b = blocks[i];
+        const mml::lh::Block& next = blocks[(i + 1) % blocks.size()];
+        double exposed = 0;
+        for (int j = 1; j <= tnt; ++j)
+            exposed = std::max(exposed, waiting_cycles(b, occ, j) * latency_hidden(b, next, occ, j));
+        total += tnt * b.ilp + exposed;
+    }
+    return total;
+}
+
+double time_one_rep_as_printed(const std::vector<mml::lh::Block>& blocks, const mml::lh::Occupancy& occ) {
+    const int tnt = occ.warps_on_sm();
+    double total = 0;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        const mml::lh::Block& b = blocks[i];
+        const mml::lh::Block& next = blocks[(i + 1) % blocks.size()];
+        total += tnt * b.ilp;
+        for (int j = 1; j <= tnt; ++j) total += waiting_cycles(b, occ, j) * latency_hidden(b, next, occ, j);
+    }
+    return total;
+}
+
+// RepNum = NB / (BLP x NSM), rounded up: a last, partial round of blocks
+// takes as long as a full one (the paper writes the plain quotient).
+long long rep_num(long long grid_blocks, int blocks_per_sm, int sm_count) {
+    const long long per_round = (long long)blocks_per_sm * sm_count;
+    return (grid_blocks + per_round - 1) / per_round;
+}
+
+double time_total_cycles(const mml::lh::Kernel& k) {
+    return time_one_rep(k.blocks, k.occupancy) * double(rep_num(k.grid_blocks, k.occupancy.blocks_per_sm, k.sm_count));
+}
+
+}  // namespace reference::lab10

@@ -1,0 +1,256 @@
+// Lab 10, everything that needs no GPU: the roofline's traffic counts and
+// bound, seed 004's LH(i, j) (its edge cases: j = 1, j = TLP*BLP, the
+// max{0, ...} clamp, the barrier variant), TimeOneRep, RepNum and TimeTotal,
+// all against values computed by hand; then the reference's kernel
+// descriptions and the CPU bandwidth measurement.
+// The student's functions are tested under `make lab10` (MML_IMPL=student),
+// the reference's under `make test`.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cpu/stream_bandwidth.h"
+#include "harness/gpu_backend.h"
+#include "labs/lab10/models.h"
+#include "solutions/lab10/kernel_models.h"
+#include "solutions/lab10/models.h"
+#include "tests/stage_check.h"
+
+using mml::Shape;
+using mml::lh::Block;
+using mml::lh::Occupancy;
+
+namespace {
+
+// The functions under test: the student's or the reference's.
+struct Fns {
+    double (*compulsory_bytes)(Shape);
+    double (*tiled_bytes)(Shape, std::int64_t, std::int64_t);
+    double (*arithmetic_intensity)(Shape, double);
+    double (*roofline_gflops)(double, double, double);
+    double (*waiting_cycles)(const Block&, const Occupancy&, int);
+    double (*latency_hidden)(const Block&, const Block&, const Occupancy&, int);
+    double (*time_one_rep)(const std::vector<Block>&, const Occupancy&);
+    long long (*rep_num)(long long, int, int);
+    double (*time_total_cycles)(const mml::lh::Kernel&);
+};
+
+Fns fns() {
+    namespace st = student::lab10;
+    namespace ref = reference::lab10;
+    if (mml::testing::impl_under_test() == mml::Impl::Student)
+        return {st::compulsory_bytes, st::tiled_bytes, st::arithmetic_intensity, st::roofline_gflops, st::waiting_cycles,
+                st::latency_hidden, st::time_one_rep, st::rep_num, st::time_total_cycles};
+    return {ref::compulsory_bytes, ref::tiled_bytes, ref::arithmetic_intensity, ref::roofline_gflops, ref::waiting_cycles,
+            ref::latency_hidden, ref::time_one_rep, ref::rep_num, ref::time_total_cycles};
+}
+
+Block block(double ilp, double latency, double bandwidth, bool barrier = false) {
+    Block b;
+    b.ilp = ilp, b.latency = latency, b.bandwidth = bandwidth, b.barrier = barrier;
+    return b;
+}
+
+// Runs the real mmlab ($MMLAB, set by make): stdout and stderr, exit code.
+int run_mmlab(const std::string& args, std::string& output) {
+    const char* p = std::getenv("MMLAB");
+    const std::string cmd = std::string(p ? p : "build/bin/mmlab") + " " + args + " 2>&1";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    std::array<char, 512> buf{};
+    while (fgets(buf.data(), int(buf.size()), pipe)) output += buf.data();
+    const int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+#define EXPECT(task, got, want)                                                                            \
+    CHECK_MESSAGE((got) == doctest::Approx(want).epsilon(1e-12),                                          \
+                  "labs/lab10/models.cpp, " task ": " #got " gave " << (got) << ", expected " << (want)   \
+                                                    << " (handouts/lab10.md, " task ")")
+
+}  // namespace
+
+TEST_SUITE("lab10") {
+    TEST_CASE("task 1: compulsory traffic 4(MK + KN + MN)") {
+        const Fns f = fns();
+        EXPECT("task 1", f.compulsory_bytes({2, 3, 4}), 4.0 * (8 + 12 + 6));
+        EXPECT("task 1", f.compulsory_bytes({1000, 1000, 1000}), 12e6);
+        EXPECT("task 1", f.compulsory_bytes({100000, 100000, 100000}), 1.2e11);  // no int overflow
+    }
+
+    TEST_CASE("task 2: tiled traffic: A read ceil(N/tn) times, B ceil(M/tm) times, C written once") {
+        const Fns f = fns();
+        const Shape s{100, 60, 50};
+        EXPECT("task 2", f.tiled_bytes(s, 16, 32), 4.0 * (2 * 100 * 50 + 7 * 50 * 60 + 100 * 60));  // partial tiles count
+        EXPECT("task 2", f.tiled_bytes(s, 1, 1), 4.0 * (60 * 5000 + 100 * 3000 + 6000));           // the naive algorithm
+        EXPECT("task 2", f.tiled_bytes(s, 100, 60), f.compulsory_bytes(s));                       // one tile = all of C
+        EXPECT("task 2", f.tiled_bytes(s, 1000, 1000), 4.0 * (5000 + 3000 + 6000));
+    }
+
+    TEST_CASE("task 3: arithmetic intensity 2MNK / bytes") {
+        const Fns f = fns();
+        EXPECT("task 3", f.arithmetic_intensity({2, 3, 4}, 104), 48.0 / 104);
+        EXPECT("task 3", f.arithmetic_intensity({1000, 1000, 1000}, 12e6), 2e9 / 12e6);
+    }
+
+    TEST_CASE("task 4: roofline min(peak, intensity x bandwidth), both sides of the ridge") {
+        const Fns f = fns();
+        EXPECT("task 4", f.roofline_gflops(0.5, 100, 20), 10.0);   // memory-bound
+        EXPECT("task 4", f.roofline_gflops(10, 100, 20), 100.0);   // compute-bound
+        EXPECT("task 4", f.roofline_gflops(5, 100, 20), 100.0);    // at the ridge point
+    }
+
+    TEST_CASE("tasks 5-6: LH without a barrier, ILP_i >= Bw_i (latency-bound: cases 1-2 of the paper)") {
+        const Fns f = fns();
+        const Block b = block(10, 100, 4), next = block(5, 0, 0);
+        const Occupancy occ{2, 3};  // TNT = 6
+        // j = 1: nobody ahead; the 5 warps behind issue block i: 50 of the 104 cycles.
+        EXPECT("task 5", f.waiting_cycles(b, occ, 1), 104.0);
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 1), 1 - 50.0 / 104);
+        // j = 3: 3 behind (30) + 2 ahead in block i+1 at min{5, max{10, 4}} = 5 each (10).
+        EXPECT("task 5", f.waiting_cycles(b, occ, 3), 104.0);  // Bw < ILP: no queue
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 3), 1 - 40.0 / 104);
+        // j = TNT = 6: nobody behind; 5 ahead at 5 each.
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 6), 1 - 25.0 / 104);
+    }
+
+    TEST_CASE("tasks 5-6: LH without a barrier, Bw_i > ILP_i (transfers queue: cases 3-4)") {
+        const Fns f = fns();
+        const Block b = block(2, 50, 10), next = block(3, 0, 0);
+        const Occupancy occ{4, 1};  // TNT = 4
+        EXPECT("task 5", f.waiting_cycles(b, occ, 1), 60.0);
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 1), 1 - 6.0 / 60);
+        EXPECT("task 5", f.waiting_cycles(b, occ, 2), 60.0 + 8);         // one warp ahead: +(10 - 2)
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 2), 1 - 7.0 / 68);  // 2*2 + 1*min{3, max{2, 10}}
+        EXPECT("task 5", f.waiting_cycles(b, occ, 4), 60.0 + 3 * 8);
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 4), 1 - 9.0 / 84);
+    }
+
+    TEST_CASE("task 6: the max{0, ...} clamp: the other warps cover the whole wait") {
+        const Fns f = fns();
+        const Block b = block(50, 100, 1), next = block(50, 0, 0);
+        const Occupancy occ{4, 2};  // 7 warps x 50 cycles behind warp 1 > 101 cycles of wait
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 1), 0.0);
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 8), 0.0);
+        // A block that waits for nothing hides nothing: LH = 0, not a division by zero.
+        EXPECT("task 6", f.latency_hidden(block(1, 0, 0), next, occ, 1), 0.0);
+    }
+
+    TEST_CASE("tasks 5-6: the barrier variant rounds j-1 to whole thread blocks (NT warps)") {
+        const Fns f = fns();
+        const Block b = block(2, 50, 10, true), next = block(3, 0, 0);
+        const Occupancy occ{2, 2};  // NT = 2 warps a block, TNT = 4
+        // j = 1: nothing to round: the same as without the barrier.
+        EXPECT("task 5", f.waiting_cycles(b, occ, 1), 60.0);
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 1), 1 - 6.0 / 60);
+        // j = 2: j-1 = 1 rounds down to 0 (numerator) and up to 2 (denominator).
+        EXPECT("task 5", f.waiting_cycles(b, occ, 2), 60.0 + 2 * 8);
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 2), 1 - 4.0 / 76);
+        // j = 3: j-1 = 2 is a whole block: 2 ahead, 2 in the queue.
+        EXPECT("task 5", f.waiting_cycles(b, occ, 3), 60.0 + 2 * 8);
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 3), 1 - (2.0 + 2 * 3) / 76);
+        // j = 4: j-1 = 3 rounds down to 2 and up to 4.
+        EXPECT("task 5", f.waiting_cycles(b, occ, 4), 60.0 + 4 * 8);
+        EXPECT("task 6", f.latency_hidden(b, next, occ, 4), 1 - 6.0 / 92);
+    }
+
+    TEST_CASE("task 7: TimeOneRep = sum of TNT x ILP_i + the longest exposed wait; block i+1 wraps to block 0") {
+        const Fns f = fns();
+        const std::vector<Block> blocks = {block(10, 100, 4), block(5, 20, 2)};
+        const Occupancy occ{2, 1};
+        // Block 0: warps expose 104-10 = 94 and 104-5 = 99 -> 99; issue 2 x 10.
+        // Block 1 (next: block 0): 22-5 = 17 and 22-5 = 17 -> 17; issue 2 x 5.
+        EXPECT("task 7", f.time_one_rep(blocks, occ), 20.0 + 99 + 10 + 17);
+        // One block, one warp: nothing hides anything.
+        EXPECT("task 7", f.time_one_rep({block(10, 100, 4)}, Occupancy{1, 1}), 10.0 + 104);
+        // The paper's printed sum over warps, for comparison (reference only).
+        CHECK(reference::lab10::time_one_rep_as_printed(blocks, occ) == doctest::Approx(20.0 + 94 + 99 + 10 + 17 + 17));
+    }
+
+    TEST_CASE("task 8: RepNum rounds up; TimeTotal = TimeOneRep x RepNum") {
+        const Fns f = fns();
+        CHECK_MESSAGE(f.rep_num(1000, 4, 30) == 9, "task 8a: rep_num(1000, 4, 30) gave " << f.rep_num(1000, 4, 30) << ", expected ceil(1000/120) = 9");
+        CHECK_MESSAGE(f.rep_num(120, 4, 30) == 1, "task 8a: rep_num(120, 4, 30) gave " << f.rep_num(120, 4, 30) << ", expected 1");
+        CHECK_MESSAGE(f.rep_num(121, 4, 30) == 2, "task 8a: rep_num(121, 4, 30) gave " << f.rep_num(121, 4, 30) << ", expected 2");
+        CHECK_MESSAGE(f.rep_num(1, 8, 132) == 1, "task 8a: rep_num(1, 8, 132) gave " << f.rep_num(1, 8, 132) << ", expected 1");
+        mml::lh::Kernel k;
+        k.blocks = {block(10, 100, 4), block(5, 20, 2)};
+        k.occupancy = {2, 1};
+        k.grid_blocks = 5;
+        k.sm_count = 2;
+        k.clock_ghz = 1;
+        EXPECT("task 8b", f.time_total_cycles(k), 146.0 * 3);
+    }
+
+    TEST_CASE("reference kernel descriptions: the paper's basic-block counts and the occupancy clamp") {
+        using namespace reference::lab10;
+        const Hardware hw = paper_c1060();
+        const Shape s{1056, 1056, 1056};
+        const Occupancy occ{8, 4};
+        // Naive: the setup block, K-1 loop blocks, the store (the paper: WA + 2 with a separate first load).
+        CHECK(naive_model(hw, s, 16, 16, occ).blocks.size() == 1056 + 1);
+        // CUBLAS 1.1 scheme: NBB = 3 (WA / BS) + 1 (Table 3), partial last tile included.
+        CHECK(tiled_model(hw, s, 16, occ).blocks.size() == 3 * 66 + 1);
+        CHECK(tiled_model(hw, {100, 100, 100}, 16, occ).blocks.size() == 3 * 7 + 1);
+        // Volkov: per 32 of K, load + store + 8 groups; then the store of C.
+        CHECK(volkov_model(hw, s, Occupancy{4, 2}).blocks.size() == 10 * 33 + 1);
+        // Barriers where the code has __syncthreads; CUDA 1.x ends with one (the paper's rule).
+        const auto t = tiled_model(hw, s, 16, occ);
+        CHECK_FALSE(t.blocks[0].barrier);
+        CHECK(t.blocks[1].barrier);
+        CHECK(t.blocks[2].barrier);
+        CHECK(t.blocks.back().barrier);
+        // C1060 naive 16x16: a warp moves 2 rows x (64 bytes of B + a 32-byte sector of A) a step,
+        // at 102 GB/s / 30 SMs / 1.3 GHz.
+        CHECK(naive_model(hw, s, 16, 16, occ).blocks[1].bandwidth == doctest::Approx(192.0 / (102.0 / (30 * 1.3))));
+        CHECK(naive_model(hw, s, 16, 16, occ).grid_blocks == 66 * 66);
+        // A launch smaller than the GPU: 4 blocks over 30 SMs leaves one block on an SM.
+        CHECK(naive_model(hw, {32, 32, 8}, 16, 16, occ).occupancy.blocks_per_sm == 1);
+        CHECK(naive_model(hw, s, 16, 16, occ).occupancy.blocks_per_sm == 4);
+    }
+
+    TEST_CASE("reference model on the C1060: the literal sum over warps is far slower than the longest-wait reading") {
+        using namespace reference::lab10;
+        const Hardware hw = paper_c1060();
+        const auto k = naive_model(hw, {4128, 4128, 4128}, 16, 16, Occupancy{8, 4});
+        const double longest = time_one_rep(k.blocks, k.occupancy), printed = time_one_rep_as_printed(k.blocks, k.occupancy);
+        CHECK(printed > 5 * longest);  // handouts/lab10.md, "reading the sum"
+        // Bandwidth-bound: never faster than moving the modelled bytes at 102 GB/s.
+        const double seconds = time_total_cycles(k) / (hw.clock_ghz * 1e9);
+        const double bytes = 4128.0 * 4128 / 32 * 4128 * 192;  // warps x K steps x bytes a step
+        CHECK(seconds >= 0.95 * bytes / 102e9);
+    }
+
+    TEST_CASE("CPU read bandwidth (STREAM-style) is measured and plausible") {
+        const mml::StreamBandwidth b = mml::measure_stream_bandwidth(1, 2);
+        CHECK(b.read_gbs > 0.5);
+        CHECK(b.read_gbs < 2000);
+        CHECK(b.triad_gbs > 0.5);
+        CHECK(b.array_bytes == 64.0 * 1024 * 1024);
+    }
+
+    TEST_CASE("mmlab lh-model prints the C1060 table, and the GPU part or why it is skipped; bad options exit 2") {
+        std::string out;
+        CHECK(run_mmlab("lh-model --sizes 64 --reps 1", out) == 0);
+        CHECK(out.find("Tesla C1060") != std::string::npos);
+        CHECK(out.find("naive16   4128") != std::string::npos);
+        const bool gpu = mml::gpu::probe().available;
+        CHECK(out.find(gpu ? "predicted vs measured" : "skipped") != std::string::npos);
+        std::string ex;
+        CHECK(run_mmlab("lh-model --explain volkov --n 1056 --inputs recorded", ex) == 0);
+        CHECK(ex.find("4 B loads, 64 As loads, 256 FMA") != std::string::npos);
+        CHECK(ex.find("TimeOneRep") != std::string::npos);
+        std::string bad;
+        CHECK(run_mmlab("lh-model --explain volkov --inputs c1060", bad) == 2);
+        CHECK(run_mmlab("lh-model --explain nosuch", bad) == 2);
+        CHECK(run_mmlab("roofline --size 0", bad) == 2);
+        CHECK(run_mmlab("lh-model --bogus", bad) == 2);
+        CHECK(run_mmlab("lab 10 --json /tmp/never.json", bad) == 2);
+    }
+}
