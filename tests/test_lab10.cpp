@@ -20,6 +20,7 @@
 #include "labs/lab10/models.h"
 #include "solutions/lab10/kernel_models.h"
 #include "solutions/lab10/models.h"
+#include "tests/run_mmlab.h"
 #include "tests/stage_check.h"
 
 using mml::Shape;
@@ -57,16 +58,11 @@ Block block(double ilp, double latency, double bandwidth, bool barrier = false) 
     return b;
 }
 
-// Runs the real mmlab ($MMLAB, set by make): stdout and stderr, exit code.
+// The real mmlab's exit code; its output (stdout and stderr) in `output`.
 int run_mmlab(const std::string& args, std::string& output) {
-    const char* p = std::getenv("MMLAB");
-    const std::string cmd = std::string(p ? p : "build/bin/mmlab") + " " + args + " 2>&1";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    std::array<char, 512> buf{};
-    while (fgets(buf.data(), int(buf.size()), pipe)) output += buf.data();
-    const int status = pclose(pipe);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const mml::testing::Outcome o = mml::testing::run_mmlab(args);
+    output += o.output;
+    return o.exit_code;
 }
 
 #define EXPECT(task, got, want)                                                                            \
