@@ -456,14 +456,14 @@ def run_test_case(tree, suites, suite, name, out_dir, index, limits, timeout, gp
         if overall is None:
             log = read_head(log_path, 4096).strip()
             return TestResult(name, "crashed", f"the program ended with {exit_text(rc)} during this test"
-                              + (f"; its last output:\n{tail_lines(log, 10)}" if log else ""), secs)
+                              + (f"; its output:\n{tail_lines(log, 10)}" if log else ""), secs)
         return TestResult(name, "failed", failure_text(tc), secs)
     if (suite, name) in cases and suite.startswith("gpu-"):
         return TestResult(name, "not-run", f"GPU test not run on the grading machine ({gpu_note}); scored 0 "
                           "until it is graded on a machine with a GPU", secs)
     log = read_head(log_path, 4096).strip()
-    return TestResult(name, "crashed", f"the program ended with {exit_text(rc)} before this test reported"
-                      + (f"; its last output:\n{tail_lines(log, 10)}" if log else ""), secs)
+    return TestResult(name, "crashed", f"the program ended with {exit_text(rc)} during this test"
+                      + (f"; its output:\n{tail_lines(log, 10)}" if log else ""), secs)
 
 
 def exit_text(rc):
@@ -537,7 +537,7 @@ class Grader:
                 fb.append(f"No lab {lab} files found: looked for {', '.join(sorted(self.lab_files))} in {where} "
                           f"(the folder itself). Nothing was graded.")
                 for s, n in self.tests:
-                    results[n] = TestResult(n, "not-run", "not run: no lab files were submitted")
+                    results[n] = TestResult(n, "not-run", "no lab files were submitted")
             else:
                 copy_tree(self.base, tree)
                 logs.mkdir()
@@ -554,7 +554,7 @@ class Grader:
                     fb.append("")
                     fb.append(build_msg)
                     for s, n in self.tests:
-                        results[n] = TestResult(n, "not-run", "not run: the code did not build")
+                        results[n] = TestResult(n, "not-run", "the code did not build")
                 else:
                     budget = self.a.student_budget
                     for i, (s, n) in enumerate(self.tests):
@@ -562,7 +562,7 @@ class Grader:
                             results[n] = TestResult(n, "not-run", "not graded (passes on the untouched starter)")
                             continue
                         if budget <= 0:
-                            results[n] = TestResult(n, "not-run", "not run: this submission used up its time budget "
+                            results[n] = TestResult(n, "not-run", "this submission used up its time budget "
                                                     f"({self.a.student_budget:g} s of tests) on earlier tests")
                             continue
                         r = run_test_case(tree, self.suites, s, n, logs, i, self.limits,
@@ -577,7 +577,7 @@ class Grader:
                       "your instructor has been told.")
             flags.append(f"grader error: {type(e).__name__}: {e}")
             for s, n in self.tests:
-                results.setdefault(n, TestResult(n, "not-run", "not run: grading error"))
+                results.setdefault(n, TestResult(n, "not-run", "grading error"))
         finally:
             if not self.a.keep:
                 shutil.rmtree(tree, ignore_errors=True)
@@ -641,7 +641,7 @@ class Grader:
         if rc == 0 and all((tree / t).is_file() for t in targets):
             return "ok", ""
         text = read_head(log).replace(str(tree) + "/", "")
-        lines = text.splitlines()
+        lines = [l for l in text.splitlines() if not re.match(r"\s*(CXX|NVCC|LINK)\s", l)]
         first = next((i for i, l in enumerate(lines) if re.search(r"\berror\b|Error \d+", l)), 0)
         start = max(0, first - 2)
         shown = lines[start:start + BUILD_ERROR_LINES]
@@ -653,7 +653,7 @@ class Grader:
     def perf(self, tree, logs, results):
         name = "performance target (mmlab lab %d)" % self.lab
         if any(r.status != "passed" for k, r in results.items() if k != "__perf__" and self.weights.get(k, 0) > 0):
-            return TestResult(name, "not-run", "not run: the tests must pass first")
+            return TestResult(name, "not-run", "every graded test must pass first")
         json_path = logs / "perf.json"
         threads = self.a.perf_threads or os.cpu_count() or 1
         cmd = ["build/bin/mmlab", "lab", str(self.lab), "--threads", str(threads), "--json", str(json_path), "--quiet"]
@@ -682,7 +682,7 @@ class Grader:
             shown = r.name if n == "__perf__" else n
             tests_json.append({"name": shown, "number": str(number), "score": got, "max_score": pts,
                                "status": "passed" if r.status == "passed" else "failed",
-                               "output": (r.status.upper() + (": " + r.message if r.message else "")),
+                               "output": (r.status.upper().replace("-", " ") + (": " + r.message if r.message else "")),
                                "visibility": "visible"})
         counts = {}
         for r in results.values():

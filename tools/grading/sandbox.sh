@@ -53,7 +53,10 @@ if [ "${1:-}" = --run ]; then
   [ "$mem" != 0 ] && ulimit -v "$mem"
   ulimit -u "$nproc" 2>/dev/null || true
   ulimit -c 0
-  "$@"
+  # In the background and waited for, so that bash prints no job-status line
+  # ("Segmentation fault ...") into the student's output.
+  "$@" &
+  wait $! 2>/dev/null
   exit $?
 fi
 
