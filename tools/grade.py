@@ -109,6 +109,7 @@ def parse_args(argv):
                    help="also run `mmlab lab N` and score the lab's performance target (off by default: noisy)")
     p.add_argument("--perf-points", type=float, default=1.0, help="points for the target with --perf (default 1)")
     p.add_argument("--perf-threads", type=int, default=0, help="threads for --perf (default: all cores)")
+    p.add_argument("--perf-size", help="sizes for --perf, as mmlab --size takes them (default: the lab's own)")
     p.add_argument("--fresh-build", action="store_true",
                    help="do not start from this checkout's build/ (slower; use if build/ may be stale)")
     p.add_argument("--work", help="folder for the temporary build trees (default: the system's temp folder)")
@@ -120,6 +121,8 @@ def parse_args(argv):
     for name in ("jobs", "build_jobs", "memory_mb", "max_output_mb", "max_procs", "perf_threads"):
         if getattr(a, name) < (1 if name in ("jobs", "max_output_mb", "max_procs") else 0):
             raise UsageError(f"--{name.replace('_', '-')} must be a positive number")
+    if a.perf_size is not None and not re.fullmatch(r"[0-9A-Za-z,]+", a.perf_size):
+        raise UsageError(f"--perf-size takes mmlab's --size list (e.g. 256 or 300x200x100,512), not '{a.perf_size}'")
     for name in ("build_timeout", "test_timeout", "student_budget"):
         if not getattr(a, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0 seconds")
@@ -202,6 +205,21 @@ class Limits:
         self.nproc = a.max_procs
 
 
+# Process groups of the commands running now, so that an interrupted grader
+# (Ctrl-C) takes them with it instead of leaving them to run.
+RUNNING = set()
+RUNNING_LOCK = threading.Lock()
+
+
+def kill_running():
+    with RUNNING_LOCK:
+        for pgid in list(RUNNING):
+            try:
+                os.killpg(pgid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+
 def user_process_count():
     uid, n = os.getuid(), 0
     for d in os.listdir("/proc"):
@@ -223,6 +241,8 @@ def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsi
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(full, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                                 start_new_session=True)
+        with RUNNING_LOCK:
+            RUNNING.add(proc.pid)
         timed_out = False
         try:
             rc = proc.wait(timeout=timeout)
@@ -237,6 +257,8 @@ def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsi
             pass
         if rc is None:
             rc = proc.wait()
+        with RUNNING_LOCK:
+            RUNNING.discard(proc.pid)
     return rc, timed_out, time.monotonic() - start
 
 
@@ -338,7 +360,8 @@ def snapshot_sources(dest, lab, skip):
             if f.is_file() and rel not in head_files:
                 f.unlink()
                 notes.append(f"{rel} is not in git HEAD: left out of the starter")
-        dirty = git("status", "--porcelain", "--untracked-files=no", "--", "tests", "harness", "cpu", "gpu", "Makefile")
+        dirty = git("status", "--porcelain", "--untracked-files=no", "--", "tests", ":(exclude)tests/grading", "harness",
+                    "cpu", "gpu", "Makefile")
         if dirty and dirty.strip():
             notes.append("tests/, harness/, cpu/, gpu/ or the Makefile have uncommitted changes: they ARE used "
                          "(this checkout is graded as it is, not as committed)")
@@ -457,7 +480,8 @@ def run_test_case(tree, suites, suite, name, out_dir, index, limits, timeout, gp
             log = read_head(log_path, 4096).strip()
             return TestResult(name, "crashed", f"the program ended with {exit_text(rc)} during this test"
                               + (f"; its output:\n{tail_lines(log, 10)}" if log else ""), secs)
-        return TestResult(name, "failed", failure_text(tc), secs)
+        crashed = any(e.get("crash") == "true" for e in tc.iter("Exception"))
+        return TestResult(name, "crashed" if crashed else "failed", failure_text(tc), secs)
     if (suite, name) in cases and suite.startswith("gpu-"):
         return TestResult(name, "not-run", f"GPU test not run on the grading machine ({gpu_note}); scored 0 "
                           "until it is graded on a machine with a GPU", secs)
@@ -657,6 +681,8 @@ class Grader:
         json_path = logs / "perf.json"
         threads = self.a.perf_threads or os.cpu_count() or 1
         cmd = ["build/bin/mmlab", "lab", str(self.lab), "--threads", str(threads), "--json", str(json_path), "--quiet"]
+        if self.a.perf_size:
+            cmd += ["--size", self.a.perf_size]
         rc, timed_out, secs = run_limited(cmd, tree, tree, logs / "perf.log", 600, self.limits, 4000,
                                           clean_env({"TMPDIR": str(tree / ".tmp")}))
         if timed_out:
@@ -774,6 +800,7 @@ def main(argv):
     work = Path(tempfile.mkdtemp(prefix="mmlab-grade-", dir=a.work)).resolve()
     staging = None
     try:
+        requested = a.sandbox
         mode = probe_sandbox(a.sandbox, work)
         a.sandbox = mode
         limits = Limits(a, gpu_lab)
@@ -782,9 +809,10 @@ def main(argv):
         say(f"== grading lab {lab}: {len(students)} submission(s) in {sub} -> {out}")
         notes = []
         if mode != "full":
+            why = "as asked with --sandbox" if requested != "auto" else "user namespaces are unavailable here"
             notes.append(f"containment: '{mode}' only ({'no network, ' if mode == 'net' else ''}no read-only "
-                         "file system, no PID namespace): user namespaces are unavailable here; grade untrusted "
-                         "code inside a container or VM (handouts/grading.md)")
+                         f"file system, no PID namespace): {why}; grade untrusted code inside a container or VM "
+                         "(handouts/grading.md)")
         if os.geteuid() == 0:
             notes.append("running as root: the process-count limit is not enforced for root, and a submission "
                          "could do more harm; run the grader as an ordinary user")
@@ -901,7 +929,10 @@ def main(argv):
         for n in order:
             passed = sum(1 for r in rows if r["statuses"].get(n) == "passed")
             label = f"performance target" if n == "__perf__" else n
-            summary.append(f"  {passed:4d} / {len(rows)}  {label}")
+            if n in free:
+                summary.append(f"     not graded  {label} (passes on the untouched starter)")
+            else:
+                summary.append(f"  {passed:4d} / {len(rows)}  {label}")
         summary.append("")
         summary.append("per student:")
         for r in rows:
@@ -927,6 +958,7 @@ def main(argv):
             f" (class average {fmt(round(total / max(1, len(rows)), 2))} / {fmt(rows[0]['max'] if rows else 0)})")
         return 0
     finally:
+        kill_running()
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
         if a.keep:

@@ -6,9 +6,12 @@
   broken    does not compile (files in the folder itself)    -> 0, the compiler's message in the feedback
   hang      an endless loop in one order                     -> that test times out, the others pass
   noisy     prints forever in one order, writes a huge file  -> capped, those tests 0, the others pass
+  crash     a segmentation fault in one order, 64 GB in another -> those tests 0, the others pass
   escape    writes outside its folder, then computes         -> full marks, and (full containment) no file
   empty     an empty folder                                  -> 0, "no lab 1 files"
-plus bad command lines (exit 2, one line, nothing written) and a weights file.
+plus bad command lines (exit 2, one line, nothing written), a weights file and
+the performance target (--perf, at a small size: only that it is scored, not
+whether this machine meets it).
 Run from the repository root (make test runs it through tests/test_grading.cpp).
 Prints one line per check and exits 1 if any fails.
 """
@@ -68,6 +71,10 @@ def make_fixtures(sub, scratch):
         "matmul_kji", '    { std::FILE* f = std::fopen("huge.bin", "wb"); static char block[1 << 20];\n'
                       '      for (int i = 0; i < 10240 && f; ++i) std::fwrite(block, 1, sizeof block, f); }')
         .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
+    write_reference(sub / "crash" / "labs" / "lab1", lambda t: replace_body(
+        replace_body(t, "matmul_ijk", "    { volatile float* nowhere = nullptr; *nowhere = 1.0f; }"),
+        "matmul_ikj", "    { std::vector<char> huge(std::size_t(64) << 30); huge[12345] = 1; C[0] = huge[12345]; }")
+        .replace("#include <algorithm>", "#include <algorithm>\n#include <vector>"))
     escape_file = scratch / "escaped.txt"
     write_reference(sub / "escape" / "labs" / "lab1", lambda t: replace_body(
         t, "matmul_ijk", f'    {{ std::FILE* f = std::fopen("{escape_file}", "w"); if (f) std::fclose(f); }}')
@@ -129,7 +136,7 @@ def main():
                  if c not in ("student", "build", "score", "max", "review")]
         check(len(tests) == 6 and tests[0].startswith("lab1.ijk"), "grades.csv has one column per lab 1 test case",
               str(tests))
-        check(sorted(rows) == ["broken", "empty", "escape", "hang", "noisy", "reference", "starter"],
+        check(sorted(rows) == ["broken", "crash", "empty", "escape", "hang", "noisy", "reference", "starter"],
               "grades.csv has one row per student folder (notes.txt is not a student)", str(sorted(rows)))
 
         def score(s):
@@ -160,6 +167,10 @@ def main():
               and status_of("noisy", "lab1.kji") in ("CRASHED", "TIMEOUT"),
               "endless output and a 10 GB file are cut off: those two tests 0, the other four pass",
               f"{score('noisy')} {results('noisy')['tests']}")
+        check(score("crash") == (4, 6) and status_of("crash", "lab1.ijk") == "CRASHED"
+              and "SIGSEGV" in feedback("crash") and status_of("crash", "lab1.ikj") in ("FAILED", "CRASHED"),
+              "a segmentation fault and a 64 GB allocation: those two tests 0, the other four pass",
+              f"{score('crash')} {results('crash')['tests'][:2]}")
         check(score("escape") == (6, 6), "a submission that writes outside its folder still gets its points")
         summary = (out / "summary.txt").read_text()
         if "containment: full" in summary:
@@ -184,11 +195,20 @@ def main():
         keep.mkdir()
         for s in ("starter", "reference"):
             shutil.copytree(sub / s, keep / s)
-        rc, so, se = run([str(keep), "--lab", "1", "--out", str(out), "--weights", str(weights)])
+        rc, so, se = run([str(keep), "--lab", "1", "--out", str(out), "--weights", str(weights),
+                          "--perf", "--perf-size", "64", "--perf-threads", "1", "--perf-points", "2"])
         rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())} if rc == 0 else {}
-        check(rc == 0 and sorted(rows) == ["reference", "starter"] and score("reference") == (7.5, 7.5),
-              "a weights file sets the points (3 + 4 x 1 + 0.5 = 7.5); OUT is replaced as a whole",
+        check(rc == 0 and sorted(rows) == ["reference", "starter"] and
+              float(rows["reference"]["score"]) - float(rows["reference"]["performance target"]) == 7.5 and
+              float(rows["reference"]["max"]) == 9.5,
+              "a weights file sets the points (3 + 4 x 1 + 0.5 = 7.5, + 2 for --perf); OUT is replaced as a whole",
               f"exit {rc} {se.strip()} {rows.get('reference')}")
+        if rc == 0:
+            perf = results("reference")["tests"][-1]
+            check(perf["name"].startswith("performance target") and "64^3" in perf["output"],
+                  "--perf scores the lab's target as one more test, with mmlab's explanation", str(perf))
+            check(results("starter")["tests"][-1]["output"].startswith("NOT RUN"),
+                  "--perf is not run for a submission whose tests fail", str(results("starter")["tests"][-1]))
         weights.write_text("lab1.no_such_test = 2\n")
         rc, so, se = run([str(keep), "--lab", "1", "--out", str(tmp / "out2"), "--weights", str(weights)])
         check(rc == 2 and "no_such_test" in se and not (tmp / "out2").exists(),
