@@ -437,16 +437,21 @@ def failure_text(tc):
             expr = " ".join((el.findtext("Original") or "").split())
             expanded = " ".join((el.findtext("Expanded") or "").split())
             exc = el.findtext("Exception")
-            msg = "; ".join(i for i in infos if i) or f"{el.get('type', 'CHECK')}({expr}) is {expanded or 'false'}"
+            # The check's own message says what is wrong; without one, the
+            # expression and where it is in the tests.
+            msg = "; ".join(i for i in infos if i) or f"{el.get('type', 'CHECK')}({expr}) is {expanded or 'false'} [{where}]"
             if exc:
                 msg += f" (threw: {' '.join(exc.split())})"
-            out.append(f"{msg}  [{where}]")
+            out.append(msg)
         elif el.tag == "Message" and el.get("type", "").upper().find("FAIL") >= 0:
             out.append(" ".join((el.findtext("Text") or "").split()))
         elif el.tag == "Exception":
             what = "crashed" if el.get("crash") == "true" else "threw an exception"
             out.append(f"the test {what}: {' '.join((el.text or '').split())}")
-    text = "\n".join(out) or "failed (doctest reported no message)"
+    distinct = list(dict.fromkeys(out))  # a check repeated per thread count or subcase, once
+    if len(distinct) > 5:
+        distinct = distinct[:5] + [f"(and {len(distinct) - 5} more failed checks)"]
+    text = "\n".join(distinct) or "failed (doctest reported no message)"
     return text if len(text) <= TEST_MESSAGE_CHARS else text[:TEST_MESSAGE_CHARS] + " [...]"
 
 
@@ -698,7 +703,10 @@ class Grader:
         tests_json, rows = [], {}
         score = max_score = 0.0
         order = [n for s, n in self.tests] + (["__perf__"] if self.a.perf else [])
-        for number, n in enumerate(order, 1):
+        not_graded = [n for n in order if n in self.free]
+        for n in not_graded:
+            rows[n] = ""  # an empty cell in grades.csv: not graded
+        for number, n in enumerate([n for n in order if n not in self.free], 1):
             r = results.get(n) or TestResult(n, "not-run", "not run")
             pts = self.a.perf_points if n == "__perf__" else self.weights[n]
             got = pts if r.status == "passed" else 0.0
@@ -710,9 +718,6 @@ class Grader:
                                "status": "passed" if r.status == "passed" else "failed",
                                "output": (r.status.upper().replace("-", " ") + (": " + r.message if r.message else "")),
                                "visibility": "visible"})
-        counts = {}
-        for r in results.values():
-            counts[r.status] = counts.get(r.status, 0) + 1
         head = [f"matmul-lab, lab {self.lab}: {name}", f"Score: {fmt(score)} / {fmt(max_score)}",
                 f"Build: {build_status}", ""]
         body = list(fb)
@@ -723,6 +728,9 @@ class Grader:
                 body.append(f"  [{fmt(t['score'])}/{fmt(t['max_score'])}] {t['name']}: {t['output'].splitlines()[0]}")
                 for line in t["output"].splitlines()[1:]:
                     body.append("      " + line)
+            if not_graded:
+                body.append("  Not graded (they pass without your code, so they give no points): "
+                            + "; ".join(not_graded))
         if any(r.status == "not-run" and "GPU" in r.message for r in results.values()):
             body.append("")
             body.append("NOTE: the GPU tests could not run on the grading machine; they score 0 here and are not "
@@ -911,7 +919,8 @@ def main(argv):
         w.writerow(header)
         for r in rows:
             w.writerow([r["student"], r["build"], fmt(r["score"]), fmt(r["max"])] +
-                       [fmt(r["tests"].get(n, 0)) for n in order] + ["; ".join(r["flags"])])
+                       [cell if cell == "" else fmt(cell) for cell in (r["tests"].get(n, 0) for n in order)]
+                       + ["; ".join(r["flags"])])
         atomic_write(staging / "grades.csv", buf.getvalue())
 
         summary = [f"matmul-lab grading, lab {lab}, {started.strftime('%Y-%m-%d %H:%M UTC')}",
