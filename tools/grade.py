@@ -385,10 +385,6 @@ def seed_build(dest_build, fresh):
     return True
 
 
-def copy_tree(src, dest):
-    shutil.copytree(src, dest, symlinks=True)
-
-
 # --------------------------------------------------------------------------
 # Test cases: listing, running one, reading doctest's XML
 # --------------------------------------------------------------------------
@@ -533,10 +529,10 @@ def list_tests(tree, lab, work, limits):
 # --------------------------------------------------------------------------
 
 class Grader:
-    def __init__(self, a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs, gpu_lab):
+    def __init__(self, a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs):
         self.a, self.lab, self.work, self.base, self.free = a, lab, work, base, free
         self.lab_files, self.tests, self.weights = lab_files, tests, weights
-        self.gpu_note, self.limits, self.build_jobs, self.gpu_lab = gpu_note, limits, build_jobs, gpu_lab
+        self.gpu_note, self.limits, self.build_jobs = gpu_note, limits, build_jobs
         self.suites = [f"lab{lab}", f"gpu-lab{lab}"]
 
     def find_files(self, folder):
@@ -570,7 +566,7 @@ class Grader:
                 for s, n in self.tests:
                     results[n] = TestResult(n, "not-run", "no lab files were submitted")
             else:
-                copy_tree(self.base, tree)
+                shutil.copytree(self.base, tree, symlinks=True)
                 logs.mkdir()
                 (tree / ".tmp").mkdir(exist_ok=True)
                 used, starter, problems = self.overlay(src, tree, folder)
@@ -902,7 +898,7 @@ def main(argv):
         # Output goes to a staging folder beside OUT, renamed into place at the end.
         out.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-        grader = Grader(a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs, gpu_lab)
+        grader = Grader(a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs)
         say(f"grading {len(students)} submission(s), {a.jobs} at a time; {len(tests)} test case(s), "
             f"{fmt(sum(weights[n] for n in names) + (a.perf_points if a.perf else 0))} points ...")
         rows = [None] * len(students)
