@@ -370,11 +370,13 @@ def snapshot_sources(dest, lab, skip):
     return commit, notes
 
 
-def seed_build(dest_build, fresh):
+def seed_build(dest_build, fresh, need_cuda):
     """Starts from this checkout's build/ (objects, configuration), so that make rebuilds only what differs."""
     src = REPO / "build"
     if fresh or not (src / "config.mk").is_file() or not (src / "obj").is_dir():
         return False
+    if need_cuda and re.search(r"^HAVE_CUDA := 1$", (src / "config.mk").read_text(), re.M) is None:
+        return False  # configured without CUDA: the GPU tests are not in it
     dest_build.mkdir(parents=True, exist_ok=True)
     for name in ("config.mk", "flags.txt"):
         if (src / name).is_file():
@@ -797,7 +799,9 @@ def main(argv):
     if a.weights and not weights_path.is_file():
         raise UsageError(f"weights file {weights_path} does not exist")
     given_weights = read_weights(weights_path) if weights_path.is_file() else {}
-    gpu_lab = any(labdir.glob("*.cu"))
+    # A GPU lab: GPU code to write, or GPU tests (lab 10's models are CPU code
+    # checked against GPU measurements); it needs a build with CUDA.
+    gpu_lab = any(labdir.glob("*.cu")) or any((REPO / "tests" / "gpu").glob(f"test_lab{lab}.cpp"))
     nvcc = shutil.which("nvcc") or (os.access("/usr/local/cuda/bin/nvcc", os.X_OK) and "/usr/local/cuda/bin/nvcc")
     if gpu_lab and not nvcc:
         raise UsageError(f"lab {lab} is a GPU lab and this machine has no CUDA toolkit (nvcc): grade it on a machine "
@@ -839,7 +843,7 @@ def main(argv):
         for n in snap_notes:
             warn(n)
         lab_files = sorted(p.name for p in (base / "labs" / f"lab{lab}").iterdir() if p.is_file())
-        reused = seed_build(base / "build", a.fresh_build)
+        reused = seed_build(base / "build", a.fresh_build, gpu_lab)
         say(f"building the starter tree ({'from this checkout' + chr(39) + 's build/' if reused else 'from scratch'};"
             f" containment: {mode}) ...")
         cfg_env = {"TMPDIR": str(base / ".tmp")}
