@@ -3,6 +3,7 @@
 #   make test              every test, ends with "N passed, N failed"
 #   make labN              your lab N: its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
+#   make grade SUBMISSIONS=dir LAB=N [OUT=dir]   grade a folder of submissions (handouts/grading.md)
 # Knobs: OPT="-O0" / ARCH="-march=native" (flags for labs/ and solutions/),
 #        THREADS=2 (default: all cores), SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target).
 # Everything is built in build/ ('make clean' removes it).
@@ -91,8 +92,19 @@ $(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS))
 	$(Q)$(CXX) $^ -o $@ $(LDLIBS)
 
 # Every test, against the reference solutions (and GPU tests where a GPU is).
+# MML_GRADING_TESTS=1: the grading script's tests run too (tests/test_grading.cpp).
 test: all
-	@MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests
+	@MMLAB=$(BIN)/mmlab MML_GRADING_TESTS=1 bash tools/run-tests.sh $(BIN)/mmlab-tests
+
+# make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 --perf ..."]:
+# every student's lab N (one sub-folder each) built and tested on its own,
+# contained; grades.csv, results.json (Gradescope) and feedback per student.
+# tools/grade.py --help lists the flags; handouts/grading.md is the manual.
+.PHONY: grade
+grade:
+	$(if $(and $(SUBMISSIONS),$(LAB)),,$(error make grade needs the submissions and the lab: make grade SUBMISSIONS=<folder, one sub-folder per student> LAB=<N> [OUT=<folder>]))
+	@command -v python3 > /dev/null || { echo "make grade: python3 is needed: sudo apt-get install python3" >&2; exit 2; }
+	@python3 tools/grade.py "$(SUBMISSIONS)" --lab "$(LAB)" $(if $(OUT),--out "$(OUT)") $(GRADE_FLAGS)
 
 # make labN: the lab's tests on the student's code (or the reference with
 # SOLUTION=1), then the timing table beside the reference and the baseline.
@@ -120,7 +132,7 @@ gpu-check:
 	@bash tools/gpu-check.sh
 
 help:
-	@sed -n '1,9p' Makefile
+	@sed -n '1,10p' Makefile
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""Tests of the grading script (tools/grade.py) on submissions made up here, for lab 1:
+
+  starter   the untouched starter (labs/lab1/ layout)       -> 0 points, feedback says why
+  reference the reference solution (lab1/ layout)            -> full marks
+  broken    does not compile (files in the folder itself)    -> 0, the compiler's message in the feedback
+  hang      an endless loop in one order                     -> that test times out, the others pass
+  noisy     prints forever in one order, writes a huge file  -> capped, those tests 0, the others pass
+  crash     a segmentation fault in one order, 64 GB in another -> those tests 0, the others pass
+  escape    writes outside its folder, then computes         -> full marks, and (full containment) no file
+  empty     an empty folder                                  -> 0, "no lab 1 files"
+plus bad command lines (exit 2, one line, nothing written), a weights file and
+the performance target (--perf, at a small size: only that it is scored, not
+whether this machine meets it).
+Run from the repository root (make test runs it through tests/test_grading.cpp).
+Prints one line per check and exits 1 if any fails.
+"""
+import csv
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+GRADE = [sys.executable, str(REPO / "tools" / "grade.py")]
+failures = []
+
+
+def check(cond, what, detail=""):
+    print(("ok   - " if cond else "FAIL - ") + what + ("" if cond or not detail else f"\n       {detail}"), flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def student_version(src_text):
+    """The reference file as a student would hand it in (namespace and include path of the starter)."""
+    return src_text.replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
+
+
+def write_reference(dest, edit=None):
+    dest.mkdir(parents=True, exist_ok=True)
+    for f in (REPO / "solutions" / "lab1").iterdir():
+        text = student_version(f.read_text())
+        if edit and f.suffix == ".cpp":
+            text = edit(text)
+        (dest / f.name).write_text(text)
+
+
+def replace_body(text, func, new_first_lines):
+    """Puts new_first_lines at the top of func's body (the rest of the body stays)."""
+    m = re.search(r"void " + func + r"\([^)]*\)\s*\{", text)
+    assert m, func
+    return text[:m.end()] + "\n" + new_first_lines + "\n" + text[m.end():]
+
+
+def make_fixtures(sub, scratch):
+    (sub / "starter" / "labs" / "lab1").mkdir(parents=True)
+    for f in (REPO / "labs" / "lab1").iterdir():
+        shutil.copy(f, sub / "starter" / "labs" / "lab1" / f.name)
+    write_reference(sub / "reference" / "lab1")
+    write_reference(sub / "broken", lambda t: t.replace("float sum = 0.0f;", "float sum = 0.0f  // a missing semicolon", 1))
+    (sub / "broken" / "README.txt").write_text("my notes\n")
+    write_reference(sub / "hang" / "labs" / "lab1",
+                    lambda t: replace_body(t, "matmul_jki", "    for (volatile int spin = 0;; spin = spin + 1) {}"))
+    write_reference(sub / "noisy" / "labs" / "lab1", lambda t: replace_body(
+        replace_body(t, "matmul_kij", '    for (;;) std::fputs("spam spam spam spam spam spam spam spam\\n", stdout);'),
+        "matmul_kji", '    { std::FILE* f = std::fopen("huge.bin", "wb"); static char block[1 << 20];\n'
+                      '      for (int i = 0; i < 10240 && f; ++i) std::fwrite(block, 1, sizeof block, f); }')
+        .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
+    write_reference(sub / "crash" / "labs" / "lab1", lambda t: replace_body(
+        replace_body(t, "matmul_ijk", "    { volatile float* nowhere = nullptr; *nowhere = 1.0f; }"),
+        "matmul_ikj", "    { std::vector<char> huge(std::size_t(64) << 30); huge[12345] = 1; C[0] = huge[12345]; }")
+        .replace("#include <algorithm>", "#include <algorithm>\n#include <vector>"))
+    escape_file = scratch / "escaped.txt"
+    write_reference(sub / "escape" / "labs" / "lab1", lambda t: replace_body(
+        t, "matmul_ijk", f'    {{ std::FILE* f = std::fopen("{escape_file}", "w"); if (f) std::fclose(f); }}')
+        .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
+    (sub / "empty").mkdir()
+    (sub / "notes.txt").write_text("not a student\n")
+    return escape_file
+
+
+def run(args, timeout=900):
+    r = subprocess.run(GRADE + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                       timeout=timeout)
+    return r.returncode, r.stdout, r.stderr
+
+
+def bad_input_checks(tmp, sub):
+    out = tmp / "bad-out"
+    afile = tmp / "a-file"
+    afile.write_text("x")
+    (tmp / "no-students").mkdir()
+    cases = [
+        ("a submissions folder that does not exist", [str(tmp / "nope"), "--lab", "1", "--out", str(out)], out),
+        ("a submissions folder with no student folders", [str(tmp / "no-students"), "--lab", "1", "--out", str(out)], out),
+        ("an unknown lab", [str(sub), "--lab", "42", "--out", str(out)], out),
+        ("a lab that is not a number", [str(sub), "--lab", "one", "--out", str(out)], out),
+        ("OUT that is a file", [str(sub), "--lab", "1", "--out", str(afile)], None),
+        ("OUT that cannot be written", [str(sub), "--lab", "1", "--out", "/proc/mmlab-grade-out"], Path("/proc/mmlab-grade-out")),
+        ("OUT inside the submissions folder", [str(sub), "--lab", "1", "--out", str(sub / "out")], sub / "out"),
+        ("no --lab", [str(sub), "--out", str(out)], out),
+    ]
+    # A lab the Makefile knows that has no starter yet (none, once every lab has one).
+    known = re.search(r"^LABS\s*:=\s*(.*)$", (REPO / "Makefile").read_text(), re.M)
+    missing = [l for l in (known.group(1).split() if known else []) if not (REPO / "labs" / l).is_dir()]
+    if missing:
+        cases.append((f"a lab without a starter ({missing[0]})", [str(sub), "--lab", missing[0][3:], "--out", str(out)],
+                      out))
+    for what, args, must_not_exist in cases:
+        rc, so, se = run(args, timeout=60)
+        lines = [l for l in se.splitlines() if l.strip()]
+        check(rc == 2 and len(lines) == 1 and lines[0].startswith("grade: error:") and
+              (must_not_exist is None or not must_not_exist.exists()),
+              f"bad input, {what}: exit 2, one line, nothing written",
+              f"exit {rc}, stderr: {se.strip()!r}")
+    check(afile.read_text() == "x", "bad input, OUT that is a file: the file is untouched")
+
+
+def main():
+    tmp = Path(tempfile.mkdtemp(prefix="mmlab-grade-test-"))
+    try:
+        sub = tmp / "submissions"
+        scratch = tmp / "scratch"
+        scratch.mkdir()
+        escape_file = make_fixtures(sub, scratch)
+        bad_input_checks(tmp, sub)
+
+        out = tmp / "out"
+        rc, so, se = run([str(sub), "--lab", "1", "--out", str(out), "--test-timeout", "20", "--max-output-mb", "1"] + (["--keep"] if os.environ.get("GRADE_TEST_KEEP") else []))
+        print("---- tools/grade.py printed:\n" + so + se + "----", flush=True)
+        check(rc == 0, "grading the fixtures exits 0", f"exit {rc}")
+        if rc != 0:
+            return
+        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
+        tests = [c for c in csv.DictReader((out / "grades.csv").open()).fieldnames
+                 if c not in ("student", "build", "score", "max", "review")]
+        check(len(tests) == 6 and tests[0].startswith("lab1.ijk"), "grades.csv has one column per lab 1 test case",
+              str(tests))
+        check(sorted(rows) == ["broken", "crash", "empty", "escape", "hang", "noisy", "reference", "starter"],
+              "grades.csv has one row per student folder (notes.txt is not a student)", str(sorted(rows)))
+
+        def score(s):
+            return float(rows[s]["score"]), float(rows[s]["max"])
+
+        def results(s):
+            return json.loads((out / s / "results.json").read_text())
+
+        def feedback(s):
+            return (out / s / "feedback.txt").read_text()
+
+        def status_of(s, prefix):
+            return next(t["output"].split(":")[0] for t in results(s)["tests"] if t["name"].startswith(prefix))
+
+        check(score("starter") == (0, 6) and rows["starter"]["build"] == "ok", "the untouched starter scores 0 of 6",
+              str(score("starter")))
+        check("never written" in feedback("starter"), "the starter's feedback says C was never written")
+        check(score("reference") == (6, 6), "the reference solution (lab1/ layout) scores 6 of 6", str(score("reference")))
+        check(score("broken") == (0, 6) and rows["broken"]["build"] == "build-failed",
+              "a submission that does not compile scores 0, build-failed", str(score("broken")))
+        fb = feedback("broken")
+        check("BUILD FAILED" in fb and "loop_orders.cpp" in fb and "error" in fb,
+              "its feedback quotes the compiler's error", fb[:400])
+        check("README.txt" in fb and "Ignored" in fb, "its extra file is reported as ignored")
+        check(score("hang") == (5, 6) and status_of("hang", "lab1.jki") == "TIMEOUT",
+              "an endless loop: that test times out, the other five pass", f"{score('hang')} {results('hang')['tests']}")
+        check(score("noisy") == (4, 6) and status_of("noisy", "lab1.kij") in ("CRASHED", "TIMEOUT")
+              and status_of("noisy", "lab1.kji") in ("CRASHED", "TIMEOUT"),
+              "endless output and a 10 GB file are cut off: those two tests 0, the other four pass",
+              f"{score('noisy')} {results('noisy')['tests']}")
+        check(score("crash") == (4, 6) and status_of("crash", "lab1.ijk") == "CRASHED"
+              and "SIGSEGV" in feedback("crash") and status_of("crash", "lab1.ikj") in ("FAILED", "CRASHED"),
+              "a segmentation fault and a 64 GB allocation: those two tests 0, the other four pass",
+              f"{score('crash')} {results('crash')['tests'][:2]}")
+        check(score("escape") == (6, 6), "a submission that writes outside its folder still gets its points")
+        summary = (out / "summary.txt").read_text()
+        if "containment: full" in summary:
+            check(not escape_file.exists(), "full containment: it could not write outside its build folder")
+        else:
+            print("note - containment is not 'full' on this machine: the write-outside check is not made")
+        check("opens or removes files" in rows["escape"]["review"], "it is flagged for review in grades.csv",
+              rows["escape"]["review"])
+        check(score("empty") == (0, 6) and rows["empty"]["build"] == "no-files" and "No lab 1 files" in feedback("empty"),
+              "an empty folder scores 0 with 'No lab 1 files'")
+        check("notes.txt" in summary, "summary.txt names the stray file notes.txt")
+        r = results("reference")
+        check(r["score"] == 6 and len(r["tests"]) == 6 and
+              all({"name", "score", "max_score", "output", "visibility"} <= set(t) for t in r["tests"]),
+              "results.json is in Gradescope's format (score; tests with name, score, max_score, output, visibility)")
+        check(not list(tmp.glob(".out.tmp-*")) and not list(tmp.glob(".out.old-*")), "no staging folder is left behind")
+
+        # A weights file; grading again replaces the earlier output as a whole.
+        weights = tmp / "lab1.weights"
+        weights.write_text("# test case = points\nlab1.ijk: the baseline triple loop = 3\nlab1.kji = 0.5\n")
+        keep = tmp / "keep"
+        keep.mkdir()
+        for s in ("starter", "reference"):
+            shutil.copytree(sub / s, keep / s)
+        rc, so, se = run([str(keep), "--lab", "1", "--out", str(out), "--weights", str(weights),
+                          "--perf", "--perf-size", "64", "--perf-threads", "1", "--perf-points", "2"])
+        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())} if rc == 0 else {}
+        check(rc == 0 and sorted(rows) == ["reference", "starter"] and
+              float(rows["reference"]["score"]) - float(rows["reference"]["performance target"]) == 7.5 and
+              float(rows["reference"]["max"]) == 9.5,
+              "a weights file sets the points (3 + 4 x 1 + 0.5 = 7.5, + 2 for --perf); OUT is replaced as a whole",
+              f"exit {rc} {se.strip()} {rows.get('reference')}")
+        if rc == 0:
+            perf = results("reference")["tests"][-1]
+            check(perf["name"].startswith("performance target") and "64^3" in perf["output"],
+                  "--perf scores the lab's target as one more test, with mmlab's explanation", str(perf))
+            check(results("starter")["tests"][-1]["output"].startswith("NOT RUN"),
+                  "--perf is not run for a submission whose tests fail", str(results("starter")["tests"][-1]))
+        weights.write_text("lab1.no_such_test = 2\n")
+        rc, so, se = run([str(keep), "--lab", "1", "--out", str(tmp / "out2"), "--weights", str(weights)])
+        check(rc == 2 and "no_such_test" in se and not (tmp / "out2").exists(),
+              "a weights file naming an unknown test case: exit 2, nothing written", se.strip())
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(f"grading tests: {'all passed' if not failures else str(len(failures)) + ' FAILED: ' + '; '.join(failures)}")
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(1 if failures else 0)
