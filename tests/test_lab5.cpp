@@ -97,6 +97,17 @@ TEST_SUITE("lab5") {
             }
     }
 
+    TEST_CASE("lab5.blis: 4 and 6 threads, more than this machine may have, on shapes with few row panels") {
+        // With 6 threads, 97 rows (17 micro-panels of 6) give 2 or 3 panels
+        // a thread: every thread
+        // still packs its share of each B panel and meets every barrier; 20
+        // rows are 4 micro-panels, fewer than the threads asked for.
+        for (int t : {4, 6}) {
+            CAPTURE(t);
+            check_stage_on("lab5.blis", {{97, 131, 67}, {200, 200, 33}, {20, 500, 9}, {500, 64, 9}}, with({}, t));
+        }
+    }
+
     TEST_CASE("lab5.blis: small and odd block sizes split every loop into uneven pieces") {
         // MC, KC, NC far below the defaults, so that the test shapes cross
         // several blocks in loops 5, 4 and 3 with a ragged last block (MC and
