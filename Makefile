@@ -1,11 +1,13 @@
 # matmul-lab. The commands a user needs:
 #   make demo              the whole progression (reference solutions)
+#   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
 #   make test              every test, ends with "N passed, N failed"
 #   make labN              your lab N: its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
 #   make grade SUBMISSIONS=dir LAB=N [OUT=dir]   grade a folder of submissions (handouts/grading.md)
 # Knobs: OPT="-O0" / ARCH="-march=native" (flags for labs/ and solutions/),
-#        THREADS=2 (default: all cores), SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target).
+#        THREADS=2 (default: all cores), SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target),
+#        PLOT=dir (make demo: also its JSON and charts there).
 # Everything is built in build/ ('make clean' removes it).
 
 BUILD ?= build
@@ -117,8 +119,32 @@ $(LABS): lab%: all
 	  { echo "make lab$*: the tests above failed: fix labs/lab$*/ (handouts/lab$*.md explains each task), then run make lab$* again"; exit 1; }
 	@$(BIN)/mmlab lab $* --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(SOLUTION),--solution)
 
+# make demo PLOT=dir: also the demo's JSON (dir/demo.json) and its charts
+# (tools/plot.py: dir/progression.svg, and dir/sizes.svg when SIZE lists
+# several sizes), drawn even when a check failed (the chart shows it), and
+# the demo's exit status kept.
 demo: all
-	@$(BIN)/mmlab demo --threads $(THREADS) $(if $(SIZE),--size $(SIZE))
+	$(if $(PLOT),@mkdir -p "$(PLOT)" && rm -f "$(PLOT)/demo.json")
+	@$(BIN)/mmlab demo --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(PLOT),--json "$(PLOT)/demo.json"); \
+	  status=$$?; $(if $(PLOT),[ ! -f "$(PLOT)/demo.json" ] || python3 tools/plot.py --out "$(PLOT)" "$(PLOT)/demo.json" || exit 2;) exit $$status
+
+# make plots [PLOT=dir] [SIZE=list]: the charts for a lecture, in one folder
+# (default plots/): the demo at 250, 500 and 1000 (SIZE= changes the list),
+# lab 10's roofline at the last of them, and tools/plot.py's SVGs of both:
+# progression.svg, sizes.svg, roofline.svg (with demo.json and roofline.csv).
+# About a minute and a half on 2 cores.
+PLOT_DIR = $(or $(PLOT),plots)
+PLOT_SIZES = $(or $(SIZE),250,500,1000)
+PLOT_COMMA := ,
+.PHONY: plots
+plots: all
+	@command -v python3 > /dev/null || { echo "make plots: python3 is needed: sudo apt-get install python3" >&2; exit 2; }
+	@mkdir -p "$(PLOT_DIR)" && rm -f "$(PLOT_DIR)/demo.json" "$(PLOT_DIR)/roofline.csv"
+	@$(BIN)/mmlab demo --threads $(THREADS) --size $(PLOT_SIZES) --json "$(PLOT_DIR)/demo.json"; \
+	  status=$$?; [ -f "$(PLOT_DIR)/demo.json" ] || exit $$status
+	@$(BIN)/mmlab roofline --threads $(THREADS) --size $(lastword $(subst $(PLOT_COMMA), ,$(PLOT_SIZES))) \
+	  --csv "$(PLOT_DIR)/roofline.csv"
+	@python3 tools/plot.py --out "$(PLOT_DIR)" "$(PLOT_DIR)/demo.json" "$(PLOT_DIR)/roofline.csv"
 
 list: $(BIN)/mmlab
 	@$(BIN)/mmlab list

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <sstream>
 
@@ -110,6 +111,11 @@ void write_json(const std::string& path, const Options& options, const BenchOutp
                                              json_number(g.fp32_peak_gflops) + "}"
                                        : std::string("null"))
       << ",\n";
+    // When the run was made (UTC), for plot titles (tools/plot.py).
+    char date[32] = "";
+    const std::time_t now = std::time(nullptr);
+    std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    j << "  \"date\": " << json_string(date) << ",\n";
     j << "  \"command\": " << json_string(options.command) << ", \"threads\": " << options.threads << ",\n";
     j << "  \"google_benchmark\": [\n";
     for (std::size_t i = 0; i < out.raw.size(); ++i) {
@@ -123,7 +129,10 @@ void write_json(const std::string& path, const Options& options, const BenchOutp
     j << "  ],\n  \"summary\": [\n";
     for (std::size_t i = 0; i < out.rows.size(); ++i) {
         const Measurement& r = out.rows[i];
-        j << "    {\"stage\": " << json_string(r.stage) << ", \"version\": " << json_string(impl_name(r.impl))
+        const Stage* st = Registry::instance().find(r.stage);
+        const char* device = !st ? "" : st->device == Device::Gpu ? "gpu" : "cpu";
+        j << "    {\"stage\": " << json_string(r.stage) << ", \"device\": " << json_string(device)
+          << ", \"version\": " << json_string(impl_name(r.impl))
           << ", \"M\": " << r.shape.M << ", \"N\": " << r.shape.N << ", \"K\": " << r.shape.K
           << ", \"threads\": " << r.threads << ", \"skipped\": " << (r.skipped ? "true" : "false")
           << ", \"passed\": " << (r.passed ? "true" : "false")
