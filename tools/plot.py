@@ -547,8 +547,9 @@ def roofline(csv_files, title, machine):
     if not ais or not gs:
         raise Usage("roofline: no row has a positive FLOP/byte and GFLOP/s; run `mmlab roofline --csv FILE` again")
     ridges = [p / b for _, _, p, b in roofs if b > 0]
-    left, right, y0, bottom = 130, WIDTH - 60, 178, HEIGHT - 110
-    xs = LogAxis(min(ais + ridges) / 3, max(ais + ridges) * 3, left, right)
+    left, right, bottom = 130, WIDTH - 60, HEIGHT - 110
+    y0 = 178 + 30 * len(roofs)
+    xs = LogAxis(min(ais + ridges) / 3, max(ais + ridges) * 5, left, right)
     ys = LogAxis(min(gs) / 2, max(gs + [p for _, _, p, _ in roofs]) * 2, bottom, y0)
 
     svg = Svg()
@@ -582,7 +583,8 @@ def roofline(csv_files, title, machine):
     roof_colours = ["#000000", "#555555", "#7a0000", "#00407a"]
     roof_dash = [None, "14 8", "4 6", "20 6 4 6"]
     roof_list = sorted(roofs)
-    label_y = spread([(i, ys(p) - 14) for i, (_, _, p, _) in enumerate(roof_list)], SUBTITLE_PX + 6)
+    # the roofs' legend: between the titles and the plot, where it hides nothing
+    legend = []
     for i, (dev, t, peak, bw) in enumerate(roof_list):
         c, d = roof_colours[i % 4], roof_dash[i % 4]
         ridge = peak / bw if bw > 0 else xs.lo
@@ -590,8 +592,11 @@ def roofline(csv_files, title, machine):
         pts = [(xs(start), ys(bw * start)), (xs(ridge), ys(peak)), (xs(xs.hi), ys(peak))]
         svg.polyline(pts, c, 4, d)
         who = f"{dev}, {t} thread{'s' if t > 1 else ''}" if dev.upper() == "CPU" else dev
-        svg.text(xs(xs.hi) - 8, label_y[i], f"{who}: {fmt(peak)} GFLOP/s, {fmt(bw)} GB/s, ridge {fmt(ridge)} FLOP/byte",
-                 SUBTITLE_PX, anchor="end", weight="bold", fill=c, halo=True)
+        legend.append((f"{who}: peak {fmt(peak)} GFLOP/s, {fmt(bw)} GB/s, ridge {fmt(ridge)} FLOP/byte", c, d))
+    for i, (s, c, d) in enumerate(legend):
+        y = y0 - 16 - 30 * (len(legend) - 1 - i)
+        svg.line(left + 26, y - 7, left + 86, y - 7, c, 4, d)
+        svg.text(left + 96, y, s, SUBTITLE_PX, weight="bold", fill=c)
 
     labels = []
     for r in rows:

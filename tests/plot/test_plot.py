@@ -93,9 +93,9 @@ def main():
                   "roofline.svg: the stages of the CSV are labelled")
             check("lab1.ijk: 1.43" in joined and "lab5.openblas (2t): 84.0" in joined,
                   "roofline.svg: each point's GFLOP/s is in its label", joined)
-            check("CPU, 1 thread: 92.8 GFLOP/s, 15.4 GB/s, ridge 6.03 FLOP/byte" in joined,
+            check("CPU, 1 thread: peak 92.8 GFLOP/s, 15.4 GB/s, ridge 6.03 FLOP/byte" in joined,
                   "roofline.svg: the 1-thread roof is drawn and labelled with its peak and bandwidth", joined)
-            check("CPU, 2 threads: 156 GFLOP/s" in joined, "roofline.svg: the 2-thread roof too")
+            check("CPU, 2 threads: peak 156 GFLOP/s" in joined, "roofline.svg: the 2-thread roof too")
             continue
         check(all(s in joined for s in stages), f"{name}.svg: every stage is named", joined)
         check(data["date"][:10] in joined, f"{name}.svg: the title has the run's date")
@@ -141,6 +141,22 @@ def main():
         t, _ = texts(tmp / "failed" / "sizes.svg")
         check(any("FAILED" in s for s in t) and any("skipped" in s for s in t),
               "sizes.svg: failed and skipped points are noted", "\n".join(t))
+
+    # --- a GPU stage: its peak is the GPU's spec peak, drawn beside the CPU's
+    gpu = copy.deepcopy(data)
+    extra = copy.deepcopy(gpu["summary"][0])
+    extra.update(stage="lab8.double_buffer", device="gpu", gflops=30000.0, percent_of_peak=50.0, M=4096, N=4096, K=4096)
+    gpu["summary"].append(extra)
+    gpu["gpu"] = {"name": "NVIDIA H100 80GB HBM3", "sm_count": 132, "fp32_peak_gflops_spec": 60000}
+    gpu_json = tmp / "gpu.json"
+    gpu_json.write_text(json.dumps(gpu))
+    r = plot("--out", tmp / "gpu", "--chart", "progression", gpu_json)
+    t, _ = texts(tmp / "gpu" / "progression.svg") if r.returncode == 0 else ([], None)
+    joined = "\n".join(t)
+    check(r.returncode == 0 and "GPU FP32 peak (spec): 60,000" in joined and "lab8.double_buffer  4096³" in joined
+          and "CPU peak, 1 thread (measured)" in joined and "H100" in joined and "CUDA events" in joined,
+          "a GPU stage: the GPU's spec peak, the stage with its shape, the GPU named, kernel timing said",
+          r.stderr + joined)
 
     # --- several files: both machines in the title
     r = plot("--out", tmp / "two", "--chart", "progression", run_json, bad_json)
