@@ -50,8 +50,9 @@ FONT = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 TITLE_PX, SUBTITLE_PX, AXIS_PX, TICK_PX, LABEL_PX = 34, 21, 26, 22, 20
 INK, GRID, MINOR_GRID, FAIL, SKIP = "#000000", "#b0b0b0", "#e4e4e4", "#c00000", "#606060"
 # Okabe-Ito, colour-blind safe, one colour per lab (lab 10 has no stages of its own).
-LAB_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000",
-               "#8C564B", "#F0E442", "#999999"]
+# Okabe-Ito's yellow is too light for text on white: lab 9 gets a dark gold instead.
+LAB_COLOURS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#332288",
+               "#8C564B", "#A07800", "#777777"]
 
 
 class Usage(Exception):
@@ -184,9 +185,9 @@ def devices_of(rows, data):
 def timed_text(devs):
     parts = []
     if "cpu" in devs:
-        parts.append("CPU: median wall-clock time of one call, inputs in memory")
+        parts.append("CPU: median wall-clock time of one call" + ("" if "gpu" in devs else ", inputs in memory"))
     if "gpu" in devs:
-        parts.append("GPU: median kernel time between CUDA events, inputs on the device")
+        parts.append("GPU: median kernel time between CUDA events" + ("" if "cpu" in devs else ", inputs on the device"))
     return "; ".join(parts) + "; GFLOP/s = 2·M·N·K / time"
 
 
@@ -246,8 +247,9 @@ class Svg:
 
 def titles(svg, title, subtitles):
     svg.text(WIDTH / 2, 46, title, TITLE_PX, anchor="middle", weight="bold")
-    for i, s in enumerate(subtitles):
-        svg.text(WIDTH / 2, 80 + i * 28, s, SUBTITLE_PX, anchor="middle")
+    for i, s in enumerate(subtitles):  # smaller type for a line that would not fit
+        px = min(SUBTITLE_PX, int((WIDTH - 40) / (0.6 * max(len(s), 1))))
+        svg.text(WIDTH / 2, 80 + i * 28, s, px, anchor="middle")
 
 
 class LogAxis:
@@ -360,7 +362,9 @@ def progression(jsons, shape, title):
     top = max(good + [v for _, v in peak_lines] + [1.0])
     low = min(good + [top / 10])
 
-    left = 40 + max(text_width(s, LABEL_PX + 2) for s in labels)
+    # the stage names left of the bars, in at most 40% of the width (smaller type for long names)
+    longest = max(len(s) for s in labels)
+    left = min(40 + text_width("x" * longest, LABEL_PX + 2), WIDTH * 0.4)
     right = WIDTH - 60
     # below the title, len(jsons) + 1 subtitle lines and one line per peak label
     y0 = 80 + 28 * (len(jsons) + 1) + 26 * len(peak_lines) + 14
@@ -368,7 +372,7 @@ def progression(jsons, shape, title):
     axis = LogAxis(low / 2.5, top * 1.6, left, right)
     band = (bottom - y0) / len(rows)
     bar_h = min(band * 0.72, 56)
-    label_px = min(LABEL_PX + 2, max(12, int(band * 0.62)))
+    label_px = min(LABEL_PX + 2, max(12, int(band * 0.62)), int((left - 40) / (0.6 * longest)))
 
     svg = Svg()
     first = title or "GFLOP/s per stage: the progression"
