@@ -448,8 +448,8 @@ def sizes(jsons, title):
             series[key].append((n, r))
     series = {k: v for k, v in series.items() if len({round(n, 3) for n, _ in v}) >= 2}
     if not series:
-        raise Usage("sizes: no stage ran at two or more sizes; run mmlab with several, e.g. "
-                    "`mmlab demo --size 250,500,1000 --json FILE`")
+        raise Usage("sizes: every stage ran at one size only; for this chart run several "
+                    "(make demo SIZE=250,500,1000 PLOT=dir, or mmlab ... --size 250,500,1000 --json FILE)")
     versions = {k[2] for k in series}
     good = [(n, num(r.get("gflops"))) for v in series.values() for n, r in v
             if r.get("passed") and not r.get("skipped") and num(r.get("gflops"))]
@@ -700,7 +700,7 @@ def render(opts):
         except Usage as e:
             if asked:
                 raise
-            print(f"plot.py: no {name} chart: {e}", file=sys.stderr)
+            print(f"plot.py: {name}.svg not drawn: {e}", file=sys.stderr)
     return out
 
 

@@ -187,7 +187,7 @@ def main():
         ("a --shape that did not run", ["--shape", "999", run_json], "no stage ran at that shape"),
         ("roofline without its CSV", ["--chart", "roofline", run_json], "roofline --csv"),
         ("sizes from a run at one size (progression would work: still nothing written)",
-         ["--chart", "progression,sizes", one_size_json], "two or more sizes"),
+         ["--chart", "progression,sizes", one_size_json], "ran at one size only"),
     ]
     truncated = tmp / "truncated.json"
     truncated.write_text(run_json.read_text()[:200])
