@@ -424,13 +424,17 @@ def progression(jsons, shape, title):
         else:
             svg.text(x - 10, yc, val, label_px, anchor="end", baseline="central", weight="bold", halo=True)
 
-    # peak lines with labels at the top, pushed apart where two peaks are close
-    pos = spread([(i, axis(v)) for i, (_, v) in enumerate(peak_lines)], 1)
+    # peak lines, each with its label on a row of its own above the bars, ending at the line
+    # (starting there where the label would run off the left edge)
     for i, (what, v) in enumerate(peak_lines):
         x = axis(v)
         svg.line(x, y0 - 14, x, bottom, INK, 3, "12 8")
         row_y = y0 - 22 - 26 * (len(peak_lines) - 1 - i)
-        svg.text(min(x, right), row_y, f"{what}: {fmt(v)}", SUBTITLE_PX, anchor="end", weight="bold")
+        label = f"{what}: {fmt(v)}"
+        if x - text_width(label, SUBTITLE_PX) < 10:
+            svg.text(x, row_y, label, SUBTITLE_PX, weight="bold")
+        else:
+            svg.text(x, row_y, label, SUBTITLE_PX, anchor="end", weight="bold")
     return svg.finish(first)
 
 
@@ -439,7 +443,6 @@ def progression(jsons, shape, title):
 def sizes(jsons, title):
     multi = len(jsons) > 1
     series = {}  # key -> list of (n, row)
-    notes = []
     for fi, data in enumerate(jsons):
         for r in data["summary"]:
             key = (fi, r["stage"], r.get("version"), r.get("threads"))
@@ -637,7 +640,10 @@ def parse_args(argv):
     while i < len(argv):
         a = argv[i]
         if a in ("-h", "--help"):
-            print(__doc__.strip())
+            try:
+                print(__doc__.strip())
+            except BrokenPipeError:  # `plot.py --help | head`
+                pass
             sys.exit(0)
         if a in ("--chart", "--out", "--shape", "--title", "--machine"):
             if i + 1 >= len(argv):
