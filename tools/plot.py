@@ -544,6 +544,50 @@ def sizes(jsons, title):
 
 # ------------------------------------------------------------------ roofline
 
+def place_labels(svg, labels, left, right, top, bottom, px=LABEL_PX - 2):
+    """Point labels [(x, y, text, colour)] placed greedily, top to bottom: beside
+    the point (right, else left), else moved up or down by whole lines, at the
+    first place where the label's box overlaps no label placed before it and
+    no point; a moved label gets a thin leader line to its point."""
+    h = px + 4
+    points = [(x - 10, y - 10, x + 10, y + 10) for x, y, _, _ in labels]
+    placed = []
+
+    def free(box):
+        if box[0] < left or box[2] > right or box[1] < top or box[3] > bottom:
+            return False
+        return not any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3]
+                       for b in placed + points)
+
+    for x, y, text, colour in sorted(labels, key=lambda t: t[1]):
+        w = text_width(text, px)
+        choice = None
+        for step in range(0, 12):
+            for dy in ([0] if step == 0 else [-step * h, step * h]):
+                for side in (1, -1):
+                    x0 = x + 16 if side > 0 else x - 16 - w
+                    box = (x0, y + dy - h / 2, x0 + w, y + dy + h / 2)
+                    if free(box):
+                        choice = (side, dy, box)
+                        break
+                if choice:
+                    break
+            if choice:
+                break
+        if not choice:  # nowhere free: beside the point, on top of whatever is there
+            x0 = x + 16 if x + 16 + w < right else x - 16 - w
+            choice = (1 if x0 > x else -1, 0, (x0, y - h / 2, x0 + w, y + h / 2))
+        side, dy, box = choice
+        placed.append(box)
+        if dy:
+            svg.line(x, y, box[0] if side > 0 else box[2], y + dy, colour, 1)
+        if side > 0:
+            svg.text(box[0], y + dy, text, px, baseline="central", weight="bold", fill=colour, halo=True)
+        else:
+            svg.text(box[2], y + dy, text, px, anchor="end", baseline="central", weight="bold", fill=colour,
+                     halo=True)
+
+
 def roofline(csv_files, title, machine):
     rows = [r for rows in csv_files for r in rows]
     roofs = {}
@@ -615,20 +659,7 @@ def roofline(csv_files, title, machine):
         if not compulsory:
             name += f", {r['model']}"
         labels.append((x, y, f"{name}: {fmt(r['gflops'])}", c))
-    by_x = {}
-    for i, (x, y, s, c) in enumerate(labels):
-        by_x.setdefault(round(x / 40), []).append(i)
-    for col in by_x.values():
-        pos = spread([(i, labels[i][1]) for i in col], LABEL_PX + 2)
-        # one side for the whole column: right of the points, or left where one label would not fit
-        fits = all(labels[i][0] + 16 + text_width(labels[i][2], LABEL_PX - 2) < right for i in col)
-        for i in col:
-            x, y, s, c = labels[i]
-            if fits:
-                svg.text(x + 16, pos[i], s, LABEL_PX - 2, baseline="central", weight="bold", fill=c, halo=True)
-            else:
-                svg.text(x - 16, pos[i], s, LABEL_PX - 2, anchor="end", baseline="central", weight="bold", fill=c,
-                         halo=True)
+    place_labels(svg, labels, left, right, y0, bottom)
     return svg.finish(first)
 
 
