@@ -8,7 +8,8 @@
 // column blocks of 32 (per row, the sum of 32 elements of C times a random
 // vector against the same sum of the bounds), plus every element of the first
 // and last rows and columns (where tile-boundary bugs live), 8 random whole
-// rows and columns, and 2048 random entries. It finds any wrong tile, row or
+// rows and columns, and 2048 random entries (all entries when C has no more
+// than 2048). It finds any wrong tile, row or
 // column, and any single element wrong by more than about 50 times its bound;
 // a smaller error in one interior element can escape it (the full check,
 // used up to 2^28 multiply-adds, on every product with at most 2048

@@ -114,7 +114,9 @@ TEST_SUITE("shared") {
         CHECK_FALSE(r.passed);
         CHECK(r.failure.find("C[7][11]") != std::string::npos);
         CHECK(r.worst_ratio > 1.0);
-        CHECK_FALSE(p.check(VerifyMethod::Randomized).passed);  // sampled: row 7 via Freivalds
+        // Randomized: 600 entries are few enough to be checked one by one (a
+        // 3x error in one entry hides from Freivalds' block sums).
+        for (int run = 0; run < 20; ++run) CHECK_FALSE(p.check(VerifyMethod::Randomized).passed);
     }
 
     TEST_CASE("verifier rejects NaN, Inf and unwritten elements, naming the place") {
