@@ -47,6 +47,29 @@ StageParams parse_param_list(const std::string& text);
 // A whole number in [lo, hi]; `what` names the flag in the error.
 long long parse_integer(const std::string& text, const std::string& what, long long lo, long long hi);
 
+// The words after an extra command's name (harness/commands.h), read in
+// order: while (a.next(flag)) { if (flag == "--size") v = a.value(flag); ...
+// else a.unknown(flag); } - a missing value or an unknown flag is a
+// UsageError that names the command's --help.
+struct CommandArgs {
+    CommandArgs(const std::vector<std::string>& a, const char* cmd) : args(a), command(cmd) {}
+    std::vector<std::string> args;
+    std::string command;
+    std::size_t i = 0;
+    bool next(std::string& flag) {
+        if (i >= args.size()) return false;
+        flag = args[i++];
+        return true;
+    }
+    std::string value(const std::string& flag) {
+        if (i >= args.size()) throw UsageError(flag + " needs a value; see 'mmlab " + command + " --help'");
+        return args[i++];
+    }
+    [[noreturn]] void unknown(const std::string& flag) const {
+        throw UsageError("unknown option '" + flag + "' for " + command + "; see 'mmlab " + command + " --help'");
+    }
+};
+
 // Throws UsageError when A, B and C (and, on the CPU, the float64 check)
 // cannot fit in the memory this machine has available.
 void check_fits_in_memory(Shape s, Device device);

@@ -391,24 +391,7 @@ void write_lh_csv(const std::string& path, const std::vector<LhRow>& rows) {
 
 // ---------------------------------------------------------------- commands
 
-struct Args {
-    Args(const std::vector<std::string>& a, const char* cmd) : args(a), command(cmd) {}
-    std::vector<std::string> args;
-    std::string command;
-    std::size_t i = 0;
-    bool next(std::string& flag) {
-        if (i >= args.size()) return false;
-        flag = args[i++];
-        return true;
-    }
-    std::string value(const std::string& flag) {
-        if (i >= args.size()) throw UsageError(flag + " needs a value; see 'mmlab " + command + " --help'");
-        return args[i++];
-    }
-    [[noreturn]] void unknown(const std::string& flag) const {
-        throw UsageError("unknown option '" + flag + "' for " + command + "; see 'mmlab " + command + " --help'");
-    }
-};
+using Args = CommandArgs;  // harness/cli.h
 
 std::vector<long long> parse_sizes(const std::string& text) {
     std::vector<long long> out;
