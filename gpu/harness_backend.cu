@@ -7,6 +7,7 @@
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
 #include "gpu/event_timer.h"
+#include "harness/bench.h"
 #include "harness/gpu_backend.h"
 
 namespace mml::gpu {
@@ -101,12 +102,6 @@ CostBreakdown breakdown_once(const MatmulFn& fn, const float* A, const float* B,
     CUDA_CHECK(cudaDeviceSynchronize());
     out.free_ms = ms_since(t0);
     return out;
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 }  // namespace

@@ -103,6 +103,12 @@ std::string job_name(const Job& job, int index) {
 
 }  // namespace
 
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings) {
     BenchOutput out;
     out.rows.resize(jobs.size());
@@ -194,10 +200,8 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
                 out.rows[it->second].iterations = r.iterations;
             }
             for (auto& [idx, t] : times) {
-                std::sort(t.begin(), t.end());
-                const std::size_t n = t.size();
                 Measurement& m = out.rows[idx];
-                m.median_seconds = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+                m.median_seconds = median(t);
                 m.gflops = shape.flops() / m.median_seconds / 1e9;
                 m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m);
             }

@@ -18,6 +18,10 @@ struct Job {
     StageParams params;
 };
 
+// The middle value of `values` (the mean of the two middle ones when the count
+// is even): one slow repetition, disturbed by other work, does not move it.
+double median(std::vector<double> values);
+
 struct BenchSettings {
     int reps = 0;  // 0 = automatic
     StageParams params;

@@ -63,6 +63,26 @@ long long parse_integer(const std::string& text, const std::string& what, long l
     return v;
 }
 
+std::vector<long long> parse_integer_list(const std::string& text, const std::string& what, long long lo,
+                                          long long hi) {
+    std::vector<long long> out;
+    std::stringstream ss(text);
+    for (std::string v; std::getline(ss, v, ',');) out.push_back(parse_integer(v, what, lo, hi));
+    if (out.empty()) throw UsageError(what + " needs at least one value");
+    return out;
+}
+
+Impl parse_impl(const std::string& text) {
+    if (text != "student" && text != "reference") throw UsageError("--impl must be student or reference");
+    return text == "student" ? Impl::Student : Impl::Reference;
+}
+
+const Stage& stage_or_error(const std::string& name) {
+    const Stage* s = Registry::instance().find(name);
+    if (!s) throw UsageError("unknown stage '" + name + "'; 'mmlab list' shows the names");
+    return *s;
+}
+
 bool shape_by_name(const std::string& name, Shape& shape) {
     // Seed 000 (PHVM), Tables 1 and 2: E is M x K, F is K x N.
     static const struct { const char* name; Shape shape; } kNamed[] = {
@@ -103,7 +123,7 @@ std::vector<Shape> parse_shapes(const std::string& text) {
     return out;
 }
 
-static double available_memory_bytes() {
+double available_memory_bytes() {
     std::ifstream in("/proc/meminfo");
     std::string key;
     double kb = 0;

@@ -46,6 +46,13 @@ bool shape_by_name(const std::string& name, Shape& shape);
 StageParams parse_param_list(const std::string& text);
 // A whole number in [lo, hi]; `what` names the flag in the error.
 long long parse_integer(const std::string& text, const std::string& what, long long lo, long long hi);
+// "1,2,4": comma-separated whole numbers, each in [lo, hi]; at least one.
+std::vector<long long> parse_integer_list(const std::string& text, const std::string& what, long long lo,
+                                          long long hi);
+// The --impl of an extra command that runs one version: "student" or "reference".
+Impl parse_impl(const std::string& text);
+// The stage of that name; unknown names are a UsageError that points at `mmlab list`.
+const Stage& stage_or_error(const std::string& name);
 
 // The words after an extra command's name (harness/commands.h), read in
 // order: while (a.next(flag)) { if (flag == "--size") v = a.value(flag); ...
@@ -70,6 +77,9 @@ struct CommandArgs {
     }
 };
 
+// Bytes of host memory available now (MemAvailable in /proc/meminfo; 8 GB
+// when it cannot be read, so an unknown machine is treated as a small one).
+double available_memory_bytes();
 // Throws UsageError when A, B and C (and, on the CPU, the float64 check)
 // cannot fit in the memory this machine has available.
 void check_fits_in_memory(Shape s, Device device);

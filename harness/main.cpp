@@ -18,12 +18,6 @@ using namespace mml;
 
 namespace {
 
-const Stage& stage_or_error(const std::string& name) {
-    const Stage* s = Registry::instance().find(name);
-    if (!s) throw UsageError("unknown stage '" + name + "'; 'mmlab list' shows the names");
-    return *s;
-}
-
 const Lab& lab_or_error(int number) {
     const Lab* lab = Registry::instance().find_lab(number);
     if (!lab) {

@@ -3,7 +3,6 @@
 //   mmlab sweep --stage lab2.blocked --sweep block=16,32,64,128 --size 1024
 #include <cstdio>
 #include <map>
-#include <sstream>
 
 #include "harness/bench.h"
 #include "harness/cli.h"
@@ -26,36 +25,25 @@ int run_sweep(const std::vector<std::string>& args) {
     std::vector<Shape> shapes = {{1024, 1024, 1024}};
     BenchSettings settings;
     Impl impl = Impl::Reference;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab sweep --help'");
-            return args[++i];
-        };
-        const std::string& a = args[i];
-        if (a == "--stage") stage_name = value();
-        else if (a == "--size") shapes = parse_shapes(value());
-        else if (a == "--threads") settings.params.threads = int(parse_integer(value(), "--threads", 1, 1024));
-        else if (a == "--reps") settings.reps = int(parse_integer(value(), "--reps", 1, 1000));
-        else if (a == "--quiet") settings.quiet = true;
-        else if (a == "--impl") {
-            const std::string v = value();
-            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
-            impl = v == "student" ? Impl::Student : Impl::Reference;
-        } else if (a == "--sweep") {
-            const std::string kv = value();
+    CommandArgs a(args, "sweep");
+    for (std::string f; a.next(f);) {
+        if (f == "--stage") stage_name = a.value(f);
+        else if (f == "--size") shapes = parse_shapes(a.value(f));
+        else if (f == "--threads") settings.params.threads = int(parse_integer(a.value(f), "--threads", 1, 1024));
+        else if (f == "--reps") settings.reps = int(parse_integer(a.value(f), "--reps", 1, 1000));
+        else if (f == "--quiet") settings.quiet = true;
+        else if (f == "--impl") impl = parse_impl(a.value(f));
+        else if (f == "--sweep") {
+            const std::string kv = a.value(f);
             const auto eq = kv.find('=');
             if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
                 throw UsageError("--sweep takes name=v1,v2,..., got '" + kv + "'");
-            std::vector<long long> vals;
-            std::stringstream ss(kv.substr(eq + 1));
-            for (std::string v; std::getline(ss, v, ',');)
-                vals.push_back(parse_integer(v, "--sweep " + kv.substr(0, eq), 1, 1LL << 40));
-            axes.push_back({kv.substr(0, eq), vals});
-        } else throw UsageError("unknown option '" + a + "' for sweep; see 'mmlab sweep --help'");
+            const std::string name = kv.substr(0, eq);
+            axes.push_back({name, parse_integer_list(kv.substr(eq + 1), "--sweep " + name, 1, 1LL << 40)});
+        } else a.unknown(f);
     }
-    const Stage* stage = Registry::instance().find(stage_name);
     if (stage_name.empty()) throw UsageError("'mmlab sweep' needs --stage NAME");
-    if (!stage) throw UsageError("unknown stage '" + stage_name + "'; 'mmlab list' shows the names");
+    const Stage* stage = &stage_or_error(stage_name);
     if (axes.empty()) throw UsageError("'mmlab sweep' needs at least one --sweep name=v1,v2,...");
     if (impl == Impl::Student && !stage->student) throw UsageError(stage_name + " has no student version");
 

@@ -12,7 +12,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <sstream>
 
 #include "cpu/machine.h"
 #include "cpu/peak.h"
@@ -393,14 +392,6 @@ void write_lh_csv(const std::string& path, const std::vector<LhRow>& rows) {
 
 using Args = CommandArgs;  // harness/cli.h
 
-std::vector<long long> parse_sizes(const std::string& text) {
-    std::vector<long long> out;
-    std::stringstream ss(text);
-    for (std::string v; std::getline(ss, v, ',');) out.push_back(parse_integer(v, "--sizes", 1, 65536));
-    if (out.empty()) throw UsageError("--sizes needs at least one value");
-    return out;
-}
-
 int default_threads() { return std::max(1, describe_machine().logical_cores); }
 
 const char* kRoofUsage = R"(usage: mmlab roofline [--size LIST] [--gpu-size N] [--threads T] [--no-gpu] [--student] [--csv FILE]
@@ -550,7 +541,7 @@ int run_lh(const std::vector<std::string>& raw) {
     std::string csv, explain_kernel, inputs;
     long long n = 4096;
     for (std::string fl; a.next(fl);) {
-        if (fl == "--sizes") sizes = parse_sizes(a.value(fl));
+        if (fl == "--sizes") sizes = parse_integer_list(a.value(fl), "--sizes", 1, 65536);
         else if (fl == "--reps") reps = int(parse_integer(a.value(fl), "--reps", 1, 1000));
         else if (fl == "--student") impl = Impl::Student;
         else if (fl == "--csv") csv = a.value(fl);

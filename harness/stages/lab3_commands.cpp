@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <sstream>
 
 #include "cpu/reference.h"
 #include "harness/bench.h"
@@ -19,14 +18,6 @@
 
 namespace mml {
 namespace {
-
-std::vector<long long> parse_list(const std::string& text, const std::string& what) {
-    std::vector<long long> out;
-    std::stringstream ss(text);
-    for (std::string v; std::getline(ss, v, ',');) out.push_back(parse_integer(v, what, 1, 1LL << 40));
-    if (out.empty()) throw UsageError(what + " needs at least one value");
-    return out;
-}
 
 // ---------------------------------------------------------------- crossover
 const char* kCrossoverUsage = R"(usage: mmlab crossover [--size LIST] [--cutoff C] [--impl student|reference] [--reps R] [--quiet]
@@ -46,21 +37,14 @@ int run_crossover(const std::vector<std::string>& args) {
     long long cutoff = reference::lab3::kDefaultCutoff;
     BenchSettings settings;
     Impl impl = Impl::Reference;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab crossover --help'");
-            return args[++i];
-        };
-        const std::string& a = args[i];
-        if (a == "--size") shapes = parse_shapes(value());
-        else if (a == "--cutoff") cutoff = parse_integer(value(), "--cutoff", 1, 1LL << 40);
-        else if (a == "--reps") settings.reps = int(parse_integer(value(), "--reps", 1, 1000));
-        else if (a == "--quiet") settings.quiet = true;
-        else if (a == "--impl") {
-            const std::string v = value();
-            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
-            impl = v == "student" ? Impl::Student : Impl::Reference;
-        } else throw UsageError("unknown option '" + a + "' for crossover; see 'mmlab crossover --help'");
+    CommandArgs a(args, "crossover");
+    for (std::string f; a.next(f);) {
+        if (f == "--size") shapes = parse_shapes(a.value(f));
+        else if (f == "--cutoff") cutoff = parse_integer(a.value(f), "--cutoff", 1, 1LL << 40);
+        else if (f == "--reps") settings.reps = int(parse_integer(a.value(f), "--reps", 1, 1000));
+        else if (f == "--quiet") settings.quiet = true;
+        else if (f == "--impl") impl = parse_impl(a.value(f));
+        else a.unknown(f);
     }
     const Stage* classical = Registry::instance().find("lab3.classical");
     const Stage* strassen = Registry::instance().find("lab3.strassen");
@@ -146,20 +130,13 @@ int run_strassen_error(const std::vector<std::string>& args) {
     std::vector<long long> cutoffs = {4, 32, 128};
     std::uint64_t seed = 2024;
     Impl impl = Impl::Reference;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab strassen-error --help'");
-            return args[++i];
-        };
-        const std::string& a = args[i];
-        if (a == "--size") shapes = parse_shapes(value());
-        else if (a == "--cutoff") cutoffs = parse_list(value(), "--cutoff");
-        else if (a == "--seed") seed = std::uint64_t(parse_integer(value(), "--seed", 0, 1LL << 62));
-        else if (a == "--impl") {
-            const std::string v = value();
-            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
-            impl = v == "student" ? Impl::Student : Impl::Reference;
-        } else throw UsageError("unknown option '" + a + "' for strassen-error; see 'mmlab strassen-error --help'");
+    CommandArgs a(args, "strassen-error");
+    for (std::string f; a.next(f);) {
+        if (f == "--size") shapes = parse_shapes(a.value(f));
+        else if (f == "--cutoff") cutoffs = parse_integer_list(a.value(f), "--cutoff", 1, 1LL << 40);
+        else if (f == "--seed") seed = std::uint64_t(parse_integer(a.value(f), "--seed", 0, 1LL << 62));
+        else if (f == "--impl") impl = parse_impl(a.value(f));
+        else a.unknown(f);
     }
     for (Shape s : shapes) check_fits_in_memory(s, Device::Cpu);
     std::printf("max |C^ - C| / (u max|A| max|B|), u = 2^-24, inputs U(-1,1) (seed %llu); Strassen: %s\n",

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 
 #include "cpu/machine.h"
 #include "harness/cli.h"
@@ -46,13 +45,11 @@ std::vector<Measurement> measure_scaling(const Stage& stage, Impl label, Impl ru
             if (x.passed) times.push_back(x.median_seconds);
         }
         if (m.passed && !times.empty()) {
-            std::sort(times.begin(), times.end());
-            const std::size_t n = times.size();
-            const double median = n % 2 ? times[n / 2] : 0.5 * (times[n / 2 - 1] + times[n / 2]);
-            const double faster = m.median_seconds / median;  // rescale the first round's rates
+            const double middle = median(times);
+            const double faster = m.median_seconds / middle;  // rescale the first round's rates
             m.gflops *= faster;
             m.percent_of_peak *= faster;
-            m.median_seconds = median;
+            m.median_seconds = middle;
             m.repetitions = rounds;
         }
         out.push_back(m);
@@ -88,31 +85,21 @@ int run_scaling(const std::vector<std::string>& args) {
     BenchSettings settings;
     StageParams params;
     Impl impl = Impl::Reference;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab scaling --help'");
-            return args[++i];
-        };
-        const std::string& a = args[i];
-        if (a == "--stage") stage_name = value();
-        else if (a == "--size") shapes = parse_shapes(value());
-        else if (a == "--threads-list") {
-            std::stringstream ss(value());
-            for (std::string v; std::getline(ss, v, ',');)
-                counts.push_back(int(parse_integer(v, "--threads-list", 1, 1024)));
-        } else if (a == "--reps") settings.reps = int(parse_integer(value(), "--reps", 1, 1000));
-        else if (a == "--quiet") settings.quiet = true;
-        else if (a == "--param") {
-            for (const auto& [key, v] : parse_param_list(value()).values) params.values[key] = v;
-        } else if (a == "--impl") {
-            const std::string v = value();
-            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
-            impl = v == "student" ? Impl::Student : Impl::Reference;
-        } else throw UsageError("unknown option '" + a + "' for scaling; see 'mmlab scaling --help'");
+    CommandArgs a(args, "scaling");
+    for (std::string f; a.next(f);) {
+        if (f == "--stage") stage_name = a.value(f);
+        else if (f == "--size") shapes = parse_shapes(a.value(f));
+        else if (f == "--threads-list") {
+            for (long long t : parse_integer_list(a.value(f), "--threads-list", 1, 1024)) counts.push_back(int(t));
+        } else if (f == "--reps") settings.reps = int(parse_integer(a.value(f), "--reps", 1, 1000));
+        else if (f == "--quiet") settings.quiet = true;
+        else if (f == "--param") {
+            for (const auto& [key, v] : parse_param_list(a.value(f)).values) params.values[key] = v;
+        } else if (f == "--impl") impl = parse_impl(a.value(f));
+        else a.unknown(f);
     }
     if (stage_name.empty()) throw UsageError("'mmlab scaling' needs --stage NAME (a threaded stage, e.g. lab4.pthreads)");
-    const Stage* stage = Registry::instance().find(stage_name);
-    if (!stage) throw UsageError("unknown stage '" + stage_name + "'; 'mmlab list' shows the names");
+    const Stage* stage = &stage_or_error(stage_name);
     if (!stage->threaded) throw UsageError(stage_name + " does not use threads; try lab4.pthreads");
     if (stage->device != Device::Cpu) throw UsageError("'mmlab scaling' is for CPU stages");
     if (impl == Impl::Student && !stage->student) throw UsageError(stage_name + " has no student version");

@@ -76,12 +76,6 @@ double time_per_call(const std::function<void()>& f, double at_least) {
     }
 }
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 SimdLevel simd_of(ref::Isa isa) {
     return isa == ref::Isa::Avx512 ? SimdLevel::Avx512 : isa == ref::Isa::Avx2 ? SimdLevel::Avx2 : SimdLevel::Scalar;
 }

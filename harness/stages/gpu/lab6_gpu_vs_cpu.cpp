@@ -29,18 +29,11 @@ Each time is the median of R runs (default 3; the CPU stage runs once when a
 run takes over a second). --impl picks the version of both stages.
 )";
 
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 const Stage& stage_named(const std::string& name, Device want) {
-    const Stage* s = Registry::instance().find(name);
-    if (!s) throw UsageError("unknown stage '" + name + "'; 'mmlab list' shows the names");
-    if (s->device != want)
+    const Stage& s = stage_or_error(name);
+    if (s.device != want)
         throw UsageError(name + (want == Device::Gpu ? " is not a GPU stage" : " is not a CPU stage"));
-    return *s;
+    return s;
 }
 
 int run_gpu_vs_cpu(const std::vector<std::string>& args) {
@@ -50,22 +43,15 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
     Impl impl = Impl::Reference;
     int reps = 3;
     StageParams params;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        auto value = [&]() -> std::string {
-            if (i + 1 >= args.size()) throw UsageError(args[i] + " needs a value; see 'mmlab gpu-vs-cpu --help'");
-            return args[++i];
-        };
-        const std::string& a = args[i];
-        if (a == "--gpu-stage") gpu_name = value();
-        else if (a == "--cpu-stage") cpu_name = value();
-        else if (a == "--size") shapes = parse_shapes(value());
-        else if (a == "--reps") reps = int(parse_integer(value(), "--reps", 1, 1000));
-        else if (a == "--threads") params.threads = int(parse_integer(value(), "--threads", 1, 1024));
-        else if (a == "--impl") {
-            const std::string v = value();
-            if (v != "student" && v != "reference") throw UsageError("--impl must be student or reference");
-            impl = v == "student" ? Impl::Student : Impl::Reference;
-        } else throw UsageError("unknown option '" + a + "' for gpu-vs-cpu; see 'mmlab gpu-vs-cpu --help'");
+    CommandArgs a(args, "gpu-vs-cpu");
+    for (std::string f; a.next(f);) {
+        if (f == "--gpu-stage") gpu_name = a.value(f);
+        else if (f == "--cpu-stage") cpu_name = a.value(f);
+        else if (f == "--size") shapes = parse_shapes(a.value(f));
+        else if (f == "--reps") reps = int(parse_integer(a.value(f), "--reps", 1, 1000));
+        else if (f == "--threads") params.threads = int(parse_integer(a.value(f), "--threads", 1, 1024));
+        else if (f == "--impl") impl = parse_impl(a.value(f));
+        else a.unknown(f);
     }
     const Stage& gpu_stage = stage_named(gpu_name, Device::Gpu);
     const Stage& cpu_stage = stage_named(cpu_name, Device::Cpu);

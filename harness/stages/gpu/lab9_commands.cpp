@@ -9,7 +9,6 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <numeric>
 #include <sstream>
 
@@ -35,31 +34,12 @@ using reference::lab9::UsmReading;
 
 using Args = CommandArgs;  // harness/cli.h
 
-std::vector<long long> parse_list(const std::string& text, const std::string& what, long long lo, long long hi) {
-    std::vector<long long> out;
-    std::stringstream ss(text);
-    for (std::string v; std::getline(ss, v, ',');) out.push_back(parse_integer(v, what, lo, hi));
-    if (out.empty()) throw UsageError(what + " needs at least one value");
-    return out;
-}
-
 double parse_real(const std::string& text, const std::string& what, double lo, double hi) {
     char* end = nullptr;
     const double v = std::strtod(text.c_str(), &end);
     if (text.empty() || *end != '\0' || !(v >= lo && v <= hi))
         throw UsageError(what + " must be a number in [" + fixed(lo, 3) + ", " + fixed(hi, 0) + "], got '" + text + "'");
     return v;
-}
-
-double host_available_bytes() {
-    std::ifstream in("/proc/meminfo");
-    std::string key;
-    double kb = 0;
-    while (in >> key >> kb) {
-        if (key == "MemAvailable:") return kb * 1024.0;
-        in.ignore(1 << 10, '\n');
-    }
-    return 8e9;
 }
 
 // The largest K whose E and F fit both in the GPU's free memory (90 %, less
@@ -70,7 +50,7 @@ Shape fit_shape(Shape s, bool quiet) {
     const gpu::DeviceInfo info = gpu::probe();
     const double per_k = 4.0 * double(s.M + s.N);
     const double gpu_room = 0.90 * double(info.free_bytes) - 4.0 * double(s.M * s.N) - 64e6;
-    const double host_room = 0.60 * host_available_bytes() - 4.0 * double(s.M * s.N);
+    const double host_room = 0.60 * available_memory_bytes() - 4.0 * double(s.M * s.N);
     const double kmax = std::floor(std::min(gpu_room, host_room) / per_k);
     if (double(s.K) <= kmax) return s;
     if (kmax < 1) throw UsageError("shape " + shape_text(s) + " cannot fit at any K on this machine");
@@ -84,7 +64,7 @@ Shape fit_shape(Shape s, bool quiet) {
         std::printf("note: %s needs %.1f GB for E and F; this machine has room for %.1f GB (GPU %.1f GB free, "
                     "host %.1f GB available): running at the largest K that fits, K = %lld\n",
                     shape_text(s).c_str(), per_k * double(s.K) / 1e9, std::min(gpu_room, host_room) / 1e9,
-                    double(info.free_bytes) / 1e9, host_available_bytes() / 1e9, k);
+                    double(info.free_bytes) / 1e9, available_memory_bytes() / 1e9, k);
     return {s.M, s.N, k};
 }
 
@@ -336,9 +316,9 @@ int run_sweep(const std::vector<std::string>& raw) {
     for (std::string f; a.next(f);) {
         if (f == "--size") shapes = parse_shapes(a.value(f));
         else if (f == "--k") k_override = parse_integer(a.value(f), "--k", 1, 1LL << 40);
-        else if (f == "--bs") bss = parse_list(a.value(f), "--bs", 32, 1024);
-        else if (f == "--gs") gs_abs = parse_list(a.value(f), "--gs", 1, 2147483647LL);
-        else if (f == "--gs-sm") gs_sm = parse_list(a.value(f), "--gs-sm", 1, 1 << 20);
+        else if (f == "--bs") bss = parse_integer_list(a.value(f), "--bs", 32, 1024);
+        else if (f == "--gs") gs_abs = parse_integer_list(a.value(f), "--gs", 1, 2147483647LL);
+        else if (f == "--gs-sm") gs_sm = parse_integer_list(a.value(f), "--gs-sm", 1, 1 << 20);
         else if (f == "--usm") usm = parse_real(a.value(f), "--usm", 1e-3, 1);
         else if (f == "--paper-latencies") paper_lat = true;
         else if (f == "--reps") reps = int(parse_integer(a.value(f), "--reps", 1, 1000));
