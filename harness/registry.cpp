@@ -24,6 +24,18 @@ MatmulFn from_threaded(ThreadedMatmul fn) {
     };
 }
 
+Stage make_stage(int lab, Device device, const std::string& short_name, const std::string& summary,
+                 MatmulFn student, MatmulFn reference) {
+    Stage s;
+    s.name = "lab" + std::to_string(lab) + "." + short_name;
+    s.lab = lab;
+    s.device = device;
+    s.summary = summary;
+    s.student = std::move(student);
+    s.reference = std::move(reference);
+    return s;
+}
+
 Registry& Registry::instance() {
     static Registry registry;
     return registry;

@@ -77,6 +77,14 @@ struct Stage {
     int order = 0;        // set by the registry: registration order
 };
 
+// A stage of lab `lab` named "lab<lab>.<short_name>", with its one-line
+// summary and its two versions (`student` empty for a peer row the student
+// does not write); every other field keeps its default. The lab's
+// registration sets what differs (threaded, bound, in_demo...) on the result
+// before Registry::add.
+Stage make_stage(int lab, Device device, const std::string& short_name, const std::string& summary,
+                 MatmulFn student, MatmulFn reference);
+
 // What the harness measured for one (stage, version, shape).
 struct Measurement {
     std::string stage;

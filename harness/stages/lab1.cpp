@@ -15,12 +15,7 @@ constexpr double kSlowOrderMaxMacs = 2147483648.0;
 
 void add_order(Registry& reg, const char* order, PlainMatmul student, PlainMatmul reference,
                const char* summary, bool slow) {
-    Stage s;
-    s.name = std::string("lab1.") + order;
-    s.lab = 1;
-    s.summary = summary;
-    s.student = from_plain(student);
-    s.reference = from_plain(reference);
+    Stage s = make_stage(1, Device::Cpu, order, summary, from_plain(student), from_plain(reference));
     s.max_macs = slow ? kSlowOrderMaxMacs : 0;
     // The progression shows the baseline and the best order; all six are in `make lab1`.
     s.in_demo = std::string(order) == "ijk" || std::string(order) == "ikj";

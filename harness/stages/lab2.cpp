@@ -47,12 +47,7 @@ MatmulFn blocked(BlockedMatmul fn) {
 
 void add(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary,
          bool in_demo, std::function<void(const StageParams&)> check_params = {}) {
-    Stage s;
-    s.name = std::string("lab2.") + name;
-    s.lab = 2;
-    s.summary = summary;
-    s.student = std::move(student);
-    s.reference = std::move(reference);
+    Stage s = make_stage(2, Device::Cpu, name, summary, std::move(student), std::move(reference));
     s.check_params = std::move(check_params);
     s.in_demo = in_demo;
     reg.add(std::move(s));

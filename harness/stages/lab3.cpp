@@ -45,19 +45,14 @@ TargetVerdict judge_lab3(const std::vector<Measurement>& rows) {
 }
 
 Registrar lab3_stages([](Registry& reg) {
-    Stage classical;
-    classical.name = "lab3.classical";
-    classical.lab = 3;
-    classical.summary = "the classical base case alone (blocked i-k-j, AVX2 when present): Strassen's yardstick";
-    classical.reference = from_plain(reference::lab3::matmul_classical);
-    reg.add(std::move(classical));
+    reg.add(make_stage(3, Device::Cpu, "classical",
+                       "the classical base case alone (blocked i-k-j, AVX2 when present): Strassen's yardstick", {},
+                       from_plain(reference::lab3::matmul_classical)));
 
-    Stage strassen;
-    strassen.name = "lab3.strassen";
-    strassen.lab = 3;
-    strassen.summary = "Strassen, 7 products a level, peeling for odd sizes, one workspace (--param cutoff=1024)";
-    strassen.student = strassen_fn(student::lab3::matmul_strassen);
-    strassen.reference = strassen_fn(reference::lab3::matmul_strassen);
+    Stage strassen =
+        make_stage(3, Device::Cpu, "strassen",
+                   "Strassen, 7 products a level, peeling for odd sizes, one workspace (--param cutoff=1024)",
+                   strassen_fn(student::lab3::matmul_strassen), strassen_fn(reference::lab3::matmul_strassen));
     strassen.bound = [](Shape s, const StageParams& p) { return reference::lab3::strassen_bound(s, cutoff_of(p)); };
     reg.add(std::move(strassen));
 

@@ -42,13 +42,8 @@ MatmulFn strassen_fn(StrassenFn fn) {
 
 Stage threaded_stage(const char* name, const char* summary, MatmulFn student, MatmulFn reference,
                      bool in_demo = false) {
-    Stage s;
+    Stage s = make_stage(4, Device::Cpu, name, summary, std::move(student), std::move(reference));
     s.in_demo = in_demo;  // the progression shows one threaded row (mmlab demo --threads 2 shows it on 2 threads)
-    s.name = name;
-    s.lab = 4;
-    s.summary = summary;
-    s.student = std::move(student);
-    s.reference = std::move(reference);
     s.threaded = true;
     return s;
 }
@@ -88,13 +83,13 @@ TargetVerdict judge_lab4(const std::vector<Measurement>& rows) {
 Registrar lab4_stages([](Registry& reg) {
     namespace st = student::lab4;
     namespace ref = reference::lab4;
-    reg.add(threaded_stage("lab4.pthreads", "pthreads: C's rows in T contiguous blocks, one thread each (create/join)",
+    reg.add(threaded_stage("pthreads", "pthreads: C's rows in T contiguous blocks, one thread each (create/join)",
                            from_threaded(st::matmul_pthreads), from_threaded(ref::matmul_pthreads), true));
-    reg.add(threaded_stage("lab4.omp_static", "OpenMP parallel for over row blocks, schedule(static) (--param block_rows=64)",
+    reg.add(threaded_stage("omp_static", "OpenMP parallel for over row blocks, schedule(static) (--param block_rows=64)",
                            omp_fn(st::matmul_omp_static), omp_fn(ref::matmul_omp_static)));
-    reg.add(threaded_stage("lab4.omp_dynamic", "OpenMP parallel for over row blocks, schedule(dynamic,1) (--param block_rows=64)",
+    reg.add(threaded_stage("omp_dynamic", "OpenMP parallel for over row blocks, schedule(dynamic,1) (--param block_rows=64)",
                            omp_fn(st::matmul_omp_dynamic), omp_fn(ref::matmul_omp_dynamic)));
-    Stage strassen = threaded_stage("lab4.strassen_par",
+    Stage strassen = threaded_stage("strassen_par",
                                     "Strassen's 7 top-level products on up to 7 threads, lab 3 below (--param cutoff=1024)",
                                     strassen_fn(st::matmul_strassen_threads), strassen_fn(ref::matmul_strassen_threads));
     // Bit for bit lab 3's result, so lab 3's bound.

@@ -74,74 +74,56 @@ TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
 }
 
 Registrar lab5_stages([](Registry& reg) {
-    {
-        Stage s;
-        s.name = "lab5.dot";
-        s.lab = 5;
-        s.summary = "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail";
-        s.student = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+    reg.add(make_stage(
+        5, Device::Cpu, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
-        };
-        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+        },
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), 1);
-        };
-        reg.add(std::move(s));
-    }
-    {
-        Stage s;
-        s.name = "lab5.tile";
-        s.lab = 5;
-        s.summary = "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B";
-        s.student = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+        }));
+
+    reg.add(make_stage(
+        5, Device::Cpu, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
-        };
-        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+        },
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             ref::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p));
-        };
-        reg.add(std::move(s));
-    }
-    {
-        Stage s;
-        s.name = "lab5.blis";
-        s.lab = 5;
-        s.summary = "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows";
-        s.threaded = true;
-        s.student = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+        }));
+
+    Stage blis = make_stage(
+        5, Device::Cpu, "blis", "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows",
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_blis(A, B, C, sh.M, sh.N, sh.K, student_kernels(p),
                             {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")}, p.threads);
-        };
-        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+        },
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             ref::matmul_blis(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p),
                              {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")}, p.threads);
-        };
-        reg.add(std::move(s));
-    }
-    {
-        Stage s;
-        s.name = "lab5.combined";
-        s.lab = 5;
-        s.summary = "seed 003's best row: transposed B + SIMD dot products + threads over row blocks";
-        s.threaded = true;
-        s.in_demo = false;  // the progression shows lab5.dot and lab5.blis
-        s.student = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+        });
+    blis.threaded = true;
+    reg.add(std::move(blis));
+
+    Stage combined = make_stage(
+        5, Device::Cpu, "combined", "seed 003's best row: transposed B + SIMD dot products + threads over row blocks",
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
-        };
-        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+        },
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), p.threads);
-        };
-        reg.add(std::move(s));
-    }
-    {
-        Stage s;
-        s.name = "lab5.openblas";
-        s.lab = 5;
-        s.summary = "the peer: OpenBLAS cblas_sgemm (OS package) on the same threads";
-        s.threaded = true;
-        s.reference = [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+        });
+    combined.threaded = true;
+    combined.in_demo = false;  // the progression shows lab5.dot and lab5.blis
+    reg.add(std::move(combined));
+
+    Stage openblas = make_stage(
+        5, Device::Cpu, "openblas", "the peer: OpenBLAS cblas_sgemm (OS package) on the same threads", {},
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             ref::matmul_openblas(A, B, C, sh.M, sh.N, sh.K, p.threads);
-        };
-        reg.add(std::move(s));
-    }
+        });
+    openblas.threaded = true;
+    reg.add(std::move(openblas));
 
     Lab lab;
     lab.number = 5;

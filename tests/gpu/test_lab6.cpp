@@ -2,6 +2,7 @@
 // test shape, for every block size of the reduction, and on a C too tall for
 // one grid (more than 65535 blocks of rows).
 #include "harness/cli.h"
+#include "tests/made_up_row.h"
 #include "tests/stage_check.h"
 
 using mml::testing::check_stage;
@@ -57,14 +58,9 @@ TEST_SUITE("lab6") {
 // The target's judge, on made-up measurements (runs without a GPU).
 namespace {
 
+// Every made-up row is at 4096^3, the lab's default size.
 mml::Measurement row(const char* stage, mml::Impl impl, double seconds, bool passed = true) {
-    mml::Measurement m;
-    m.stage = stage;
-    m.impl = impl;
-    m.shape = {4096, 4096, 4096};
-    m.median_seconds = seconds;
-    m.passed = passed;
-    return m;
+    return mml::testing::made_up_row(stage, impl, {4096, 4096, 4096}, seconds, passed);
 }
 
 }  // namespace

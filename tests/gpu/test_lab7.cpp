@@ -1,5 +1,6 @@
 // Lab 7: every shared-memory kernel is correct on every test shape, on K
 // around its tile depth (partial last tiles), and on a C too tall for one grid.
+#include "tests/made_up_row.h"
 #include "tests/stage_check.h"
 
 using mml::testing::check_stage;
@@ -52,14 +53,9 @@ TEST_SUITE("gpu-lab7") {
 // The target's judge, on made-up measurements (runs without a GPU).
 namespace {
 
+// Every made-up row is at 4096^3, the lab's default size.
 mml::Measurement row(const char* stage, mml::Impl impl, double seconds, bool passed = true) {
-    mml::Measurement m;
-    m.stage = stage;
-    m.impl = impl;
-    m.shape = {4096, 4096, 4096};
-    m.median_seconds = seconds;
-    m.passed = passed;
-    return m;
+    return mml::testing::made_up_row(stage, impl, {4096, 4096, 4096}, seconds, passed);
 }
 
 std::vector<mml::Measurement> lab7_rows(double volkov, double tiled32, double conflict, double padded,

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "harness/stage.h"
+#include "tests/made_up_row.h"
 
 using mml::Impl;
 using mml::Measurement;
@@ -11,14 +12,7 @@ using mml::Shape;
 namespace {
 
 Measurement row(const char* stage, Impl impl, Shape s, double seconds) {
-    Measurement m;
-    m.stage = stage;
-    m.impl = impl;
-    m.shape = s;
-    m.median_seconds = seconds;
-    m.gflops = s.flops() / seconds / 1e9;
-    m.passed = true;
-    return m;
+    return mml::testing::made_up_row(stage, impl, s, seconds);
 }
 
 mml::TargetVerdict judge(const std::vector<Measurement>& rows) {

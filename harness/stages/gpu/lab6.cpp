@@ -32,13 +32,7 @@ MatmulFn with_block_param(BlockReduceFn fn) {
 
 void add_stage(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary,
                bool in_demo) {
-    Stage s;
-    s.name = std::string("lab6.") + name;
-    s.lab = 6;
-    s.device = Device::Gpu;
-    s.summary = summary;
-    s.student = std::move(student);
-    s.reference = std::move(reference);
+    Stage s = make_stage(6, Device::Gpu, name, summary, std::move(student), std::move(reference));
     s.in_demo = in_demo;
     reg.add(std::move(s));
 }

@@ -14,13 +14,8 @@ using namespace mml;
 
 void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul reference,
                const char* summary, bool in_demo) {
-    Stage s;
-    s.name = std::string("lab7.") + name;
-    s.lab = 7;
-    s.device = Device::Gpu;
-    s.summary = summary;
-    if (student) s.student = from_plain(student);
-    s.reference = from_plain(reference);
+    // No student function: a peer row (empty student version).
+    Stage s = make_stage(7, Device::Gpu, name, summary, student ? from_plain(student) : MatmulFn{}, from_plain(reference));
     s.in_demo = in_demo;
     reg.add(std::move(s));
 }

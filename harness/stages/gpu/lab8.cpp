@@ -19,13 +19,7 @@ constexpr double kGoal = 0.85;  // best FP32 stage's speed / cuBLAS FP32's
 
 void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul reference,
                const char* summary, bool in_demo, bool tf32 = false) {
-    Stage s;
-    s.name = std::string("lab8.") + name;
-    s.lab = 8;
-    s.device = Device::Gpu;
-    s.summary = summary;
-    s.student = from_plain(student);
-    s.reference = from_plain(reference);
+    Stage s = make_stage(8, Device::Gpu, name, summary, from_plain(student), from_plain(reference));
     // TF32 rounds every input to 10 mantissa bits: its own, looser bound.
     if (tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
     s.in_demo = in_demo;
@@ -33,14 +27,10 @@ void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul
 }
 
 void add_cublas(Registry& reg, const char* name, gpu::CublasMath math, const char* summary, bool in_demo) {
-    Stage s;
-    s.name = std::string("lab8.") + name;
-    s.lab = 8;
-    s.device = Device::Gpu;
-    s.summary = summary;
-    s.reference = [math](const float* A, const float* B, float* C, Shape shape, const StageParams&) {
-        gpu::cublas_sgemm_row_major(A, B, C, shape, math);
-    };
+    Stage s = make_stage(8, Device::Gpu, name, summary, {},
+                         [math](const float* A, const float* B, float* C, Shape shape, const StageParams&) {
+                             gpu::cublas_sgemm_row_major(A, B, C, shape, math);
+                         });
     if (math == gpu::CublasMath::Tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
     s.in_demo = in_demo;
     reg.add(std::move(s));

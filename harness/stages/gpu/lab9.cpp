@@ -100,11 +100,7 @@ MatmulFn one_pass_fn() {
 }
 
 Stage gpu_stage(const char* name, const char* summary) {
-    Stage s;
-    s.name = name;
-    s.lab = 9;
-    s.device = Device::Gpu;
-    s.summary = summary;
+    Stage s = make_stage(9, Device::Gpu, name, summary, {}, {});  // the versions are set by the caller
     // `make demo` runs lab 9 on MTX1 (5 x 5 x 3e7), not on the demo's square size.
     s.demo_shapes = {{5, 5, 30000000}};
     return s;
@@ -142,26 +138,26 @@ Registrar lab9_stages([](Registry& reg) {
     namespace st = student::lab9;
     namespace ref = reference::lab9;
 
-    Stage basic = gpu_stage("lab9.basicmm", "BasicMM (seed 000): GS x BS threads per output, contiguous segments (uncoalesced)");
+    Stage basic = gpu_stage("basicmm", "BasicMM (seed 000): GS x BS threads per output, contiguous segments (uncoalesced)");
     basic.student = per_element<st::basicmm>("basicmm");
     basic.reference = per_element<ref::basicmm>("basicmm");
     basic.bound = phvm_bound;
     reg.add(std::move(basic));
 
-    Stage phvm = gpu_stage("lab9.phvm", "PHVM (seed 000): GS x BS threads per output, grid stride (coalesced); --param gs=,bs=");
+    Stage phvm = gpu_stage("phvm", "PHVM (seed 000): GS x BS threads per output, grid stride (coalesced); --param gs=,bs=");
     phvm.student = per_element<st::phvm>("phvm");
     phvm.reference = per_element<ref::phvm>("phvm");
     phvm.bound = phvm_bound;
     reg.add(std::move(phvm));
 
-    Stage cublas = gpu_stage("lab9.cublas", "cublasSgemm FP32 on the skinny product (the paper's peer)");
+    Stage cublas = gpu_stage("cublas", "cublasSgemm FP32 on the skinny product (the paper's peer)");
     cublas.reference = [](const float* A, const float* B, float* C, Shape s, const StageParams&) {
         gpu::cublas_sgemm_row_major(A, B, C, s, gpu::CublasMath::Fp32);
     };
     cublas.bound = cublas_bound;
     reg.add(std::move(cublas));
 
-    Stage one = gpu_stage("lab9.onepass", "one pass over E and F for all M*N outputs: at the read-bandwidth limit; --param kstep=1: no 16-byte loads");
+    Stage one = gpu_stage("onepass", "one pass over E and F for all M*N outputs: at the read-bandwidth limit; --param kstep=1: no 16-byte loads");
     one.student = one_pass_fn<st::one_pass>();
     one.reference = [](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
         // --param kstep=1: one k per step everywhere, no 16-byte loads (task 5's gain).
