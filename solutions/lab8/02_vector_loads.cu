@@ -27,6 +27,7 @@
 // pass of an LDS.128) span 256 bytes: two passes where one would do.
 #include "solutions/lab8/lab8.h"
 #include "gpu/tile_io.cuh"
+#include "solutions/lab8/float4_moves.cuh"
 
 #include "gpu/cuda_check.h"
 
@@ -66,10 +67,7 @@ vector_loads_kernel(const float* __restrict__ A, const float* __restrict__ B, fl
     for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
         const float4 av = load4_or_zero<kVecA>(a_ptr, a_row_in ? K - (k0 + a_k) : 0);
         const float4 bv = load4_or_zero<kVecB>(b_ptr, k0 + b_k < K ? b_cols_left : 0);
-        As[a_k + 0][a_m] = av.x;  // the transpose: four scalar stores
-        As[a_k + 1][a_m] = av.y;
-        As[a_k + 2][a_m] = av.z;
-        As[a_k + 3][a_m] = av.w;
+        store4_down_column(&As[a_k][a_m], BM, av);  // the transpose: four scalar stores
         *reinterpret_cast<float4*>(&Bs[b_k][b_n]) = bv;
         __syncthreads();
 
@@ -77,10 +75,10 @@ vector_loads_kernel(const float* __restrict__ A, const float* __restrict__ B, fl
         for (int k = 0; k < BK; ++k) {
             float a[TM], b[TN];
             // Two 16-byte shared loads for each fragment.
-            *reinterpret_cast<float4*>(&a[0]) = *reinterpret_cast<const float4*>(&As[k][ty * TM]);
-            *reinterpret_cast<float4*>(&a[4]) = *reinterpret_cast<const float4*>(&As[k][ty * TM + 4]);
-            *reinterpret_cast<float4*>(&b[0]) = *reinterpret_cast<const float4*>(&Bs[k][tx * TN]);
-            *reinterpret_cast<float4*>(&b[4]) = *reinterpret_cast<const float4*>(&Bs[k][tx * TN + 4]);
+            copy4(&a[0], &As[k][ty * TM]);
+            copy4(&a[4], &As[k][ty * TM + 4]);
+            copy4(&b[0], &Bs[k][tx * TN]);
+            copy4(&b[4], &Bs[k][tx * TN + 4]);
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -98,8 +96,7 @@ vector_loads_kernel(const float* __restrict__ A, const float* __restrict__ B, fl
 #pragma unroll
         for (int j = 0; j < TN; j += 4) {
             const std::int64_t col = n0 + tx * TN + j;
-            store4_in_bounds<kVecB>(C + row * N + col,
-                                    make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]), N - col);
+            store4_in_bounds<kVecB>(C + row * N + col, as_float4(&acc[i][j]), N - col);
         }
     }
 }

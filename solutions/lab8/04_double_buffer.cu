@@ -36,6 +36,7 @@
 // kernel (see handouts/lab8.md for the numbers).
 #include "solutions/lab8/lab8.h"
 #include "gpu/tile_io.cuh"
+#include "solutions/lab8/float4_moves.cuh"
 
 #include "gpu/cuda_check.h"
 
@@ -138,11 +139,7 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
     auto store_next = [&](int buf) {  // registers -> shared copy `buf`
 #pragma unroll
         for (int l = 0; l < kLoadsA; ++l) {
-            float* p = a_smem[l] + buf * kCopyA;  // the transpose: 4 scalar stores down a column of As
-            p[0 * (BM + T::kPadA)] = a_next[l].x;
-            p[1 * (BM + T::kPadA)] = a_next[l].y;
-            p[2 * (BM + T::kPadA)] = a_next[l].z;
-            p[3 * (BM + T::kPadA)] = a_next[l].w;
+            store4_down_column(a_smem[l] + buf * kCopyA, BM + T::kPadA, a_next[l]);  // the transpose
         }
 #pragma unroll
         for (int l = 0; l < kLoadsB; ++l) *reinterpret_cast<float4*>(b_smem[l] + buf * kCopyB) = b_next[l];
@@ -165,12 +162,10 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
             float a[TM], b[TN];
 #pragma unroll
             for (int s = 0; s < TM / 4; ++s)
-                *reinterpret_cast<float4*>(&a[4 * s]) =
-                    *reinterpret_cast<const float4*>(&As[buf][k][row0 + s * T::LANES_M * 4]);
+                copy4(&a[4 * s], &As[buf][k][row0 + s * T::LANES_M * 4]);
 #pragma unroll
             for (int s = 0; s < TN / 4; ++s)
-                *reinterpret_cast<float4*>(&b[4 * s]) =
-                    *reinterpret_cast<const float4*>(&Bs[buf][k][col0 + s * T::LANES_N * 4]);
+                copy4(&b[4 * s], &Bs[buf][k][col0 + s * T::LANES_N * 4]);
 #pragma unroll
             for (int i = 0; i < TM; ++i)
 #pragma unroll
@@ -191,8 +186,7 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
 #pragma unroll
         for (int j = 0; j < TN; j += 4) {
             const std::int64_t col = n0 + col0 + j / 4 * (T::LANES_N * 4);
-            store4_in_bounds<kVecB>(C + row * N + col,
-                                    make_float4(acc[i][j], acc[i][j + 1], acc[i][j + 2], acc[i][j + 3]), N - col);
+            store4_in_bounds<kVecB>(C + row * N + col, as_float4(&acc[i][j]), N - col);
         }
     }
 }
