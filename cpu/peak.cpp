@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include "cpu/measured_once.h"
 
 namespace mml {
 namespace {
@@ -90,16 +90,13 @@ PeakResult measure_fma_peak(SimdLevel simd, int threads, double seconds) {
 }
 
 double measured_peak_gflops(int threads) {
-    static std::mutex mu;
-    static std::map<int, double> cache;
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(threads);
-    if (it != cache.end()) return it->second;
-    // The first run also warms the core up (wide-SIMD clock ramp): keep the best of three.
-    double g = 0;
-    for (int run = 0; run < 3; ++run) g = std::max(g, measure_fma_peak(detect_simd(), threads, 0.1).gflops);
-    cache[threads] = g;
-    return g;
+    static MeasuredOnce peak([](int t) {
+        // The first run also warms the core up (wide-SIMD clock ramp): keep the best of three.
+        double g = 0;
+        for (int run = 0; run < 3; ++run) g = std::max(g, measure_fma_peak(detect_simd(), t, 0.1).gflops);
+        return g;
+    });
+    return peak(threads);
 }
 
 }  // namespace mml

@@ -6,9 +6,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cstddef>
-#include <map>
 #include <memory>
-#include <mutex>
+
+#include "cpu/measured_once.h"
 
 namespace mml {
 namespace {
@@ -68,14 +68,8 @@ StreamBandwidth measure_stream_bandwidth(int threads, int passes) {
 }
 
 double measured_read_bandwidth_gbs(int threads) {
-    static std::mutex mu;
-    static std::map<int, double> cache;
-    std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(threads);
-    if (it != cache.end()) return it->second;
-    const double gbs = measure_stream_bandwidth(threads).read_gbs;
-    cache[threads] = gbs;
-    return gbs;
+    static MeasuredOnce read_gbs([](int t) { return measure_stream_bandwidth(t).read_gbs; });
+    return read_gbs(threads);
 }
 
 }  // namespace mml

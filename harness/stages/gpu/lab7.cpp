@@ -14,8 +14,8 @@ using namespace mml;
 
 void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul reference,
                const char* summary, bool in_demo) {
-    // No student function: a peer row (empty student version).
-    Stage s = make_stage(7, Device::Gpu, name, summary, student ? from_plain(student) : MatmulFn{}, from_plain(reference));
+    MatmulFn own = student ? from_plain(student) : MatmulFn{};  // none: a peer row the student does not write
+    Stage s = make_stage(7, Device::Gpu, name, summary, std::move(own), from_plain(reference));
     s.in_demo = in_demo;
     reg.add(std::move(s));
 }
