@@ -63,6 +63,11 @@ void fill_uniform(float* p, std::int64_t count, std::uint64_t seed) {
 
 void fill_uniform(Matrix& m, std::uint64_t seed) { fill_uniform(m.data(), m.size(), seed); }
 
+void fill_inputs(Matrix& A, Matrix& B, std::uint64_t seed) {
+    fill_uniform(A, seed);
+    fill_uniform(B, seed ^ 0x5bd1e995u);
+}
+
 void poison(float* p, std::int64_t count) {
     const float v = poison_value();
     for (std::int64_t i = 0; i < count; ++i) p[i] = v;

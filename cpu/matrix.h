@@ -46,6 +46,9 @@ private:
 // so the same seed gives the same matrix on every machine.
 void fill_uniform(Matrix& m, std::uint64_t seed);
 void fill_uniform(float* p, std::int64_t count, std::uint64_t seed);
+// The inputs A and B of one product from one seed: A from `seed`, B from a
+// second stream derived from it (so B is not a copy of A when the shapes agree).
+void fill_inputs(Matrix& A, Matrix& B, std::uint64_t seed);
 
 // Write the poison value into every element.
 void poison(Matrix& m);

@@ -41,8 +41,7 @@ public:
 struct Problem {
     explicit Problem(Shape s) : shape(s), A(s.M, s.K), B(s.K, s.N), C(s.M, s.N) {
         const std::uint64_t seed = fresh_seed();
-        fill_uniform(A, seed);
-        fill_uniform(B, seed ^ 0x5bd1e995u);
+        fill_inputs(A, B, seed);
         check_seed = seed + 1;
     }
     gpu::DeviceProblem& device() {

@@ -222,8 +222,7 @@ int cmd_breakdown(const Options& o) {
     for (Shape shape : shapes) {
         Matrix A(shape.M, shape.K), B(shape.K, shape.N), C(shape.M, shape.N);
         const auto seed = fresh_seed();
-        fill_uniform(A, seed);
-        fill_uniform(B, seed ^ 0x5bd1e995u);
+        fill_inputs(A, B, seed);
         for (const Stage* s : stages) {
             poison(C);
             const auto b = gpu::measure_breakdown(version_of(*s, impl), A.data(), B.data(), C.data(), shape,

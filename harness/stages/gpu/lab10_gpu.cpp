@@ -127,8 +127,7 @@ GpuLh measure_lh(const std::vector<long long>& sizes, int reps) {
         std::fprintf(stderr, "[lh-model] timing the four kernels at n = %lld...\n", n);
         Matrix A(n, n), B(n, n);
         const auto seed = fresh_seed();
-        fill_uniform(A, seed);
-        fill_uniform(B, seed ^ 0x5bd1e995u);
+        fill_inputs(A, B, seed);
         gpu::DeviceProblem dev(s);
         dev.upload(A.data(), B.data());
         for (const Modelled& k : kernels) {

@@ -68,8 +68,7 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
     for (Shape shape : shapes) {
         Matrix A(shape.M, shape.K), B(shape.K, shape.N), C(shape.M, shape.N);
         const auto seed = fresh_seed();
-        fill_uniform(A, seed);
-        fill_uniform(B, seed ^ 0x5bd1e995u);
+        fill_inputs(A, B, seed);
 
         // CPU: the first run is verified; then the median of `reps` (one if slow).
         const MatmulFn& cpu_fn = version_of(cpu_stage, impl);

@@ -72,8 +72,7 @@ Shape fit_shape(Shape s, bool quiet) {
 struct Problem {
     explicit Problem(Shape shape) : s(shape), A(s.M, s.K), B(s.K, s.N), C(s.M, s.N), dev(s) {
         const std::uint64_t seed = fresh_seed();
-        fill_uniform(A, seed);
-        fill_uniform(B, seed ^ 0x5bd1e995u);
+        fill_inputs(A, B, seed);
         const auto t0 = std::chrono::steady_clock::now();
         dev.upload(A.data(), B.data());  // synchronous cudaMemcpy from pageable memory
         h2d_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
