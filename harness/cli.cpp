@@ -23,7 +23,7 @@ commands:
   run                  time and verify the stages chosen with --stage or --lab
   lab N                lab N: your version beside the reference and the baseline,
                        then whether the lab's target is met (what `make labN` runs)
-  demo                 every stage's reference, the whole progression (`make demo`)
+  demo                 the progression: each lab's main stages, reference code (`make demo`)
   breakdown            GPU cost split: allocation, copies in, kernel, copy out, free
 
 options:
