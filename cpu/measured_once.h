@@ -26,6 +26,17 @@ public:
         return value;
     }
 
+    // Measures again and keeps the higher of the two: for when a result
+    // shows that the first measurement was taken while other programs
+    // held the cores (a stage running "above the peak").
+    double remeasure(int threads) {
+        std::lock_guard<std::mutex> lock(mu_);
+        const double value = measure_(threads);
+        auto it = cache_.find(threads);
+        if (it == cache_.end() || it->second < value) cache_[threads] = value;
+        return cache_[threads];
+    }
+
 private:
     std::function<double(int)> measure_;
     std::mutex mu_;

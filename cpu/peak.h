@@ -19,5 +19,9 @@ PeakResult measure_fma_peak(SimdLevel simd, int threads, double seconds = 0.2);
 
 // The peak of the widest SIMD present (cached per thread count within a run).
 double measured_peak_gflops(int threads);
+// Measures that peak again and keeps the higher value: the harness calls it
+// when a stage ran faster than the remembered peak (which was then measured
+// while other programs held the cores).
+double remeasured_peak_gflops(int threads);
 
 }  // namespace mml

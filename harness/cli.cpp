@@ -63,12 +63,23 @@ long long parse_integer(const std::string& text, const std::string& what, long l
     return v;
 }
 
+std::vector<std::string> split_list(const std::string& text, const std::string& what) {
+    if (text.empty()) throw UsageError(what + " needs at least one value");
+    std::vector<std::string> out;
+    for (std::size_t start = 0;;) {
+        const std::size_t comma = text.find(',', start);
+        out.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (out.back().empty())
+            throw UsageError(what + " '" + text + "' has an empty item: write the values with single commas, e.g. 256,512");
+        if (comma == std::string::npos) return out;
+        start = comma + 1;
+    }
+}
+
 std::vector<long long> parse_integer_list(const std::string& text, const std::string& what, long long lo,
                                           long long hi) {
     std::vector<long long> out;
-    std::stringstream ss(text);
-    for (std::string v; std::getline(ss, v, ',');) out.push_back(parse_integer(v, what, lo, hi));
-    if (out.empty()) throw UsageError(what + " needs at least one value");
+    for (const auto& v : split_list(text, what)) out.push_back(parse_integer(v, what, lo, hi));
     return out;
 }
 
@@ -101,10 +112,8 @@ bool shape_by_name(const std::string& name, Shape& shape) {
 
 std::vector<Shape> parse_shapes(const std::string& text) {
     std::vector<Shape> out;
-    std::stringstream list(text);
-    std::string item;
     constexpr long long kMaxDim = 1LL << 40;
-    while (std::getline(list, item, ',')) {
+    for (const std::string& item : split_list(text, "--size")) {
         Shape named;
         if (shape_by_name(item, named)) {
             out.push_back(named);
@@ -119,7 +128,6 @@ std::vector<Shape> parse_shapes(const std::string& text) {
         for (const auto& p : parts) v.push_back(parse_integer(p, "size '" + item + "'", 1, kMaxDim));
         out.push_back(v.size() == 1 ? Shape{v[0], v[0], v[0]} : Shape{v[0], v[1], v[2]});
     }
-    if (out.empty()) throw UsageError("--size needs at least one shape, e.g. --size 512");
     return out;
 }
 
@@ -148,21 +156,13 @@ void check_fits_in_memory(Shape s, Device device) {
 
 namespace {
 
-std::vector<std::string> split_commas(const std::string& text) {
-    std::vector<std::string> out;
-    std::stringstream ss(text);
-    for (std::string item; std::getline(ss, item, ',');)
-        if (!item.empty()) out.push_back(item);
-    return out;
-}
-
 const char* kCommands[] = {"list", "machine", "peak", "run", "lab", "demo", "breakdown", "help"};
 
 }  // namespace
 
 StageParams parse_param_list(const std::string& text) {
     StageParams p;
-    for (const auto& kv : split_commas(text)) {
+    for (const auto& kv : split_list(text, "--param")) {
         const auto eq = kv.find('=');
         if (eq == std::string::npos || eq == 0) throw UsageError("--param takes name=value pairs, got '" + kv + "'");
         p.values[kv.substr(0, eq)] =
@@ -193,7 +193,7 @@ Options parse_options(int argc, char** argv) {
     while (i < args.size()) {
         const std::string a = args[i++];
         if (a == "--help" || a == "-h") o.command = "help";
-        else if (a == "--stage") o.stages = split_commas(value(a));
+        else if (a == "--stage") o.stages = split_list(value(a), "--stage");
         else if (a == "--lab") o.lab = int(parse_integer(value(a), "--lab", 1, 10));
         else if (a == "--size") o.shapes = parse_shapes(value(a));
         else if (a == "--impl") {

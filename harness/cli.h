@@ -46,6 +46,9 @@ bool shape_by_name(const std::string& name, Shape& shape);
 StageParams parse_param_list(const std::string& text);
 // A whole number in [lo, hi]; `what` names the flag in the error.
 long long parse_integer(const std::string& text, const std::string& what, long long lo, long long hi);
+// "a,b,c" -> {a, b, c}; an empty list or item ("10,", "1,,2") is a usage
+// error that names `what` (the flag): a typo must not shorten the list.
+std::vector<std::string> split_list(const std::string& text, const std::string& what);
 // "1,2,4": comma-separated whole numbers, each in [lo, hi]; at least one.
 std::vector<long long> parse_integer_list(const std::string& text, const std::string& what, long long lo,
                                           long long hi);

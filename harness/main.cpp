@@ -1,4 +1,5 @@
 // mmlab: the one harness program. `mmlab --help` documents it.
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <fstream>
@@ -48,9 +49,14 @@ int cmd_list() {
     const auto& reg = Registry::instance();
     for (const Lab* lab : reg.labs()) {
         std::printf("lab %d (%s): %s\n", lab->number, lab->device == Device::Gpu ? "GPU" : "CPU", lab->title.c_str());
-        for (const Stage* s : reg.stages_of_lab(lab->number))
-            std::printf("  %-20s %s%s\n", s->name.c_str(), s->summary.c_str(),
+        for (const Stage* s : reg.stages_of_lab(lab->number)) {
+            std::string params;  // the --param names it reads, where the summary does not say them
+            if (s->summary.find("--param") == std::string::npos)
+                for (const auto& n : s->param_names) params += (params.empty() ? " (--param " : ",") + n;
+            if (!params.empty()) params += ")";
+            std::printf("  %-20s %s%s%s\n", s->name.c_str(), s->summary.c_str(), params.c_str(),
                         s->student ? "" : " [peer: no student version]");
+        }
     }
     if (!gpu::built_with_cuda()) std::printf("(GPU labs 6-10 are not in this build: configured without CUDA)\n");
     return 0;
@@ -102,11 +108,15 @@ std::vector<Job> make_jobs(const std::vector<const Stage*>& stages, const std::v
 
 void validate(const std::vector<Job>& jobs, const StageParams& params) {
     std::set<std::string> gpu_stages;
+    std::vector<const Stage*> stages;  // each once: --param names must be read by one of them
     for (const Job& j : jobs) {
         check_fits_in_memory(j.shape, j.stage->device);
+        if (j.own_params) check_param_names({j.stage}, j.params);
         if (j.stage->check_params) j.stage->check_params(j.own_params ? j.params : params);
         if (j.stage->device == Device::Gpu) gpu_stages.insert(j.stage->name);
+        if (std::find(stages.begin(), stages.end(), j.stage) == stages.end()) stages.push_back(j.stage);
     }
+    check_param_names(stages, params);
     if (!gpu_stages.empty()) require_gpu_for("stage " + *gpu_stages.begin());
 }
 

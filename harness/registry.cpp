@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "harness/cli.h"
 #include "harness/stage.h"
 
 namespace mml {
@@ -34,6 +35,25 @@ Stage make_stage(int lab, Device device, const std::string& short_name, const st
     s.student = std::move(student);
     s.reference = std::move(reference);
     return s;
+}
+
+void check_param_names(const std::vector<const Stage*>& stages, const StageParams& p) {
+    for (const auto& entry : p.values) {
+        const std::string& name = entry.first;
+        const auto reads_it = [&](const Stage* s) {
+            return std::find(s->param_names.begin(), s->param_names.end(), name) != s->param_names.end();
+        };
+        if (std::any_of(stages.begin(), stages.end(), reads_it)) continue;
+        std::string readers;  // "lab2.blocked reads block,kc,nc; lab3.strassen reads cutoff"
+        for (const Stage* s : stages) {
+            if (s->param_names.empty()) continue;
+            std::string names;
+            for (const auto& n : s->param_names) names += (names.empty() ? "" : ",") + n;
+            readers += (readers.empty() ? "" : "; ") + s->name + " reads " + names;
+        }
+        throw UsageError("--param " + name + ": no stage of this run reads it (" +
+                         (readers.empty() ? "they read no --param at all" : readers) + ")");
+    }
 }
 
 Registry& Registry::instance() {

@@ -70,6 +70,10 @@ struct Stage {
     // prints or runs anything, so bad --param values get the one-line error.
     // Empty = any parameters are fine.
     std::function<void(const StageParams&)> check_params;
+    // The --param names the stage reads. A run given a name that none of its
+    // stages reads stops with a one-line error (check_param_names below): a
+    // typo such as blok=16 must not quietly time the defaults.
+    std::vector<std::string> param_names;
     bool in_demo = true;  // run by `make demo`
     // Shapes `make demo` uses for this stage instead of its default size
     // (lab 9's skinny products); empty = the demo's size. --size overrides.
@@ -84,6 +88,10 @@ struct Stage {
 // before Registry::add.
 Stage make_stage(int lab, Device device, const std::string& short_name, const std::string& summary,
                  MatmulFn student, MatmulFn reference);
+
+// Throws UsageError when `p` sets a parameter that none of `stages` reads,
+// naming the parameters each of them does read.
+void check_param_names(const std::vector<const Stage*>& stages, const StageParams& p);
 
 // What the harness measured for one (stage, version, shape).
 struct Measurement {

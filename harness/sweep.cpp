@@ -63,6 +63,7 @@ int run_sweep(const std::vector<std::string>& args) {
     for (Shape s : shapes) {
         check_fits_in_memory(s, stage->device);
         for (const auto& p : grid) {
+            check_param_names({stage}, p);
             if (stage->check_params) stage->check_params(p);
             jobs.push_back({stage, impl, impl, s, true, p});
         }

@@ -56,6 +56,34 @@ TEST_SUITE("cli") {
         expect_usage_error("run --stage lab1.ijk --size 3x0x4", "between 1 and");
         expect_usage_error("run --stage lab1.ijk --size 99999999999999999999", "whole number");
         expect_usage_error("run --stage lab1.ijk --size", "needs a value");
+        // An empty item is a typo, not a shorter list.
+        expect_usage_error("run --stage lab1.ijk --size 10,", "empty item");
+        expect_usage_error("run --stage lab1.ijk --size ,10", "empty item");
+        expect_usage_error("run --stage lab1.ijk --size 8,,10", "empty item");
+        expect_usage_error("run --stage lab1.ijk --size ,", "empty item");
+        expect_usage_error("run --stage lab1.ijk, --size 8", "empty item");
+        expect_usage_error("run --stage lab2.blocked --size 8 --param kc=8,", "empty item");
+    }
+
+    TEST_CASE("a --param that no stage of the run reads is refused, naming what they read") {
+        expect_usage_error("run --stage lab2.blocked --size 64 --param blok=16", "--param blok: no stage of this run reads it");
+        expect_usage_error("run --stage lab2.blocked --size 64 --param blok=16", "lab2.blocked reads block,kc,nc");
+        expect_usage_error("run --stage lab1.ijk --size 8 --param kc=8", "they read no --param at all");
+        expect_usage_error("sweep --stage lab2.blocked --sweep foo=3 --size 64", "--param foo: no stage");
+        expect_usage_error("scaling --stage lab4.pthreads --size 64 --param cutoff=8", "they read no --param at all");
+        // A name that one stage of the run reads is fine for the run.
+        const auto ok = run_mmlab("run --stage lab1.ijk,lab2.blocked --size 8 --param kc=4 --reps 1 --quiet");
+        CHECK(ok.exit_code == 0);
+    }
+
+    TEST_CASE("bad --param values are refused in one line, before the machine header") {
+        expect_usage_error("run --stage lab5.blis --size 64 --param simd=3", "use 0 (widest present)");
+        expect_usage_error("run --stage lab5.blis --size 64 --param kc=-1", "use 1..1048576");
+        expect_usage_error("run --stage lab5.dot --size 64 --param simd=7", "use 0 (widest present)");
+        expect_usage_error("run --stage lab4.omp_static --size 64 --param block_rows=0", "must be >= 1");
+        expect_usage_error("run --stage lab4.strassen_par --size 64 --param cutoff=0", "must be >= 1");
+        expect_usage_error("run --stage lab3.strassen --size 64 --param cutoff=0", "must be >= 1");
+        expect_usage_error("scaling --stage lab4.omp_static --size 64 --param block_rows=0", "must be >= 1");
     }
 
     TEST_CASE("unknown commands, options, stages and labs") {

@@ -46,9 +46,11 @@ MatmulFn blocked(BlockedMatmul fn) {
 }
 
 void add(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary,
-         bool in_demo, std::function<void(const StageParams&)> check_params = {}) {
+         bool in_demo, std::function<void(const StageParams&)> check_params = {},
+         std::vector<std::string> param_names = {}) {
     Stage s = make_stage(2, Device::Cpu, name, summary, std::move(student), std::move(reference));
     s.check_params = std::move(check_params);
+    s.param_names = std::move(param_names);
     s.in_demo = in_demo;
     reg.add(std::move(s));
 }
@@ -87,7 +89,8 @@ Registrar lab2_stages([](Registry& reg) {
         "transpose B (cost included), then a row-by-row dot product per element", true);
     add(reg, "blocked", blocked(st::matmul_blocked), blocked(ref::matmul_blocked),
         "cache blocking: KC x NC blocks of B stay in cache (--param kc=..,nc=.. or block=..)", true,
-        [](const StageParams& p) { blocks_from(p); });  // bad block sizes: refused before anything runs
+        [](const StageParams& p) { blocks_from(p); },  // bad block sizes: refused before anything runs
+        {"block", "kc", "nc"});
 
     Lab lab;
     lab.number = 2;

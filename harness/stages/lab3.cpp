@@ -54,6 +54,8 @@ Registrar lab3_stages([](Registry& reg) {
                    "Strassen, 7 products a level, peeling for odd sizes, one workspace (--param cutoff=1024)",
                    strassen_fn(student::lab3::matmul_strassen), strassen_fn(reference::lab3::matmul_strassen));
     strassen.bound = [](Shape s, const StageParams& p) { return reference::lab3::strassen_bound(s, cutoff_of(p)); };
+    strassen.param_names = {"cutoff"};
+    strassen.check_params = [](const StageParams& p) { cutoff_of(p); };
     reg.add(std::move(strassen));
 
     Lab lab;

@@ -48,6 +48,14 @@ Stage threaded_stage(const char* name, const char* summary, MatmulFn student, Ma
     return s;
 }
 
+// The stage reads --param `name` (>= 1): say so, and refuse a bad value
+// before anything runs.
+Stage with_positive_param(Stage s, const std::string& name) {
+    s.param_names = {name};
+    s.check_params = [name](const StageParams& p) { positive_param(p, name, 1); };
+    return s;
+}
+
 // `make labN` runs with one --threads value, so the target (2 threads vs 1)
 // cannot be read off the table: the judge measures it itself, on the code
 // that ran as the student's (the reference under SOLUTION=1).
@@ -85,10 +93,12 @@ Registrar lab4_stages([](Registry& reg) {
     namespace ref = reference::lab4;
     reg.add(threaded_stage("pthreads", "pthreads: C's rows in T contiguous blocks, one thread each (create/join)",
                            from_threaded(st::matmul_pthreads), from_threaded(ref::matmul_pthreads), true));
-    reg.add(threaded_stage("omp_static", "OpenMP parallel for over row blocks, schedule(static) (--param block_rows=64)",
-                           omp_fn(st::matmul_omp_static), omp_fn(ref::matmul_omp_static)));
-    reg.add(threaded_stage("omp_dynamic", "OpenMP parallel for over row blocks, schedule(dynamic,1) (--param block_rows=64)",
-                           omp_fn(st::matmul_omp_dynamic), omp_fn(ref::matmul_omp_dynamic)));
+    reg.add(with_positive_param(threaded_stage("omp_static", "OpenMP parallel for over row blocks, schedule(static) (--param block_rows=64)",
+                                               omp_fn(st::matmul_omp_static), omp_fn(ref::matmul_omp_static)),
+                                "block_rows"));
+    reg.add(with_positive_param(threaded_stage("omp_dynamic", "OpenMP parallel for over row blocks, schedule(dynamic,1) (--param block_rows=64)",
+                                               omp_fn(st::matmul_omp_dynamic), omp_fn(ref::matmul_omp_dynamic)),
+                                "block_rows"));
     Stage strassen = threaded_stage("strassen_par",
                                     "Strassen's 7 top-level products on up to 7 threads, lab 3 below (--param cutoff=1024)",
                                     strassen_fn(st::matmul_strassen_threads), strassen_fn(ref::matmul_strassen_threads));
@@ -96,7 +106,7 @@ Registrar lab4_stages([](Registry& reg) {
     strassen.bound = [](Shape s, const StageParams& p) {
         return reference::lab3::strassen_bound(s, positive_param(p, "cutoff", reference::lab3::kDefaultCutoff));
     };
-    reg.add(std::move(strassen));
+    reg.add(with_positive_param(std::move(strassen), "cutoff"));
 
     Lab lab;
     lab.number = 4;

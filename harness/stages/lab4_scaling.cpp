@@ -103,6 +103,8 @@ int run_scaling(const std::vector<std::string>& args) {
     if (!stage->threaded) throw UsageError(stage_name + " does not use threads; try lab4.pthreads");
     if (stage->device != Device::Cpu) throw UsageError("'mmlab scaling' is for CPU stages");
     if (impl == Impl::Student && !stage->student) throw UsageError(stage_name + " has no student version");
+    check_param_names({stage}, params);
+    if (stage->check_params) stage->check_params(params);
     const int cores = describe_machine().logical_cores;
     if (counts.empty())
         for (int t = 1; t <= cores; ++t) counts.push_back(t);

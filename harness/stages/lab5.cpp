@@ -53,6 +53,14 @@ long long block_param(const StageParams& p, const char* name) {
     return v;
 }
 
+// Every lab 5 stage but OpenBLAS reads --param simd; lab5.blis also mc, kc, nc.
+// Bad values are refused before anything runs.
+Stage with_simd_param(Stage s) {
+    s.param_names = {"simd"};
+    s.check_params = [](const StageParams& p) { requested_isa(p); };
+    return s;
+}
+
 TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
     if (auto failed = first_failure(rows, Impl::Student)) return *failed;
     const Shape largest = largest_shape(rows);
@@ -74,23 +82,23 @@ TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
 }
 
 Registrar lab5_stages([](Registry& reg) {
-    reg.add(make_stage(
+    reg.add(with_simd_param(make_stage(
         5, Device::Cpu, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
         },
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), 1);
-        }));
+        })));
 
-    reg.add(make_stage(
+    reg.add(with_simd_param(make_stage(
         5, Device::Cpu, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
         },
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             ref::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p));
-        }));
+        })));
 
     Stage blis = make_stage(
         5, Device::Cpu, "blis", "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows",
@@ -103,6 +111,11 @@ Registrar lab5_stages([](Registry& reg) {
                              {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")}, p.threads);
         });
     blis.threaded = true;
+    blis.param_names = {"simd", "mc", "kc", "nc"};
+    blis.check_params = [](const StageParams& p) {
+        requested_isa(p);
+        for (const char* name : {"mc", "kc", "nc"}) block_param(p, name);
+    };
     reg.add(std::move(blis));
 
     Stage combined = make_stage(
@@ -114,6 +127,7 @@ Registrar lab5_stages([](Registry& reg) {
             ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), p.threads);
         });
     combined.threaded = true;
+    combined = with_simd_param(std::move(combined));
     combined.in_demo = false;  // the progression shows lab5.dot and lab5.blis
     reg.add(std::move(combined));
 

@@ -31,9 +31,13 @@ MatmulFn with_block_param(BlockReduceFn fn) {
 }
 
 void add_stage(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary,
-               bool in_demo) {
+               bool in_demo, bool reads_block = false) {
     Stage s = make_stage(6, Device::Gpu, name, summary, std::move(student), std::move(reference));
     s.in_demo = in_demo;
+    if (reads_block) {  // --param block: said, and a bad value refused before anything runs
+        s.param_names = {"block"};
+        s.check_params = [](const StageParams& p) { block_param(p); };
+    }
     reg.add(std::move(s));
 }
 
@@ -66,7 +70,7 @@ Registrar lab6_stages([](Registry& reg) {
               "the same kernel with threadIdx.x along C's rows (uncoalesced, seed 002's mapping)", false);
     add_stage(reg, "block_reduce", with_block_param(st::matmul_block_reduce), with_block_param(ref::matmul_block_reduce),
               "one block per C element, strided partial sums, shared-memory halving (seed 003; --param block=64)",
-              false);
+              false, true);
 
     Lab lab;
     lab.number = 6;

@@ -20,16 +20,29 @@
 
 namespace mml::lab9 {
 
+namespace {
+// The values given with --param gs=, bs= (the defaults need the GPU's limits;
+// these checks do not, so bad values are refused before anything runs).
+void check_gs_bs(const StageParams& p) {
+    const long long bs = p.get("bs", 256), gs = p.get("gs", 1);
+    if (bs < 32 || bs > 1024 || bs % 32 != 0)
+        throw UsageError("--param bs must be a multiple of 32 (whole warps, Eq. 3) between 32 and 1024, got " +
+                         std::to_string(bs));
+    if (gs < 1 || gs > 2147483647LL)
+        throw UsageError("--param gs must be between 1 and 2147483647, got " + std::to_string(gs));
+}
+void check_kstep(const StageParams& p) {
+    const long long kstep = p.get("kstep", 4);
+    if (kstep != 1 && kstep != 4) throw UsageError("--param kstep must be 1 or 4, got " + std::to_string(kstep));
+}
+}  // namespace
+
 PhvmConfig phvm_config(const StageParams& p) {
     static const gpu::ThreadLimits lim = gpu::thread_limits();
+    check_gs_bs(p);
     PhvmConfig c;
     c.bs = p.get("bs", 256);
-    if (c.bs < 32 || c.bs > 1024 || c.bs % 32 != 0)
-        throw UsageError("--param bs must be a multiple of 32 (whole warps, Eq. 3) between 32 and 1024, got " +
-                         std::to_string(c.bs));
     c.gs = p.get("gs", std::max<long long>(1, (long long)lim.sm_count * lim.max_threads_per_sm / c.bs));
-    if (c.gs < 1 || c.gs > 2147483647LL)
-        throw UsageError("--param gs must be between 1 and 2147483647, got " + std::to_string(c.gs));
     return c;
 }
 
@@ -142,12 +155,16 @@ Registrar lab9_stages([](Registry& reg) {
     basic.student = per_element<st::basicmm>("basicmm");
     basic.reference = per_element<ref::basicmm>("basicmm");
     basic.bound = phvm_bound;
+    basic.param_names = {"gs", "bs"};
+    basic.check_params = check_gs_bs;
     reg.add(std::move(basic));
 
     Stage phvm = gpu_stage("phvm", "PHVM (seed 000): GS x BS threads per output, grid stride (coalesced); --param gs=,bs=");
     phvm.student = per_element<st::phvm>("phvm");
     phvm.reference = per_element<ref::phvm>("phvm");
     phvm.bound = phvm_bound;
+    phvm.param_names = {"gs", "bs"};
+    phvm.check_params = check_gs_bs;
     reg.add(std::move(phvm));
 
     Stage cublas = gpu_stage("cublas", "cublasSgemm FP32 on the skinny product (the paper's peer)");
@@ -161,10 +178,11 @@ Registrar lab9_stages([](Registry& reg) {
     one.student = one_pass_fn<st::one_pass>();
     one.reference = [](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
         // --param kstep=1: one k per step everywhere, no 16-byte loads (task 5's gain).
-        const long long kstep = p.get("kstep", 4);
-        if (kstep != 1 && kstep != 4) throw UsageError("--param kstep must be 1 or 4, got " + std::to_string(kstep));
-        ref::one_pass(A, B, C, s.M, s.N, s.K, kstep == 4);
+        check_kstep(p);
+        ref::one_pass(A, B, C, s.M, s.N, s.K, p.get("kstep", 4) == 4);
     };
+    one.param_names = {"kstep"};
+    one.check_params = check_kstep;
     one.bound = one_pass_bound;
     reg.add(std::move(one));
 

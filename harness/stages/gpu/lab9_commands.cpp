@@ -159,14 +159,12 @@ int run_phvm(const std::vector<std::string>& raw) {
         else if (f == "--reps") reps = int(parse_integer(a.value(f), "--reps", 1, 1000));
         else if (f == "--csv") csv = a.value(f);
         else if (f == "--param") {
-            std::stringstream ss(a.value(f));
-            for (std::string kv; std::getline(ss, kv, ',');) {
-                const auto eq = kv.find('=');
-                if (eq == std::string::npos || eq == 0) throw UsageError("--param takes k=v[,k=v], got '" + kv + "'");
-                params.values[kv.substr(0, eq)] = parse_integer(kv.substr(eq + 1), "--param " + kv.substr(0, eq), 1, 1LL << 40);
-            }
+            for (const auto& [key, v] : parse_param_list(a.value(f)).values) params.values[key] = v;
         } else a.unknown(f);
     }
+    check_param_names({&stage_or_error("lab9.basicmm"), &stage_or_error("lab9.phvm"), &stage_or_error("lab9.onepass")},
+                      params);
+    for (const char* name : {"lab9.phvm", "lab9.onepass"}) stage_or_error(name).check_params(params);
     if (!gpu::probe().available) throw UsageError("'mmlab phvm' needs a CUDA GPU, but " + gpu::probe().why_not);
     const PhvmConfig cfg = phvm_config(params);
     std::FILE* out = nullptr;
