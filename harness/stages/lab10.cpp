@@ -181,7 +181,7 @@ RoofResult roofline_section(const std::vector<Shape>& cpu_shapes, int threads, S
     std::vector<RoofRow> gmine, gref;
     std::string gpu_note;
     if (!with_gpu) gpu_note = "GPU roofline: not asked for";
-    else if (!gpu_sections().roofline) gpu_note = "GPU roofline: skipped: this build has no CUDA (nvcc was not found, or CUDA=0)";
+    else if (!gpu_sections().roofline) gpu_note = "GPU roofline: skipped: " + info.why_not;  // no CUDA in this build
     else if (!info.available) gpu_note = "GPU roofline: skipped: " + info.why_not;
     else {
         const GpuRoofline g = gpu_sections().roofline(gpu_shape, settings);
@@ -344,7 +344,7 @@ LhResult gpu_lh_section(const std::vector<long long>& sizes, int reps, const Mod
     const gpu::DeviceInfo info = gpu::probe();
     if (!gpu_sections().lh || !info.available) {
         std::printf("\nlatency-hidden model on this GPU, predicted vs measured: skipped: %s\n",
-                    !gpu_sections().lh ? "this build has no CUDA (nvcc was not found, or CUDA=0)" : info.why_not.c_str());
+                    info.why_not.c_str());  // without CUDA in the build, probe() says why
         recorded_h100_section(sizes, f, c);
         return out;
     }
