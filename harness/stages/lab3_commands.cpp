@@ -94,7 +94,7 @@ int run_crossover(const std::vector<std::string>& args) {
     if (!wrong.empty()) {
         std::string which;
         for (const std::string& w : wrong) which += (which.empty() ? "" : ", ") + w;
-        std::printf("\nno crossover to report: %zu result(s) failed the check (%s); fix them and run again.\n",
+        std::printf("\nno crossover to report: %zu result(s) wrong or not run (%s); fix them and run again.\n",
                     wrong.size(), which.c_str());
     } else if (!first_paying.empty())
         std::printf("\none level of Strassen pays from %s on (at every larger size measured); the recursion\n"
