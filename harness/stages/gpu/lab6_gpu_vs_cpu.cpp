@@ -5,9 +5,9 @@
 // to pay is visible.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <string>
 #include <vector>
-#include <cstdio>
 
 #include "cpu/verify.h"
 #include "harness/cli.h"
