@@ -1,13 +1,21 @@
-# matmul-lab. The commands a user needs:
-#   make demo              the whole progression (reference solutions)
-#   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
-#   make test              every test, ends with "N passed, N failed"
-#   make labN              your lab N: its tests on your code, then the timing table and target
+# matmul-lab. Every target (`make help` prints this list):
+#   make / make all        build build/bin/mmlab (the harness) and build/bin/mmlab-tests (the tests)
+#   make labN              your lab N (N = 1..10): its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
+#   make test              every test (reference code; GPU tests where a GPU is), ends with "N passed, N failed"
+#   make demo [PLOT=dir]   the whole progression (reference solutions); PLOT=dir also writes its JSON and charts
+#   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
+#   make list              every stage and lab, one line each (mmlab list)
+#   make peak              measure this CPU's FMA peak (mmlab peak)
 #   make grade SUBMISSIONS=dir LAB=N [OUT=dir]   grade a folder of submissions (handouts/grading.md)
+#   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
+#   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
+#   make clean             remove build/ (every build, sanitizer builds and the configuration)
+#   make help              this list
 # Knobs: OPT="-O0" / ARCH="-march=native" (flags for labs/ and solutions/),
 #        THREADS=2 (default: all cores), SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target),
-#        PLOT=dir (make demo: also its JSON and charts there).
+#        CUDA=0 (when first configured, e.g. after make clean: no GPU labs even where nvcc is),
+#        V=1 (show the full compiler commands).
 # Everything is built in build/ ('make clean' removes it).
 
 BUILD ?= build
@@ -158,8 +166,9 @@ peak: $(BIN)/mmlab
 gpu-check:
 	@bash tools/gpu-check.sh
 
+# The comment block at the top of this file, up to its first line that is not a comment.
 help:
-	@sed -n '1,10p' Makefile
+	@awk '!/^#/ { exit } { print }' Makefile
 
 clean:
 	rm -rf $(BUILD)

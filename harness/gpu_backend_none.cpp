@@ -6,10 +6,21 @@
 namespace mml::gpu {
 
 namespace {
+// Why there is no GPU here, true to how this build was made. `make sanitize`
+// builds without CUDA on purpose (GCC defines __SANITIZE_ADDRESS__ /
+// __SANITIZE_THREAD__ under its -fsanitize flags): installing the toolkit
+// would change nothing there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 const char* kNoCuda =
-    "this build has no CUDA (nvcc was not found, or CUDA=0, when it was configured); install the CUDA "
-    "toolkit and run 'make clean' then make again";
-}
+    "this is a sanitizer build (make sanitize): CPU stages and their tests only, built without CUDA on "
+    "purpose, so it checks no GPU code; on a GPU machine, make gpu-check runs the GPU tests under "
+    "compute-sanitizer (memcheck, racecheck)";
+#else
+const char* kNoCuda =
+    "this build has no CUDA: nvcc was not found when it was configured (install the CUDA toolkit, then "
+    "'make clean' and make again), or it was configured with CUDA=0";
+#endif
+}  // namespace
 
 bool built_with_cuda() { return false; }
 

@@ -14,7 +14,7 @@ namespace mml {
 namespace {
 
 const char* kUsage = R"(usage: mmlab sweep --stage NAME --sweep name=v1,v2,... [--sweep name2=...]
-                   [--size LIST] [--threads T] [--reps R] [--impl student|reference]
+                   [--size LIST] [--threads T] [--reps R] [--impl student|reference] [--quiet]
 Times the stage at every combination of the listed parameter values (the
 reference unless --impl student), verifies each, and marks the fastest per shape.
 )";
@@ -73,13 +73,17 @@ int run_sweep(const std::vector<std::string>& args) {
     std::printf("\n%-18s %-15s %-28s %11s %9s %7s  %s\n", "stage", "shape", "parameters", "median", "GFLOP/s",
                 "% peak", "check");
     bool all_ok = true;
+    int not_ok = 0;
     for (Shape s : shapes) {
+        // The fastest among the results that passed their check; when some did
+        // not, the mark says so: a wrong result may have been the faster one.
         const Measurement* best = nullptr;
+        bool some_not_ok = false;
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             const Measurement& m = out.rows[i];
-            if (jobs[i].shape.M == s.M && jobs[i].shape.N == s.N && jobs[i].shape.K == s.K && m.passed &&
-                (!best || m.median_seconds < best->median_seconds))
-                best = &m;
+            if (!(jobs[i].shape.M == s.M && jobs[i].shape.N == s.N && jobs[i].shape.K == s.K)) continue;
+            some_not_ok |= !m.passed;
+            if (m.passed && (!best || m.median_seconds < best->median_seconds)) best = &m;
         }
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             if (!(jobs[i].shape.M == s.M && jobs[i].shape.N == s.N && jobs[i].shape.K == s.K)) continue;
@@ -88,15 +92,20 @@ int run_sweep(const std::vector<std::string>& args) {
             for (const auto& [k, v] : jobs[i].params.values) params += k + "=" + std::to_string(v) + " ";
             if (!m.passed) {
                 all_ok = false;
-                std::printf("%-18s %-15s %-28s %11s %9s %7s  WRONG: %s\n", m.stage.c_str(), shape_text(s).c_str(),
-                            params.c_str(), "-", "-", "-", m.failure.c_str());
+                ++not_ok;
+                std::printf("%-18s %-15s %-28s %11s %9s %7s  %s: %s\n", m.stage.c_str(), shape_text(s).c_str(),
+                            params.c_str(), "-", "-", "-", m.skipped ? "SKIPPED" : "WRONG",
+                            (m.skipped ? m.skip_reason : m.failure).c_str());
                 continue;
             }
             std::printf("%-18s %-15s %-28s %11s %9.2f %7.1f  ok%s\n", m.stage.c_str(), shape_text(s).c_str(),
                         params.c_str(), format_seconds(m.median_seconds).c_str(), m.gflops, m.percent_of_peak,
-                        &m == best ? "   <- fastest" : "");
+                        &m != best ? "" : some_not_ok ? "   <- fastest of the correct ones only" : "   <- fastest");
         }
     }
+    if (!all_ok)
+        std::printf("\n%d result(s) were wrong or skipped (above): the fastest setting overall is unknown until\n"
+                    "they pass; the mark shows the fastest of those that did.\n", not_ok);
     return all_ok ? 0 : 1;
 }
 

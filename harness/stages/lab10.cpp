@@ -181,7 +181,7 @@ RoofResult roofline_section(const std::vector<Shape>& cpu_shapes, int threads, S
     std::vector<RoofRow> gmine, gref;
     std::string gpu_note;
     if (!with_gpu) gpu_note = "GPU roofline: not asked for";
-    else if (!gpu_sections().roofline) gpu_note = "GPU roofline: skipped: this build has no CUDA (nvcc was not found, or CUDA=0)";
+    else if (!gpu_sections().roofline) gpu_note = "GPU roofline: skipped: " + info.why_not;  // no CUDA in this build
     else if (!info.available) gpu_note = "GPU roofline: skipped: " + info.why_not;
     else {
         const GpuRoofline g = gpu_sections().roofline(gpu_shape, settings);
@@ -278,10 +278,20 @@ void c1060_section(const ModelFns& f, Comparison& c) {
     compare_lh(mine, ref, c);
 }
 
+// The sizes of the H100 run recorded on 2026-11-22 (the paper's 2^i + 32 and 2^i).
+const std::vector<long long> kRecordedH100Sizes = {1056, 2080, 4128, 1024, 2048, 4096};
+
+std::string recorded_sizes_text() {
+    std::string t;
+    for (long long n : kRecordedH100Sizes) t += (t.empty() ? "" : ", ") + std::to_string(n);
+    return t;
+}
+
 // Where there is no GPU: the model on the H100 inputs measured on 2026-11-22,
 // beside the kernel times measured in that run (handouts/data/lab10-lh-h100.csv,
-// read from the repository when present). Nothing here is measured now.
-void recorded_h100_section(const ModelFns& f, Comparison& c) {
+// read from the repository when present), at the recorded sizes in `sizes`
+// (all of them when it is empty). Nothing here is measured now.
+void recorded_h100_section(const std::vector<long long>& sizes, const ModelFns& f, Comparison& c) {
     using namespace reference::lab10;
     const Hardware hw = recorded_h100();
     std::map<std::pair<std::string, long long>, double> measured;
@@ -306,7 +316,7 @@ void recorded_h100_section(const ModelFns& f, Comparison& c) {
                                  : "handouts/data/lab10-lh-h100.csv");
     std::vector<LhRow> mine, ref;
     for (const char* name : {"naive", "tiled16", "tiled32", "volkov"})
-        for (long long n : {1056LL, 2080LL, 4128LL, 1024LL, 2048LL, 4096LL}) {
+        for (long long n : sizes.empty() ? kRecordedH100Sizes : sizes) {
             const Shape s{n, n, n};
             const lh::Occupancy occ = recorded_h100_occupancy(name);
             const std::string k = name;
@@ -334,8 +344,8 @@ LhResult gpu_lh_section(const std::vector<long long>& sizes, int reps, const Mod
     const gpu::DeviceInfo info = gpu::probe();
     if (!gpu_sections().lh || !info.available) {
         std::printf("\nlatency-hidden model on this GPU, predicted vs measured: skipped: %s\n",
-                    !gpu_sections().lh ? "this build has no CUDA (nvcc was not found, or CUDA=0)" : info.why_not.c_str());
-        recorded_h100_section(f, c);
+                    info.why_not.c_str());  // without CUDA in the build, probe() says why
+        recorded_h100_section(sizes, f, c);
         return out;
     }
     const GpuLh g = gpu_sections().lh(sizes, reps);
@@ -395,6 +405,7 @@ using Args = CommandArgs;  // harness/cli.h
 int default_threads() { return std::max(1, describe_machine().logical_cores); }
 
 const char* kRoofUsage = R"(usage: mmlab roofline [--size LIST] [--gpu-size N] [--threads T] [--no-gpu] [--student] [--csv FILE]
+                      [--quiet]
 Places the measured stages of labs 1-8 on the roofline. CPU: lab1.ijk, lab2.interchanged,
 lab2.transposed, lab2.blocked, lab4.omp_static, lab5.blis, lab5.openblas at --size (default
 1000; threaded stages on --threads, default all cores), against the measured FMA peak (mmlab
@@ -404,6 +415,7 @@ and the measured read bandwidth. Each stage gets the compulsory-traffic model an
 algorithm has one, its tile model. Columns: FLOP/byte, measured GFLOP/s, the bound
 min(peak, FLOP/byte x bandwidth), % of bound. --student uses your labs/lab10 functions (default:
 the reference). --csv writes every row (for plots: handouts/lab10.md has a gnuplot line).
+--quiet: no progress lines on stderr.
 )";
 
 int run_roofline(const std::vector<std::string>& raw) {
@@ -415,6 +427,7 @@ int run_roofline(const std::vector<std::string>& raw) {
     bool with_gpu = true;
     Impl impl = Impl::Reference;
     std::string csv;
+    BenchSettings settings;
     for (std::string fl; a.next(fl);) {
         if (fl == "--size") shapes = parse_shapes(a.value(fl));
         else if (fl == "--gpu-size") {
@@ -425,12 +438,13 @@ int run_roofline(const std::vector<std::string>& raw) {
         else if (fl == "--no-gpu") with_gpu = false;
         else if (fl == "--student") impl = Impl::Student;
         else if (fl == "--csv") csv = a.value(fl);
+        else if (fl == "--quiet") settings.quiet = true;
         else a.unknown(fl);
     }
     std::FILE* out = nullptr;
     if (!csv.empty() && !(out = std::fopen(csv.c_str(), "w"))) throw UsageError("cannot write --csv " + csv);
     print_machine_header(with_gpu);
-    const RoofResult r = roofline_section(shapes, threads, gpu_shape, with_gpu, BenchSettings{}, model_fns(impl));
+    const RoofResult r = roofline_section(shapes, threads, gpu_shape, with_gpu, settings, model_fns(impl));
     if (out) {
         std::fputs(kRoofCsvHeader, out);
         write_roof_csv(out, r.mine);
@@ -524,8 +538,9 @@ inputs (Tables 2-3; no GPU needed), then on this GPU: occupancy from the compile
 (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor), latencies from the
 pointer-chasing micro-benchmarks (mmlab gpu-latency), bandwidth measured, and each kernel timed
 (CUDA events, median of --reps, default 5) at every n of --sizes (default: 2^i + 32 as in the
-paper and 2^i, i = 10..12). --student uses your labs/lab10 functions (default: the reference).
---csv writes the GPU rows.
+paper and 2^i, i = 10..12). Without a GPU, the H100 run recorded on 2026-11-22 stands in for this
+GPU: --sizes then picks from its sizes (1056, 2080, 4128, 1024, 2048, 4096); --reps and --csv need
+a GPU. --student uses your labs/lab10 functions (default: the reference). --csv writes the GPU rows.
 --explain KERNEL (naive, tiled16, tiled32, volkov) shows where the model's time goes for one
 kernel at n = N (default 4096): one row per kind of basic block, with its ILP, latency, transfer
 time, issue time and exposed wait; --inputs: this GPU's (default where there is one), the H100's
@@ -555,6 +570,13 @@ int run_lh(const std::vector<std::string>& raw) {
         explain(model_for(explain_kernel, inputs, n), inputs, n);
         return 0;
     }
+    if (!(gpu_sections().lh && gpu::probe().available)) {
+        // No GPU: the recorded H100 rows stand in, and they exist at their sizes only.
+        for (long long n : sizes)
+            if (std::find(kRecordedH100Sizes.begin(), kRecordedH100Sizes.end(), n) == kRecordedH100Sizes.end())
+                throw UsageError("--sizes " + std::to_string(n) + ": with no GPU here, lh-model shows the H100 run "
+                                 "recorded on 2026-11-22, which has n = " + recorded_sizes_text() + " only");
+    }
     if (sizes.empty()) {
         sizes = paper_sizes({10, 11, 12}, true);
         for (long long n : paper_sizes({10, 11, 12}, false)) sizes.push_back(n);
@@ -566,7 +588,8 @@ int run_lh(const std::vector<std::string>& raw) {
     if (!csv.empty() && !r.mine.empty()) {
         write_lh_csv(csv, r.mine);
         std::printf("wrote %s\n", csv.c_str());
-    }
+    } else if (!csv.empty())
+        std::printf("--csv %s not written: it holds this GPU's measured rows, and none were measured here\n", csv.c_str());
     return 0;
 }
 

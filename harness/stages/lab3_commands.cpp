@@ -66,16 +66,17 @@ int run_crossover(const std::vector<std::string>& args) {
                 impl_name(impl));
     std::printf("%-15s %11s %11s %7s %13s %7s\n", "shape", "classical", "one level", "ratio",
                 ("cutoff " + std::to_string(cutoff)).c_str(), "ratio");
-    bool all_ok = true;
+    std::vector<std::string> wrong;  // "shape (which column)" of every result that failed its check
     std::string first_paying;
+    const char* column[3] = {"classical", "one level", "recursive"};
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const Measurement* r[3] = {&out.rows[3 * i], &out.rows[3 * i + 1], &out.rows[3 * i + 2]};
         std::printf("%-15s", shape_text(shapes[i]).c_str());
-        std::string cells;
         for (int c = 0; c < 3; ++c) {
             if (!r[c]->passed) {
-                all_ok = false;
-                std::printf(" WRONG (%s): %s", c == 0 ? "classical" : "strassen", r[c]->failure.c_str());
+                wrong.push_back(shape_text(shapes[i]) + " " + column[c]);
+                std::printf(" %s (%s): %s", r[c]->skipped ? "SKIPPED" : "WRONG", column[c],
+                            (r[c]->skipped ? r[c]->skip_reason : r[c]->failure).c_str());
                 break;
             }
             if (c == 0) std::printf(" %11s", format_seconds(r[0]->median_seconds).c_str());
@@ -88,14 +89,21 @@ int run_crossover(const std::vector<std::string>& args) {
         if (pays && first_paying.empty()) first_paying = shape_text(shapes[i]);
         if (!pays) first_paying.clear();  // the crossover is where it pays from then on
     }
-    if (!first_paying.empty())
+    // A crossover read from a table with a wrong (or missing) result would be
+    // a guess: a wrong Strassen may be fast because it skips work.
+    if (!wrong.empty()) {
+        std::string which;
+        for (const std::string& w : wrong) which += (which.empty() ? "" : ", ") + w;
+        std::printf("\nno crossover to report: %zu result(s) wrong or not run (%s); fix them and run again.\n",
+                    wrong.size(), which.c_str());
+    } else if (!first_paying.empty())
         std::printf("\none level of Strassen pays from %s on (at every larger size measured); the recursion\n"
                     "should stop below that: a cutoff about half of it stops the level that no longer pays.\n",
                     first_paying.c_str());
     else
         std::printf("\none level of Strassen does not pay at the largest size measured.\n");
     std::printf("Timed: wall clock of one call, median of the repetitions; the sizes run in increasing order.\n");
-    return all_ok ? 0 : 1;
+    return wrong.empty() ? 0 : 1;
 }
 
 // ---------------------------------------------------------------- error growth
@@ -105,6 +113,8 @@ the largest error of the classical kernel and of Strassen at each cutoff, in
 units of u * max|A| * max|B| (u = 2^-24), beside each one's norm-wise bound in
 the same unit (classical: K^2 from gamma_K; Strassen: f of Higham Thm 23.2,
 solutions/lab3/strassen_bound.h). Default sizes 32,64,...,1024; cutoffs 4,32,128.
+A Strassen result that is no product (an element never written, NaN or Inf, or
+an error above its bound) shows WRONG instead of an error, and the exit code is 1.
 )";
 
 double max_abs(const float* p, std::int64_t n) {
@@ -117,6 +127,19 @@ double max_error(const std::vector<double>& exact, const Matrix& C) {
     double e = 0;
     for (std::int64_t i = 0; i < C.size(); ++i) e = std::max(e, std::fabs(double(C.data()[i]) - exact[std::size_t(i)]));
     return e;
+}
+
+// Why C's error cannot be shown, or "" when it can: an element never written
+// (still the poison value, which max_error would skip as NaN) or not finite.
+std::string unusable(const Matrix& C) {
+    for (std::int64_t i = 0; i < C.size(); ++i) {
+        const float x = C.data()[i];
+        if (is_poison(x) || !std::isfinite(x)) {
+            const std::string where = "C(" + std::to_string(i / C.cols()) + "," + std::to_string(i % C.cols()) + ")";
+            return where + (is_poison(x) ? " never written" : " is NaN or Inf");
+        }
+    }
+    return "";
 }
 
 std::string sci(double x) {
@@ -145,6 +168,7 @@ int run_strassen_error(const std::vector<std::string>& args) {
     for (long long c : cutoffs)
         std::printf(" %12s %10s", ("cutoff " + std::to_string(c)).c_str(), "bound f");
     std::printf("\n");
+    std::vector<std::string> wrong;  // "shape cutoff c: what is wrong"
     for (Shape s : shapes) {
         Matrix A(s.M, s.K), B(s.K, s.N), C(s.M, s.N);
         fill_inputs(A, B, seed);
@@ -158,13 +182,24 @@ int run_strassen_error(const std::vector<std::string>& args) {
             poison(C);
             if (impl == Impl::Student) student::lab3::matmul_strassen(A.data(), B.data(), C.data(), s.M, s.N, s.K, c);
             else reference::lab3::matmul_strassen(A.data(), B.data(), C.data(), s.M, s.N, s.K, c);
-            std::printf(" %12s %10s", sci(max_error(exact, C) / unit).c_str(),
-                        sci(reference::lab3::strassen_error_constant(s, c)).c_str());
+            const double bound = reference::lab3::strassen_error_constant(s, c);
+            std::string problem = unusable(C);
+            const double error = problem.empty() ? max_error(exact, C) / unit : 0;
+            if (problem.empty() && error > bound) problem = "error " + sci(error) + " above its bound " + sci(bound);
+            if (!problem.empty()) wrong.push_back(shape_text(s) + " cutoff " + std::to_string(c) + ": " + problem);
+            std::printf(" %12s %10s", problem.empty() ? sci(error).c_str() : "WRONG", sci(bound).c_str());
         }
         std::printf("\n");
         std::fflush(stdout);
     }
     std::printf("A cutoff >= the size means no Strassen level: the classical kernel alone.\n");
+    if (!wrong.empty()) {
+        // An error read from a wrong product says nothing about Strassen's error growth.
+        std::printf("\nWRONG: %zu Strassen (%s) result(s) are not products; no error is shown for them:\n",
+                    wrong.size(), impl_name(impl));
+        for (const std::string& w : wrong) std::printf("  %s\n", w.c_str());
+        return 1;
+    }
     return 0;
 }
 

@@ -124,12 +124,19 @@ int run_scaling(const std::vector<std::string>& args) {
                 std::printf("%8d %11s %9s %8s %11s  WRONG: %s\n", counts[i], "-", "-", "-", "-", m.failure.c_str());
                 continue;
             }
+            const char* extra = counts[i] > cores ? "  (more threads than cores)" : "";
+            if (!rows[0].passed) {  // a speedup over a wrong result would be no speedup at all
+                std::printf("%8d %11s %9.2f %8s %11s  ok%s (no speedup: the %d-thread result was wrong)\n", counts[i],
+                            format_seconds(m.median_seconds).c_str(), m.gflops, "-", "-", extra, counts[0]);
+                continue;
+            }
             std::printf("%8d %11s %9.2f %7.2fx %11.2f  ok%s\n", counts[i], format_seconds(m.median_seconds).c_str(),
-                        m.gflops, speedup(rows, i), efficiency(rows, i),
-                        counts[i] > cores ? "  (more threads than cores)" : "");
+                        m.gflops, speedup(rows, i), efficiency(rows, i), extra);
         }
     }
     std::printf("\nwall-clock time of one call, median of the repetitions; this machine has %d logical cores.\n", cores);
+    if (!all_ok)
+        std::printf("WRONG: a result failed its check (above); speedups are shown only between correct results.\n");
     return all_ok ? 0 : 1;
 }
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "cpu/verify.h"
 #include "harness/cli.h"
@@ -19,14 +21,16 @@ namespace mml {
 namespace {
 
 const char* kUsage = R"(usage: mmlab gpu-vs-cpu [--gpu-stage NAME] [--cpu-stage NAME] [--size LIST]
-                        [--impl student|reference] [--reps R] [--threads T]
+                        [--impl student|reference] [--reps R] [--threads T] [--quiet]
 Seed 002's table: for each size, the CPU stage (default lab1.ikj) and the GPU
 stage (default lab6.naive_coalesced), both verified, and the GPU's speedup
 counting the kernel alone and counting the whole trip: cudaMalloc, copies in,
 kernel, copy out, cudaFree (as `mmlab breakdown` splits it).
 Default sizes: 10,22,46,100,215,464,1000,2154 (m*n*k = 10^3 ... 10^10).
 Each time is the median of R runs (default 3; the CPU stage runs once when a
-run takes over a second). --impl picks the version of both stages.
+run takes over a second). --impl picks the version of both stages. A row whose
+CPU or GPU result fails its check shows no speedups (exit code 1). --quiet: no
+progress lines on stderr.
 )";
 
 const Stage& stage_named(const std::string& name, Device want) {
@@ -42,6 +46,7 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
     for (long long n : {10, 22, 46, 100, 215, 464, 1000, 2154}) shapes.push_back({n, n, n});
     Impl impl = Impl::Reference;
     int reps = 3;
+    bool quiet = false;
     StageParams params;
     CommandArgs a(args, "gpu-vs-cpu");
     for (std::string f; a.next(f);) {
@@ -51,6 +56,7 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
         else if (f == "--reps") reps = int(parse_integer(a.value(f), "--reps", 1, 1000));
         else if (f == "--threads") params.threads = int(parse_integer(a.value(f), "--threads", 1, 1024));
         else if (f == "--impl") impl = parse_impl(a.value(f));
+        else if (f == "--quiet") quiet = true;
         else a.unknown(f);
     }
     const Stage& gpu_stage = stage_named(gpu_name, Device::Gpu);
@@ -65,7 +71,9 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
     std::printf("%-16s %9s %11s %11s %11s %9s %9s %9s  %s\n", "shape", "m*n*k", "CPU", "GPU kernel",
                 "GPU trip", "x kernel", "x trip", "kernel%", "check");
     bool all_ok = true;
+    std::vector<std::string> wrong;
     for (Shape shape : shapes) {
+        if (!quiet) std::fprintf(stderr, "[gpu-vs-cpu] %s: CPU, then GPU...\n", shape_text(shape).c_str());
         Matrix A(shape.M, shape.K), B(shape.K, shape.N), C(shape.M, shape.N);
         const auto seed = fresh_seed();
         fill_inputs(A, B, seed);
@@ -93,17 +101,34 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
         std::string check = "ok";
         if (!cpu_check.passed) check = "CPU WRONG: " + cpu_check.failure;
         if (!gpu_check.passed) check = "GPU WRONG: " + gpu_check.failure;
-        all_ok = all_ok && cpu_check.passed && gpu_check.passed;
+        const bool ok = cpu_check.passed && gpu_check.passed;
+        all_ok = all_ok && ok;
+        if (!ok) wrong.push_back(shape_text(shape));
         char mnk[32];
         std::snprintf(mnk, sizeof mnk, "%.2e", double(shape.M) * double(shape.N) * double(shape.K));
-        std::printf("%-16s %9s %11s %11s %11s %9.1f %9.2f %8.1f%%  %s\n", shape_text(shape).c_str(), mnk,
+        // A speedup of a wrong result is no speedup: those cells stay empty.
+        std::string x_kernel = "-", x_trip = "-", share = "-";
+        if (ok) {
+            char buf[3][32];
+            std::snprintf(buf[0], sizeof buf[0], "%.1f", cpu / kernel);
+            std::snprintf(buf[1], sizeof buf[1], "%.2f", cpu / trip);
+            std::snprintf(buf[2], sizeof buf[2], "%.1f%%", 100.0 * kernel / trip);
+            x_kernel = buf[0], x_trip = buf[1], share = buf[2];
+        }
+        std::printf("%-16s %9s %11s %11s %11s %9s %9s %9s  %s\n", shape_text(shape).c_str(), mnk,
                     format_seconds(cpu).c_str(), format_seconds(kernel).c_str(), format_seconds(trip).c_str(),
-                    cpu / kernel, cpu / trip, 100.0 * kernel / trip, check.c_str());
+                    x_kernel.c_str(), x_trip.c_str(), share.c_str(), check.c_str());
     }
     std::printf("\nx kernel = CPU time / kernel time; x trip = CPU time / (cudaMalloc + copies in + kernel +\n"
                 "copy out + cudaFree); kernel%% = the kernel's share of the trip. GPU times: median of %d runs\n"
                 "after a warm-up (`mmlab breakdown` shows each step); CPU: wall clock, one thread.\n",
                 reps);
+    if (!all_ok) {
+        std::string which;
+        for (const std::string& w : wrong) which += (which.empty() ? "" : ", ") + w;
+        std::printf("WRONG at %s: no speedup is shown there, and where the GPU starts to pay cannot be read\n"
+                    "from this table until every row passes.\n", which.c_str());
+    }
     return all_ok ? 0 : 1;
 }
 

@@ -1,0 +1,135 @@
+// The lab commands that end a table with a conclusion (crossover,
+// strassen-error, scaling, sweep) must never draw it from a wrong result:
+// they say instead that a result was wrong, and which, and exit 1. Run on
+// `--impl student`: in the repository that is the untouched starter (C never
+// written), so the wrong path is what runs; once a student has finished the
+// lab the correct path runs, and the checks below hold either way.
+// Also: --quiet where the other timing commands take it (roofline,
+// gpu-vs-cpu), and lh-model's --sizes without a GPU.
+#include <doctest/doctest.h>
+
+#include <sstream>
+#include <string>
+
+#include "harness/gpu_backend.h"
+#include "tests/run_mmlab.h"
+
+namespace {
+
+using mml::testing::Outcome;
+using mml::testing::run_mmlab;
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+int count_lines(const std::string& s) {
+    int n = 0;
+    for (char c : s) n += c == '\n';
+    return n;
+}
+
+}  // namespace
+
+TEST_SUITE("cli") {
+    TEST_CASE("crossover: no crossover is reported from a wrong result") {
+        const Outcome o = run_mmlab("crossover --impl student --size 64,96 --reps 1 --quiet");
+        INFO(o.output);
+        if (has(o.output, "WRONG")) {
+            CHECK(o.exit_code == 1);
+            CHECK(has(o.output, "no crossover to report"));
+            CHECK(has(o.output, "64^3"));  // which result was wrong
+            CHECK_FALSE(has(o.output, "does not pay"));
+            CHECK_FALSE(has(o.output, "pays from"));
+        } else {
+            CHECK(o.exit_code == 0);
+            CHECK((has(o.output, "does not pay") || has(o.output, "pays from")));
+        }
+    }
+
+    TEST_CASE("strassen-error: no error is shown for a result that is no product") {
+        const Outcome o = run_mmlab("strassen-error --impl student --size 32,40 --cutoff 4,64");
+        INFO(o.output);
+        // The 32^3 row: shape, classical, bound K^2, cutoff 4, bound f, cutoff 64, bound f.
+        // cutoff 64 >= the sizes: the given classical kernel alone, always right.
+        const std::size_t at = o.output.find("\n32^3");
+        REQUIRE(at != std::string::npos);
+        std::istringstream row(o.output.substr(at + 1, o.output.find('\n', at + 1) - at - 1));
+        std::string shape, classical, k2, cutoff4;
+        row >> shape >> classical >> k2 >> cutoff4;
+        if (cutoff4 == "WRONG") {
+            CHECK(o.exit_code == 1);
+            CHECK(has(o.output, "are not products"));
+            CHECK(has(o.output, "32^3 cutoff 4: "));  // which, and why
+            CHECK_FALSE(has(o.output, "32^3 cutoff 64: "));
+        } else {
+            // A float32 product of 32 x 32 U(-1,1) matrices always has some
+            // rounding error: 0.0 would be an unwritten C read as "no error".
+            CHECK(std::stod(cutoff4) > 0);
+            CHECK(o.exit_code == 0);
+        }
+        // The reference: every result is a product, below its bound.
+        const Outcome ref = run_mmlab("strassen-error --size 32,40 --cutoff 4,64");
+        INFO(ref.output);
+        CHECK(ref.exit_code == 0);
+        CHECK_FALSE(has(ref.output, "WRONG"));
+    }
+
+    TEST_CASE("scaling and sweep: no speedup or fastest setting from wrong results") {
+        const Outcome sc = run_mmlab("scaling --impl student --stage lab4.pthreads --size 40 --threads-list 1,2 --reps 1 --quiet");
+        INFO(sc.output);
+        if (has(sc.output, "WRONG")) {
+            CHECK(sc.exit_code == 1);
+            CHECK(has(sc.output, "speedups are shown only between correct results"));
+        } else {
+            CHECK(sc.exit_code == 0);
+        }
+        const Outcome sw = run_mmlab("sweep --impl student --stage lab2.blocked --size 40 --sweep kc=8,16 --reps 1 --quiet");
+        INFO(sw.output);
+        if (has(sw.output, "WRONG")) {
+            CHECK(sw.exit_code == 1);
+            CHECK(has(sw.output, "the fastest setting overall is unknown"));
+            CHECK_FALSE(has(sw.output, "<- fastest\n"));
+        } else {
+            CHECK(sw.exit_code == 0);
+            CHECK(has(sw.output, "<- fastest\n"));
+        }
+    }
+
+    TEST_CASE("roofline and gpu-vs-cpu take --quiet like run, sweep, scaling and crossover") {
+        // --quiet is parsed; the bad size after it is what is refused.
+        for (const char* cmd : {"roofline", "gpu-vs-cpu", "run --stage lab1.ijk", "sweep --stage lab1.ijk --sweep x=1",
+                                "scaling --stage lab4.pthreads", "crossover"}) {
+            if (std::string(cmd) == "gpu-vs-cpu" && !mml::gpu::built_with_cuda()) continue;  // not in a CPU-only build
+            const std::string args = std::string(cmd) + " --quiet --size 0";
+            const Outcome o = run_mmlab(args);
+            INFO("mmlab " << args << " printed: " << o.output);
+            CHECK(o.exit_code == 2);
+            CHECK(count_lines(o.output) == 1);
+            CHECK(has(o.output, "size '0'"));
+            CHECK_FALSE(has(o.output, "--quiet"));
+        }
+    }
+
+    TEST_CASE("lh-model --sizes: without a GPU, picks rows of the recorded H100 run, or names its sizes") {
+        if (mml::gpu::probe().available) {
+            MESSAGE("a GPU is here: --sizes times the kernels on it (tests/gpu)");
+            return;
+        }
+        const Outcome one = run_mmlab("lh-model --sizes 1056,4096");
+        INFO(one.output);
+        CHECK(one.exit_code == 0);
+        CHECK(has(one.output, "volkov    1056 "));
+        CHECK(has(one.output, "volkov    4096 "));
+        CHECK_FALSE(has(one.output, "volkov    2080 "));
+        CHECK_FALSE(has(one.output, "volkov    4128 "));
+        const Outcome all = run_mmlab("lh-model");
+        for (const char* row : {"volkov    1024 ", "volkov    1056 ", "volkov    2048 ", "volkov    2080 ",
+                                "volkov    4096 ", "volkov    4128 "})
+            CHECK_MESSAGE(has(all.output, row), row);
+        const Outcome bad = run_mmlab("lh-model --sizes 1056,64");
+        INFO(bad.output);
+        CHECK(bad.exit_code == 2);
+        CHECK(count_lines(bad.output) == 1);
+        CHECK(has(bad.output, "--sizes 64"));
+        CHECK(has(bad.output, "1056, 2080, 4128, 1024, 2048, 4096"));
+    }
+}
