@@ -25,7 +25,7 @@ const Lab& lab_or_error(int number) {
         const bool gpu_lab = number >= 6;
         throw UsageError("lab " + std::to_string(number) + " is not in this build" +
                          (gpu_lab && !gpu::built_with_cuda()
-                              ? std::string(": it needs the CUDA toolkit (nvcc was not found, or CUDA=0, when the build was configured)")
+                              ? ": " + gpu::probe().why_not
                               : std::string(": it has not been written yet")));
     }
     return *lab;

@@ -155,6 +155,7 @@ std::vector<Measurement> time_cpu_stages(const std::vector<Shape>& shapes, int t
 // Prints the roofline section(s); returns the rows computed with `f` and with the reference.
 struct RoofResult {
     std::vector<RoofRow> mine, ref;
+    int wrong = 0;  // stages whose result failed its check (left off the table)
 };
 
 RoofResult roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gpu_shape, bool with_gpu,
@@ -176,7 +177,10 @@ RoofResult roofline_section(const std::vector<Shape>& cpu_shapes, int threads, S
     out.mine = roof_rows(ms, cpu_stages(), "CPU", f, peak, bw);
     out.ref = roof_rows(ms, cpu_stages(), "CPU", ref, peak, bw);
     for (const Measurement& m : ms)
-        if (!m.skipped && !m.passed) std::printf("CPU  %s at %s: WRONG (%s), left off\n", m.stage.c_str(), shape_text(m.shape).c_str(), m.failure.c_str());
+        if (!m.skipped && !m.passed) {
+            std::printf("CPU  %s at %s: WRONG (%s), left off\n", m.stage.c_str(), shape_text(m.shape).c_str(), m.failure.c_str());
+            ++out.wrong;
+        }
     const gpu::DeviceInfo info = gpu::probe();
     std::vector<RoofRow> gmine, gref;
     std::string gpu_note;
@@ -191,7 +195,10 @@ RoofResult roofline_section(const std::vector<Shape>& cpu_shapes, int threads, S
         gmine = roof_rows(g.rows, g.stages, "GPU", f, gp, gb);
         gref = roof_rows(g.rows, g.stages, "GPU", ref, gp, gb);
         for (const Measurement& m : g.rows)
-            if (!m.skipped && !m.passed) std::printf("GPU  %s at %s: WRONG (%s), left off\n", m.stage.c_str(), shape_text(m.shape).c_str(), m.failure.c_str());
+            if (!m.skipped && !m.passed) {
+                std::printf("GPU  %s at %s: WRONG (%s), left off\n", m.stage.c_str(), shape_text(m.shape).c_str(), m.failure.c_str());
+                ++out.wrong;
+            }
     }
     out.mine.insert(out.mine.end(), gmine.begin(), gmine.end());
     out.ref.insert(out.ref.end(), gref.begin(), gref.end());
@@ -451,7 +458,7 @@ int run_roofline(const std::vector<std::string>& raw) {
         std::fclose(out);
         std::printf("wrote %s\n", csv.c_str());
     }
-    return 0;
+    return r.wrong > 0 ? 1 : 0;  // a wrong stage is a failure, even though the table has the others
 }
 
 // ---------------------------------------------------------------- --explain: where the time goes
