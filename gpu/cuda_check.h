@@ -9,10 +9,29 @@
 
 namespace mml::gpu {
 
+// What a student should do next, for the errors a kernel's own bug causes:
+// they surface at a later call (the next synchronisation), so the call named
+// in the message is rarely where the mistake is.
+inline const char* cuda_hint(cudaError_t err) {
+    switch (err) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidAddressSpace:
+        case cudaErrorIllegalInstruction:
+        case cudaErrorLaunchFailure:
+            return "; a kernel read or wrote outside its arrays (check every index against M, N, K); "
+                   "compute-sanitizer build/bin/mmlab run --stage STAGE --size 64 names the kernel and the line";
+        case cudaErrorLaunchTimeout:
+            return "; a kernel ran too long (an endless loop?)";
+        default:
+            return "";
+    }
+}
+
 [[noreturn]] inline void cuda_fail(cudaError_t err, const char* what, const char* file, int line) {
     throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + what +
                              " failed: " + cudaGetErrorName(err) + " (" +
-                             cudaGetErrorString(err) + ")");
+                             cudaGetErrorString(err) + ")" + cuda_hint(err));
 }
 
 }  // namespace mml::gpu
