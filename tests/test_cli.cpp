@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "harness/cli.h"
 #include "harness/gpu_backend.h"
 #include "harness/stage.h"
 #include "tests/run_mmlab.h"
@@ -74,6 +75,24 @@ TEST_SUITE("cli") {
         // A name that one stage of the run reads is fine for the run.
         const auto ok = run_mmlab("run --stage lab1.ijk,lab2.blocked --size 8 --param kc=4 --reps 1 --quiet");
         CHECK(ok.exit_code == 0);
+    }
+
+    TEST_CASE("a stage that checks --param values names the parameters it reads, and the check knows them") {
+        int with_params = 0;
+        for (const mml::Stage* s : mml::Registry::instance().stages()) {
+            INFO(s->name);
+            if (s->check_params) CHECK_FALSE(s->param_names.empty());
+            if (s->param_names.empty()) continue;
+            ++with_params;
+            mml::StageParams p;
+            for (const auto& name : s->param_names) {
+                p.values = {{name, 1}};
+                CHECK_NOTHROW(mml::check_param_names({s}, p));
+            }
+            p.values = {{"no_such_parameter", 1}};
+            CHECK_THROWS_AS(mml::check_param_names({s}, p), mml::UsageError);
+        }
+        CHECK(with_params >= 8);  // labs 2, 3, 4, 5 at least (and 6, 9 with CUDA)
     }
 
     TEST_CASE("bad --param values are refused in one line, before the machine header") {
