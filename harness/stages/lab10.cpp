@@ -18,6 +18,7 @@
 #include "cpu/stream_bandwidth.h"
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "harness/csv_file.h"
 #include "harness/gpu_backend.h"
 #include "harness/report.h"
 #include "harness/targets.h"
@@ -395,14 +396,11 @@ LhResult gpu_lh_section(const std::vector<long long>& sizes, int reps, const Mod
     return out;
 }
 
-void write_lh_csv(const std::string& path, const std::vector<LhRow>& rows) {
-    std::FILE* out = std::fopen(path.c_str(), "w");
-    if (!out) throw UsageError("cannot write --csv " + path);
+void write_lh_csv(std::FILE* out, const std::vector<LhRow>& rows) {
     std::fprintf(out, "kernel,n,warps_per_block,blocks_per_sm,grid_blocks,rep_num,predicted_ms,measured_ms,printed_sum_ms\n");
     for (const LhRow& r : rows)
         std::fprintf(out, "%s,%lld,%d,%d,%lld,%lld,%.6f,%.6f,%.6f\n", r.kernel.c_str(), (long long)r.shape.M,
                      r.occ.warps_per_block, r.occ.blocks_per_sm, r.nb, r.reps, r.predicted_ms, r.measured_ms, r.printed_ms);
-    std::fclose(out);
 }
 
 // ---------------------------------------------------------------- commands
@@ -448,14 +446,13 @@ int run_roofline(const std::vector<std::string>& raw) {
         else if (fl == "--quiet") settings.quiet = true;
         else a.unknown(fl);
     }
-    std::FILE* out = nullptr;
-    if (!csv.empty() && !(out = std::fopen(csv.c_str(), "w"))) throw UsageError("cannot write --csv " + csv);
+    CsvFile out(csv);
     print_machine_header(with_gpu);
     const RoofResult r = roofline_section(shapes, threads, gpu_shape, with_gpu, settings, model_fns(impl));
-    if (out) {
-        std::fputs(kRoofCsvHeader, out);
-        write_roof_csv(out, r.mine);
-        std::fclose(out);
+    if (out.get()) {
+        std::fputs(kRoofCsvHeader, out.get());
+        write_roof_csv(out.get(), r.mine);
+        out.commit();
         std::printf("wrote %s\n", csv.c_str());
     }
     return r.wrong > 0 ? 1 : 0;  // a wrong stage is a failure, even though the table has the others
@@ -588,12 +585,14 @@ int run_lh(const std::vector<std::string>& raw) {
         sizes = paper_sizes({10, 11, 12}, true);
         for (long long n : paper_sizes({10, 11, 12}, false)) sizes.push_back(n);
     }
+    CsvFile out(csv);
     Comparison c;
     c1060_section(model_fns(impl), c);
     const LhResult r = gpu_lh_section(sizes, reps, model_fns(impl), c);
     if (!r.note.empty()) std::printf("\n%s\n", r.note.c_str());
-    if (!csv.empty() && !r.mine.empty()) {
-        write_lh_csv(csv, r.mine);
+    if (out.get() && !r.mine.empty()) {
+        write_lh_csv(out.get(), r.mine);
+        out.commit();
         std::printf("wrote %s\n", csv.c_str());
     } else if (!csv.empty())
         std::printf("--csv %s not written: it holds this GPU's measured rows, and none were measured here\n", csv.c_str());

@@ -18,6 +18,7 @@
 #include "gpu/latency.h"
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "harness/csv_file.h"
 #include "harness/gpu_backend.h"
 #include "harness/report.h"
 #include "harness/stages/gpu/lab9.h"
@@ -167,8 +168,8 @@ int run_phvm(const std::vector<std::string>& raw) {
     for (const char* name : {"lab9.phvm", "lab9.onepass"}) stage_or_error(name).check_params(params);
     if (!gpu::probe().available) throw UsageError("'mmlab phvm' needs a CUDA GPU, but " + gpu::probe().why_not);
     const PhvmConfig cfg = phvm_config(params);
-    std::FILE* out = nullptr;
-    if (!csv.empty() && !(out = std::fopen(csv.c_str(), "w"))) throw UsageError("cannot write --csv " + csv);
+    CsvFile csv_file(csv);  // whole or not at all (harness/csv_file.h)
+    std::FILE* out = csv_file.get();
     const double bw = gpu::measured_read_bandwidth().gbs;
     print_device_line(bw);
     if (out) std::fprintf(out, "M,N,K,kernel,gs,bs,kernel_ms,with_transfers_ms,gbs,pct_read_bw,x_cublas,worst_ratio,bound\n");
@@ -233,7 +234,7 @@ int run_phvm(const std::vector<std::string>& raw) {
         std::printf("%-15s transfers: E and F in %.1f ms, R out %.3f ms; bytes moved by the kernel at least %.3f GB\n", "",
                     p.h2d_ms, p.d2h_ms, min_bytes(s) / 1e9);
     }
-    if (out) std::fclose(out);
+    csv_file.commit();
     std::printf("\nkernel: median of the timed runs (CUDA events), after one checked run. %% BW: of the measured read "
                 "bandwidth. x cuBLAS: cuBLAS's kernel time / this kernel's.\n");
     return all_ok ? 0 : 1;
@@ -325,8 +326,8 @@ int run_sweep(const std::vector<std::string>& raw) {
     for (long long bs : bss)
         if (bs % 32) throw UsageError("--bs values must be multiples of 32 (whole warps), got " + std::to_string(bs));
     if (!gpu::probe().available) throw UsageError("'mmlab phvm-sweep' needs a CUDA GPU, but " + gpu::probe().why_not);
-    std::FILE* out = nullptr;
-    if (!csv.empty() && !(out = std::fopen(csv.c_str(), "w"))) throw UsageError("cannot write --csv " + csv);
+    CsvFile csv_file(csv);  // whole or not at all (harness/csv_file.h)
+    std::FILE* out = csv_file.get();
 
     const gpu::Latencies L = gpu::measure_latencies();
     ModelGpu g = this_gpu_model(L, usm);
@@ -422,7 +423,7 @@ int run_sweep(const std::vector<std::string>& raw) {
         std::printf("summary %s: bytes model %s; measured best = %.3fx it\n", shape_text(s).c_str(),
                     format_seconds(bytes_ms / 1e3).c_str(), pts[best].ms / bytes_ms);
     }
-    if (out) std::fclose(out);
+    csv_file.commit();
     return all_ok ? 0 : 1;
 }
 
