@@ -347,7 +347,7 @@ struct LhResult {
     std::string note;  // why the GPU part did not run
 };
 
-LhResult gpu_lh_section(const std::vector<long long>& sizes, int reps, const ModelFns& f, Comparison& c) {
+LhResult gpu_lh_section(const std::vector<long long>& sizes, int reps, bool quiet, const ModelFns& f, Comparison& c) {
     LhResult out;
     const gpu::DeviceInfo info = gpu::probe();
     if (!gpu_sections().lh || !info.available) {
@@ -356,7 +356,7 @@ LhResult gpu_lh_section(const std::vector<long long>& sizes, int reps, const Mod
         recorded_h100_section(sizes, f, c);
         return out;
     }
-    const GpuLh g = gpu_sections().lh(sizes, reps);
+    const GpuLh g = gpu_sections().lh(sizes, reps, quiet);
     std::printf("\nModel on this GPU, predicted vs measured. %s\ninputs: %s\n", g.device.c_str(), g.inputs.c_str());
     std::string last;
     for (const LhCase& k : g.cases)
@@ -476,7 +476,7 @@ lh::Kernel model_for(const std::string& kernel, const std::string& inputs, long 
         if (!gpu_sections().lh || !gpu::probe().available)
             throw UsageError("--inputs gpu needs a CUDA GPU, but " +
                              (gpu_sections().lh ? gpu::probe().why_not : std::string("this build has no CUDA")));
-        for (const LhCase& c : gpu_sections().lh({n}, 1).cases)
+        for (const LhCase& c : gpu_sections().lh({n}, 1, true).cases)
             if (c.kernel == kernel) return c.model;
         throw UsageError("no case for kernel " + kernel);
     }
@@ -534,7 +534,7 @@ void explain(const lh::Kernel& k, const std::string& inputs, long long n) {
                 one_rep, reps, one_rep * double(reps), format_seconds(one_rep * double(reps) / (k.clock_ghz * 1e9)).c_str());
 }
 
-const char* kLhUsage = R"(usage: mmlab lh-model [--sizes LIST] [--reps R] [--student] [--csv FILE]
+const char* kLhUsage = R"(usage: mmlab lh-model [--sizes LIST] [--reps R] [--student] [--csv FILE] [--quiet]
        mmlab lh-model --explain KERNEL [--n N] [--inputs gpu|recorded|c1060]
 Seed 004's latency-hidden-factor model for lab 6's naive kernel, lab 7's tiled16/tiled32
 (the paper's CUBLAS 1.1 scheme) and lab 7's Volkov kernel. First on the paper's Tesla C1060
@@ -559,8 +559,10 @@ int run_lh(const std::vector<std::string>& raw) {
     Impl impl = Impl::Reference;
     std::string csv, explain_kernel, inputs;
     long long n = 4096;
+    bool quiet = false;
     for (std::string fl; a.next(fl);) {
-        if (fl == "--sizes") sizes = parse_integer_list(a.value(fl), "--sizes", 1, 65536);
+        if (fl == "--quiet") quiet = true;
+        else if (fl == "--sizes") sizes = parse_integer_list(a.value(fl), "--sizes", 1, 65536);
         else if (fl == "--reps") reps = int(parse_integer(a.value(fl), "--reps", 1, 1000));
         else if (fl == "--student") impl = Impl::Student;
         else if (fl == "--csv") csv = a.value(fl);
@@ -588,7 +590,7 @@ int run_lh(const std::vector<std::string>& raw) {
     CsvFile out(csv);
     Comparison c;
     c1060_section(model_fns(impl), c);
-    const LhResult r = gpu_lh_section(sizes, reps, model_fns(impl), c);
+    const LhResult r = gpu_lh_section(sizes, reps, quiet, model_fns(impl), c);
     if (!r.note.empty()) std::printf("\n%s\n", r.note.c_str());
     if (out.get() && !r.mine.empty()) {
         write_lh_csv(out.get(), r.mine);
@@ -630,7 +632,7 @@ int run_lab10(const Options& o) {
     c1060_section(f, c);
     std::vector<long long> sizes = paper_sizes({10, 11, 12}, true);
     for (long long n : paper_sizes({10, 11, 12}, false)) sizes.push_back(n);
-    const LhResult lh = gpu_lh_section(sizes, 5, f, c);
+    const LhResult lh = gpu_lh_section(sizes, 5, o.quiet, f, c);
     if (!lh.note.empty()) std::printf("\n%s\n", lh.note.c_str());
     const bool met = c.differ == 0 && c.rows > 0;
     std::printf("\ntarget : %s\nresult : %s - %s\n", kTarget, met ? "TARGET MET" : "TARGET NOT MET",

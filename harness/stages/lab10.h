@@ -62,7 +62,7 @@ struct GpuLh {
 // Filled in by harness/stages/gpu/lab10_gpu.cpp in CUDA builds; empty otherwise.
 struct GpuSections {
     std::function<GpuRoofline(Shape, const BenchSettings&)> roofline;
-    std::function<GpuLh(const std::vector<long long>& sizes, int reps)> lh;
+    std::function<GpuLh(const std::vector<long long>& sizes, int reps, bool quiet)> lh;  // quiet: no progress on stderr
 };
 GpuSections& gpu_sections();
 

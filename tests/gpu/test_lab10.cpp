@@ -46,7 +46,7 @@ TEST_SUITE("gpu-lab10") {
 
     TEST_CASE("lh-model: every kernel checked, timed and predicted at every size") {
         REQUIRE(lab10::gpu_sections().lh);
-        const lab10::GpuLh g = lab10::gpu_sections().lh({96, 288}, 1);
+        const lab10::GpuLh g = lab10::gpu_sections().lh({96, 288}, 1, true);
         REQUIRE(g.cases.size() == 8);
         const lab10::ModelFns f = lab10::model_fns(testing::impl_under_test());
         const gpu::DeviceInfo info = gpu::probe();

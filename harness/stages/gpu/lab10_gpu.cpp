@@ -73,7 +73,7 @@ double median_ms(gpu::DeviceProblem& dev, const MatmulFn& fn, int reps) {
     return t[t.size() / 2];
 }
 
-GpuLh measure_lh(const std::vector<long long>& sizes, int reps) {
+GpuLh measure_lh(const std::vector<long long>& sizes, int reps, bool quiet) {
     using namespace reference::lab10;
     const gpu::DeviceInfo info = gpu::probe();
     const gpu::Latencies L = gpu::measure_latencies();
@@ -124,7 +124,7 @@ GpuLh measure_lh(const std::vector<long long>& sizes, int reps) {
     for (long long n : sizes) {
         const Shape s{n, n, n};
         check_fits_in_memory(s, Device::Gpu);
-        std::fprintf(stderr, "[lh-model] timing the four kernels at n = %lld...\n", n);
+        if (!quiet) std::fprintf(stderr, "[lh-model] timing the four kernels at n = %lld...\n", n);
         Matrix A(n, n), B(n, n);
         const auto seed = fresh_seed();
         fill_inputs(A, B, seed);
