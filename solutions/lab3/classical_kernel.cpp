@@ -36,8 +36,8 @@ constexpr std::int64_t KC = 128;  // rows of B in one block
 constexpr std::int64_t NC = 256;  // columns of B and C in one block
 
 // One block: C[i][0..nb) (+)= A[i][0..kb) * B[0..kb)[0..nb) for rows i in [0, m).
-// `first` means this is the first k-block, so C is overwritten (unless
-// accumulating into what the caller gave).
+// `overwrite` (true for the first k-block when the caller did not ask to
+// accumulate) means the rows of C are zeroed first instead of added to.
 __attribute__((always_inline)) inline void block_body(const float* __restrict A, std::int64_t lda,
                                                       const float* __restrict B, std::int64_t ldb,
                                                       float* __restrict C, std::int64_t ldc,
