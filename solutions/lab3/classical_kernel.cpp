@@ -3,6 +3,11 @@
 // crossover is measured against THIS kernel, and Strassen's recursion stops at
 // it, so "Strassen is faster" means "fewer calls of the same kernel win".
 //
+// What changed from lab2.blocked (solutions/lab2/blocked.cpp): the block of B
+// is packed into a contiguous buffer, two rows of C share each load of B, it
+// works on views (any row stride, so quadrants need no copy), and an
+// AVX2+FMA copy is picked at run time.
+//
 // Loop structure (BLIS names: KC rows of B and NC columns form one block of B):
 //   for each block of NC columns of C and B
 //     for each block of KC rows of B (and columns of A)
