@@ -16,8 +16,9 @@ namespace student::lab10 {
 
 double compulsory_bytes(mml::Shape s) {
     // TODO(lab10, task 1): the bytes A (M x K), B (K x N) and C (M x N) take
-    // as float32: 4 * (M*K + K*N + M*N). Compute in double (M*N*K overflows
-    // nothing there, but int64 products of large shapes can).
+    // as float32: 4 * (M*K + K*N + M*N). Convert M, N, K to double before
+    // multiplying: the result is a double anyway, and the same habit keeps
+    // task 3's 2*M*N*K from overflowing int64 on very large shapes.
     (void)s;
     return 0;
 }
@@ -67,7 +68,8 @@ double waiting_cycles(const mml::lh::Block& b, const mml::lh::Occupancy& occ, in
 double latency_hidden(const mml::lh::Block& b, const mml::lh::Block& next, const mml::lh::Occupancy& occ, int j) {
     // TODO(lab10, task 6): seed 004's unified factor.
     //   hidden = ILP_i * (TNT - j)                    the warps still to issue block i
-    //          + down * min{ILP_i+1, max{ILP_i, Bw_i}} the warps ahead, already in block i+1
+    //          + down * min{ILP_(i+1), max{ILP_i, Bw_i}} the warps ahead, already in block i+1
+    // (ILP_(i+1) = next.ilp, the issue time of the block after b)
     //   LH(i,j) = max{0, 1 - hidden / W(i,j)}         (W from task 5)
     // down = j - 1 without a barrier; with one, j - 1 rounded DOWN to a
     // multiple of NT (warps of j's own thread block cannot pass the barrier

@@ -36,7 +36,8 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
 
 // Given helpers (helpers.cpp).
 void transpose(const float* B, float* T, std::int64_t K, std::int64_t N);  // T = B^T (N x K)
-// body(first_row, end_row) on `threads` std::threads over nearly equal row blocks of [0, rows).
+// body(first_row, end_row) for nearly equal row blocks of [0, rows), one per thread:
+// min(threads, rows) threads, the calling thread doing the first block; waits for all.
 void for_row_blocks(std::int64_t rows, int threads, void (*body)(void* ctx, std::int64_t, std::int64_t), void* ctx);
 BlockSizes default_block_sizes();  // from the cache sizes (sysconf), for MR x NR = 6 x 16
 inline std::int64_t panels(std::int64_t n, int R) { return (n + R - 1) / R; }  // ceil(n / R)

@@ -12,8 +12,9 @@
 //    float4 (LDS.128), like the 8 values of B's row;
 //  - C is written with float4 stores (store4_in_bounds).
 // Why: stage 1 held 8 x 8 values of A in registers per k-step (the compiler
-// read four k at once), about 160-170 registers, one block per SM; here a k
-// needs only its own 8 values: under 128 registers, two blocks per SM. And a
+// read four k at once), 156-170 registers (sm_80 / sm_90 builds, see
+// handouts/lab8.md), one block per SM; here a k needs only its own 8 values:
+// 127 registers, under the 128 that two blocks of 256 threads allow. And a
 // quarter of the global load instructions. Check both with the compiler's
 // report (-Xptxas -v) and cuobjdump -sass (LDG.E.128, LDS.128, 64 FFMA per k).
 //

@@ -32,7 +32,11 @@ constexpr int WARPS_M = 2, WARPS_N = 4;              // 8 warps
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;  // warp tile 64 x 32
 constexpr int FM = WM / 16, FN = WN / 16;            // 4 x 2 accumulator fragments per warp
 constexpr int kThreads = WARPS_M * WARPS_N * 32;     // 256
-constexpr int kPad = 4;  // floats of padding per shared row: fewer bank conflicts, rows stay 32-byte aligned
+// Floats of padding per shared row: fewer bank conflicts. Rows stay a multiple
+// of 4 floats long (wmma's rule for the leading dimension), and every
+// fragment's first element (every 16th row of As, every 8th of Bs) stays
+// 32-byte aligned, as load_matrix_sync requires.
+constexpr int kPad = 4;
 constexpr int kLoadsA = BM * BK / 4 / kThreads, kLoadsB = BK * BN / 4 / kThreads;  // 2 and 2 float4
 
 template <bool kVecA, bool kVecB>

@@ -21,7 +21,7 @@ using i64 = long long;
 constexpr int kBlock = kOnePassBlock;
 constexpr int kWarps = kBlock / 32;
 
-// TODO (task 5, optional): set to true once the `vec` branch below is written;
+// TODO(lab9, task 5, optional): set to true once the `vec` branch below is written;
 // the launcher then uses it when K % 4 == 0 and the tile spans all N columns.
 constexpr bool kVectorPathWritten = false;
 
@@ -37,14 +37,14 @@ one_pass_kernel(const float* __restrict__ E, const float* __restrict__ F, i64 N,
     const i64 threads = (i64)gridDim.x * kBlock;
     const i64 t = (i64)blockIdx.x * kBlock + threadIdx.x;
     if (vec) {
-        // TODO (task 5, optional): 4 consecutive k per step, 16-byte loads.
+        // TODO(lab9, task 5, optional): 4 consecutive k per step, 16-byte loads.
         // For q = t, t + threads, ... while q < K/4: load E's rows as float4
         // (reinterpret_cast<const float4*>(E + (i0 + m) * K) + q) and F's rows
         // 4q..4q+3, which are 4*TN contiguous floats starting at F + 4*q*N
         // (tn == N on this path), as TN float4s; then the 4*TM*TN fmaf's.
         // Keep every array index a compile-time constant (#pragma unroll).
     } else {
-        // TODO (task 3): one k per step, grid stride: for k = t, t + threads,
+        // TODO(lab9, task 3): one k per step, grid stride: for k = t, t + threads,
         // ... while k < K, load E[(i0 + m) * K + k] for m < TM and
         // F[k * N + j0 + j] for j < TN into small register arrays, then
         // acc[m][j] = fmaf(e[m], f[j], acc[m][j]) for every m, j. Use
@@ -52,7 +52,7 @@ one_pass_kernel(const float* __restrict__ E, const float* __restrict__ F, i64 N,
         // run-time value goes to (slow) local memory.
         (void)E, (void)F, (void)N, (void)K, (void)i0, (void)j0, (void)t, (void)threads;
     }
-    // TODO (task 4): the block's sums. For every accumulator:
+    // TODO(lab9, task 4): the block's sums. For every accumulator:
     //  - add it across the warp with __shfl_down_sync(0xffffffffu, v, off) for
     //    off = 16, 8, 4, 2, 1; lane 0 (threadIdx.x % 32 == 0) then holds the
     //    warp's sum: store it in warp_sums[warp][m * TN + j];

@@ -16,7 +16,7 @@ namespace {
 
 using i64 = long long;
 
-// TODO (task 2): L5, the block reduction. Every thread of the block calls this
+// TODO(lab9, task 2): L5, the block reduction. Every thread of the block calls this
 // with its register sum v; sh has room for blockDim.x floats. Return the sum
 // of the block's blockDim.x values (it must be correct in thread 0 at least).
 //  - write v into sh[threadIdx.x], then __syncthreads();
@@ -51,8 +51,9 @@ __global__ void phvm_kernel(const float* __restrict__ e, const float* __restrict
                             float* __restrict__ out) {
     extern __shared__ float sh[];
     float acc = 0.f;
-    // TODO (task 1): L4, coalesced. Thread number t = blockIdx.x * blockDim.x +
-    // threadIdx.x (use 64-bit arithmetic: K can exceed 2^31) takes k = t,
+    // TODO(lab9, task 1): L4, coalesced. Thread number t = blockIdx.x * blockDim.x +
+    // threadIdx.x (use 64-bit arithmetic, i64: the index k * n passes 2^31 for
+    // the paper's MTXC, K = 2*10^9 and N = 7) takes k = t,
     // t + GS*BS, t + 2*GS*BS, ... while k < K (GS*BS = gridDim.x * blockDim.x)
     // and adds e[k] * f[k * n] to acc. Then the 32 threads of a warp read 32
     // neighbouring floats of e at each step: one memory transaction.

@@ -10,7 +10,7 @@
 // issue block i and the j - 1 warps ahead of it that may already issue
 // block i+1. LH(i, j) is the part of warp j's wait that this work does not
 // cover:
-//   LH(i,j) = max{0, 1 - [ILP_i (TNT - j) + (j-1) min{ILP_i+1, max{ILP_i, Bw_i}}]
+//   LH(i,j) = max{0, 1 - [ILP_i (TNT - j) + (j-1) min{ILP_(i+1), max{ILP_i, Bw_i}}]
 //                      / [La_i + Bw_i + (j-1) max{0, Bw_i - ILP_i}]}
 // With a barrier at the end of block i (__syncthreads), warps of the same
 // thread block cannot run ahead into block i+1, and the block's transfers

@@ -3,6 +3,11 @@
 // crossover is measured against THIS kernel, and Strassen's recursion stops at
 // it, so "Strassen is faster" means "fewer calls of the same kernel win".
 //
+// What changed from lab2.blocked (solutions/lab2/blocked.cpp): the block of B
+// is packed into a contiguous buffer, two rows of C share each load of B, it
+// works on views (any row stride, so quadrants need no copy), and an
+// AVX2+FMA copy is picked at run time.
+//
 // Loop structure (BLIS names: KC rows of B and NC columns form one block of B):
 //   for each block of NC columns of C and B
 //     for each block of KC rows of B (and columns of A)
@@ -36,8 +41,8 @@ constexpr std::int64_t KC = 128;  // rows of B in one block
 constexpr std::int64_t NC = 256;  // columns of B and C in one block
 
 // One block: C[i][0..nb) (+)= A[i][0..kb) * B[0..kb)[0..nb) for rows i in [0, m).
-// `first` means this is the first k-block, so C is overwritten (unless
-// accumulating into what the caller gave).
+// `overwrite` (true for the first k-block when the caller did not ask to
+// accumulate) means the rows of C are zeroed first instead of added to.
 __attribute__((always_inline)) inline void block_body(const float* __restrict A, std::int64_t lda,
                                                       const float* __restrict B, std::int64_t ldb,
                                                       float* __restrict C, std::int64_t ldc,

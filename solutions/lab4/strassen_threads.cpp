@@ -67,8 +67,8 @@ void* run_combine(void* arg) {
     return nullptr;
 }
 
-// Starts `count` threads on fn(tasks[i]) and joins them; a thread the system
-// refuses runs on the calling thread.
+// Starts one thread per task, fn(&tasks[i]), then joins them all; a task whose
+// thread the system refuses runs on the calling thread instead.
 template <typename Task>
 void run_all(void* (*fn)(void*), std::vector<Task>& tasks) {
     std::vector<pthread_t> ids(tasks.size());

@@ -1,7 +1,7 @@
 // Lab 5 reference: the bodies of the three kernels, written once for any SIMD
-// width. Each kernels_<isa>.cpp includes this file after switching the
-// compiler to its ISA (#pragma GCC target), with a small "vector traits"
-// struct S that says what a vector is and how to do five things with it:
+// width. Each kernels_<isa>.cpp includes this file (the SIMD ones after
+// switching the compiler to their ISA with #pragma GCC target), with a small
+// "vector traits" struct S that says what a vector is and what can be done with it:
 //
 //   S::V              the vector type (float, __m256, __m512)
 //   S::W              its width in floats (1, 8, 16)

@@ -1,6 +1,6 @@
-// The two innermost loops around the micro-kernel. Loop 2 (jr) walks the NR
-// micro-panels of the packed B panel; loop 1 (ir) the MR micro-panels of the
-// packed A block. A B micro-panel (kc x NR) is reused by all mc/MR micro-panels
+// The two innermost loops around the micro-kernel. Loop 2 (jr) walks the
+// micro-panels of the packed B panel (NR columns each); loop 1 (ir) those of
+// the packed A block (MR rows each). A B micro-panel (kc x NR) is reused by all mc/MR micro-panels
 // of A while it sits in L1; the A block (mc x kc) is reused by every jr step
 // from L2.
 //

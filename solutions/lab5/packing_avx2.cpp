@@ -4,8 +4,9 @@
 // 8 floats (one per row), a transpose in registers (unpack + shuffle, as in
 // the usual 8 x 8 transpose, rows 6 and 7 left out), then 8 stores of 4
 // floats (rows 0-3 of a column) and 8 of 2 (rows 4-5): 22 memory operations
-// instead of 96. Packing A is small next to the FMAs (about 1 % of the run
-// time at n = 2048) but it is the part where OpenBLAS was 3x faster.
+// instead of 96. Packing A is small next to the FMAs (0.6 % of the run time
+// at n = 2048 on the 2-core Zen 3 dev machine, handouts/lab5.md), so this
+// trims a small share; the micro-kernel is where the time goes.
 //
 // Compiled for AVX2 by the target attribute; packing.cpp calls it only when
 // cpuid says the CPU has AVX2.

@@ -1,6 +1,6 @@
 // Lab 5 reference: SIMD versions of the packing for full micro-panels of the
-// AVX2 tile
-// (packing_avx2.cpp). Only called by packing.cpp, after cpuid has said yes.
+// AVX2 tile (packing_avx2.cpp). Only called by packing.cpp, after cpuid has
+// said yes.
 #pragma once
 
 #include <cstdint>

@@ -10,7 +10,7 @@
 // Is it faster? Only where the naive kernel has too few threads: when C is
 // small and K is long (seed 000's "skinny" products, lab 9). For square
 // matrices it is much slower: every product needs a block, a reduction and
-// its barriers, and B[k][j] is read down a column (K apart) with no reuse.
+// its barriers, and B[k][j] is read down a column (N floats apart) with no reuse.
 //
 // Seed 003's version filled one product per thread - cache[t] = A[i][t]*B[t][j]
 // for t < 64 - so it summed only the first 64 terms: its results were wrong for

@@ -7,7 +7,7 @@
 //
 // Why it should be faster: per step k a thread reads 8 values of A and 8 of B
 // from shared memory and does 8 * 8 = 64 multiply-adds with them, 4 FMAs per
-// shared load instead of 1 (lab 7's tile) - shared memory was the limit, and
+// shared value loaded instead of at most 1 (lab 7) - shared memory was the limit, and
 // registers are the only storage fast enough to feed the FMA units. And per
 // k-step of BK = 8, the block loads 128 x 8 + 8 x 128 floats from global
 // memory for 128 * 128 * 8 multiply-adds: 64 FMAs per float loaded.

@@ -7,11 +7,11 @@
 // piece of B on the tensor cores (m16n16k8, TF32 inputs, FP32 sums).
 //
 // Why it should be faster: a tensor core does a whole small matrix product
-// per instruction; on an A100/H100 the TF32 rate is 8x (dense) the FP32 FFMA
+// per instruction; on an A100/H100 the TF32 rate is 7-8x (dense) the FP32 FFMA
 // rate. The price is precision: TF32 keeps 10 of float's 23 mantissa bits, so
 // each input is rounded (u = 2^-11 instead of 2^-24) and the error bound is
-// tf32_bound (cpu/error_bound.h), about 2^-10 |A||B| whatever K is - far
-// looser than gamma_K for the FP32 stages. cuBLAS uses TF32 only when asked
+// tf32_bound (cpu/error_bound.h), (2^-10 + 2^-22 + gamma_K) |A||B|: at least
+// 2^-10 |A||B| however small K is - far looser than gamma_K for the FP32 stages. cuBLAS uses TF32 only when asked
 // (CUBLAS_TF32_TENSOR_OP_MATH): the lab's "lab8.cublas_tf32" row.
 //
 // WMMA (nvcuda::wmma) is the portable C++ face of the tensor cores since sm_70;
@@ -36,7 +36,11 @@ constexpr int WARPS_M = 2, WARPS_N = 4;              // 8 warps
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;  // warp tile 64 x 32
 constexpr int FM = WM / 16, FN = WN / 16;            // 4 x 2 accumulator fragments per warp
 constexpr int kThreads = WARPS_M * WARPS_N * 32;     // 256
-constexpr int kPad = 4;  // floats of padding per shared row: fewer bank conflicts, rows stay 32-byte aligned
+// Floats of padding per shared row: fewer bank conflicts. Rows stay a multiple
+// of 4 floats long (wmma's rule for the leading dimension), and every
+// fragment's first element (every 16th row of As, every 8th of Bs) stays
+// 32-byte aligned, as load_matrix_sync requires.
+constexpr int kPad = 4;
 constexpr int kLoadsA = BM * BK / 4 / kThreads, kLoadsB = BK * BN / 4 / kThreads;  // 2 and 2 float4
 
 template <bool kVecA, bool kVecB>

@@ -12,10 +12,10 @@
 // consecutive floats of E's row, one transaction - that is the whole difference,
 // and it is why PHVM should be several times faster.
 // Both read E's row and F's column once per output: M*N passes over a row of E
-// and a column of F. F is row-major, so its column j is read with stride N;
-// DRAM is read in 64-byte units and with N <= 16 every unit of F holds a needed value, so each of the
-// M*N launches pulls all of F through DRAM. The one-pass kernel (one_pass.cu)
-// removes that.
+// and a column of F. F is row-major, so its column j is read with stride N
+// floats; DRAM is read in 64-byte units, and with N <= 16 every unit of F
+// holds a needed value, so each of the M*N launches pulls all of F through
+// DRAM. The one-pass kernel (one_pass.cu) removes that.
 #include "gpu/cuda_check.h"
 #include "solutions/lab9/phvm.h"
 
