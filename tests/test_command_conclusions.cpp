@@ -66,7 +66,7 @@ TEST_SUITE("cli") {
         const long long dflt = reference::lab3::kDefaultCutoff;
         const bool wrong = !student_correct("lab3.strassen", {{64, 64, 64}}, {param("cutoff", 63), param("cutoff", dflt)}) ||
                            !student_correct("lab3.strassen", {{96, 96, 96}}, {param("cutoff", 95), param("cutoff", dflt)});
-        MESSAGE("the student's lab3.strassen is " << (wrong ? "wrong" : "correct") << " here");
+        MESSAGE("the student's lab3.strassen is " << std::string(wrong ? "wrong" : "correct") << " here");
         CHECK(has(o.output, "WRONG") == wrong);
         if (wrong) {
             CHECK(o.exit_code == 1);
