@@ -39,6 +39,7 @@ inline bool check_stage_on(const std::string& stage_name, const std::vector<Shap
                            StageParams params = {}) {
     const Stage* stage = Registry::instance().find(stage_name);
     REQUIRE_MESSAGE(stage != nullptr, "stage " << stage_name << " is not registered");
+    REQUIRE_MESSAGE(!shapes.empty(), "no shapes to check " << stage_name << " on");  // else nothing is checked
     Impl impl = impl_under_test();
     if (impl == Impl::Student && !stage->student) impl = Impl::Reference;  // peer rows
     for (Shape s : shapes) {

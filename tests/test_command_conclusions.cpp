@@ -12,6 +12,8 @@
 #include <string>
 
 #include "harness/gpu_backend.h"
+#include "harness/run_stage.h"
+#include "solutions/lab3/strassen.h"
 #include "tests/run_mmlab.h"
 
 namespace {
@@ -27,13 +29,46 @@ int count_lines(const std::string& s) {
     return n;
 }
 
+// Whether the student's version of `stage` gives a correct product at every
+// shape with every parameter set, found here, in this process, and not from
+// the command's output: a command that failed to notice a wrong result would
+// otherwise take the "correct" branch below and pass.
+bool student_correct(const char* stage_name, std::initializer_list<mml::Shape> shapes,
+                     std::initializer_list<mml::StageParams> params) {
+    const mml::Stage* stage = mml::Registry::instance().find(stage_name);
+    REQUIRE_MESSAGE(stage != nullptr, stage_name << " is not registered");
+    for (mml::Shape s : shapes)
+        for (const mml::StageParams& p : params)
+            if (!mml::run_and_check(*stage, mml::Impl::Student, s, p, mml::fresh_seed()).passed) return false;
+    return true;
+}
+
+mml::StageParams param(const char* name, long long value) {
+    mml::StageParams p;
+    p.values[name] = value;
+    return p;
+}
+
+mml::StageParams threads(int t) {
+    mml::StageParams p;
+    p.threads = t;
+    return p;
+}
+
 }  // namespace
 
 TEST_SUITE("cli") {
     TEST_CASE("crossover: no crossover is reported from a wrong result") {
         const Outcome o = run_mmlab("crossover --impl student --size 64,96 --reps 1 --quiet");
         INFO(o.output);
-        if (has(o.output, "WRONG")) {
+        // crossover runs the student's Strassen with one level (cutoff min - 1)
+        // and with the default cutoff.
+        const long long dflt = reference::lab3::kDefaultCutoff;
+        const bool wrong = !student_correct("lab3.strassen", {{64, 64, 64}}, {param("cutoff", 63), param("cutoff", dflt)}) ||
+                           !student_correct("lab3.strassen", {{96, 96, 96}}, {param("cutoff", 95), param("cutoff", dflt)});
+        MESSAGE("the student's lab3.strassen is " << std::string(wrong ? "wrong" : "correct") << " here");
+        CHECK(has(o.output, "WRONG") == wrong);
+        if (wrong) {
             CHECK(o.exit_code == 1);
             CHECK(has(o.output, "no crossover to report"));
             CHECK(has(o.output, "64^3"));  // which result was wrong
@@ -55,7 +90,9 @@ TEST_SUITE("cli") {
         std::istringstream row(o.output.substr(at + 1, o.output.find('\n', at + 1) - at - 1));
         std::string shape, classical, k2, cutoff4;
         row >> shape >> classical >> k2 >> cutoff4;
-        if (cutoff4 == "WRONG") {
+        const bool wrong = !student_correct("lab3.strassen", {{32, 32, 32}}, {param("cutoff", 4)});
+        CHECK((cutoff4 == "WRONG") == wrong);
+        if (wrong) {
             CHECK(o.exit_code == 1);
             CHECK(has(o.output, "are not products"));
             CHECK(has(o.output, "32^3 cutoff 4: "));  // which, and why
@@ -76,7 +113,9 @@ TEST_SUITE("cli") {
     TEST_CASE("scaling and sweep: no speedup or fastest setting from wrong results") {
         const Outcome sc = run_mmlab("scaling --impl student --stage lab4.pthreads --size 40 --threads-list 1,2 --reps 1 --quiet");
         INFO(sc.output);
-        if (has(sc.output, "WRONG")) {
+        const bool sc_wrong = !student_correct("lab4.pthreads", {{40, 40, 40}}, {threads(1), threads(2)});
+        CHECK(has(sc.output, "WRONG") == sc_wrong);
+        if (sc_wrong) {
             CHECK(sc.exit_code == 1);
             CHECK(has(sc.output, "speedups are shown only between correct results"));
         } else {
@@ -84,7 +123,9 @@ TEST_SUITE("cli") {
         }
         const Outcome sw = run_mmlab("sweep --impl student --stage lab2.blocked --size 40 --sweep kc=8,16 --reps 1 --quiet");
         INFO(sw.output);
-        if (has(sw.output, "WRONG")) {
+        const bool sw_wrong = !student_correct("lab2.blocked", {{40, 40, 40}}, {param("kc", 8), param("kc", 16)});
+        CHECK(has(sw.output, "WRONG") == sw_wrong);
+        if (sw_wrong) {
             CHECK(sw.exit_code == 1);
             CHECK(has(sw.output, "the fastest setting overall is unknown"));
             CHECK_FALSE(has(sw.output, "<- fastest\n"));
@@ -109,11 +150,10 @@ TEST_SUITE("cli") {
         }
     }
 
-    TEST_CASE("lh-model --sizes: without a GPU, picks rows of the recorded H100 run, or names its sizes") {
-        if (mml::gpu::probe().available) {
-            MESSAGE("a GPU is here: --sizes times the kernels on it (tests/gpu)");
-            return;
-        }
+    // With a GPU, --sizes times the kernels on it (tests/gpu); tests/main.cpp
+    // skips test cases named "(without a GPU)" there.
+    TEST_CASE("lh-model --sizes: picks rows of the recorded H100 run, or names its sizes (without a GPU)") {
+        REQUIRE_FALSE(mml::gpu::probe().available);
         const Outcome one = run_mmlab("lh-model --sizes 1056,4096");
         INFO(one.output);
         CHECK(one.exit_code == 0);

@@ -142,8 +142,16 @@ TEST_SUITE("lab5") {
         // packing and the five BLIS loops, so that on a machine without
         // AVX-512 everything of that path except its five one-line intrinsic
         // wrappers is tested. On an AVX-512 machine the real kernels run too.
+        // Scalar, scalar at 12 x 32, and the two AVX2 sets where AVX2 is: the
+        // loop below must not run over fewer sets than that.
+        const auto sets = ref::runnable_kernel_sets();
+        CHECK(sets.size() == 2u + (ref::isa_available(ref::Isa::Avx2) ? 2u : 0u) +
+                                 (ref::isa_available(ref::Isa::Avx512) ? 1u : 0u));
+        int tiles_12x32 = 0;
+        for (const ref::KernelSet* k : sets) tiles_12x32 += k->MR == 12 && k->NR == 32;
+        CHECK(tiles_12x32 >= 1);
         std::string names;
-        for (const ref::KernelSet* k : ref::runnable_kernel_sets()) {
+        for (const ref::KernelSet* k : sets) {
             names += std::string(names.empty() ? "" : "; ") + k->name;
             for (Shape s : edge_shapes()) {
                 check_product(std::string(k->name) + " dot", s, [&](const float* A, const float* B, float* C, Shape sh) {
@@ -202,14 +210,22 @@ TEST_SUITE("lab5") {
             CHECK(r.KC == 5);
             CHECK(r.NC % ks->NR == 0);
             CHECK(r.NC >= 17);
+            // No request: this machine's cache-derived defaults, in whole micro-panels.
             const ref::BlockSizes dflt = ref::resolve_block_sizes({}, *ks);
-            CHECK(dflt.MC > 0);
-            CHECK(dflt.KC > 0);
-            CHECK(dflt.NC > 0);
+            const ref::BlockSizes here = ref::default_block_sizes(*ks, ref::cache_sizes());
+            CHECK(dflt.KC == here.KC);
+            CHECK(dflt.MC % ks->MR == 0);
+            CHECK(dflt.MC >= here.MC);
+            CHECK(dflt.MC < here.MC + ks->MR);
+            CHECK(dflt.NC % ks->NR == 0);
+            CHECK(dflt.NC >= here.NC);
+            CHECK(dflt.NC < here.NC + ks->NR);
+            CHECK(here.KC > 0);
         }
     }
 
     TEST_CASE("block sizes of one product: K in equal steps of at most KC, NC at most N") {
+        REQUIRE(ref::runnable_kernel_sets().size() >= 2);  // scalar, scalar 12 x 32: the checks below run
         for (const ref::KernelSet* ks : ref::runnable_kernel_sets()) {
             // K = 2048, KC = 384: 6 steps of 342 (5 x 384 + 128 would leave a short last step).
             CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 2048).KC == 342);

@@ -108,14 +108,23 @@ TEST_SUITE("shared") {
         reference_product_f64(p.A.data(), p.B.data(), p.s, ref, absref);
         const std::int64_t e = 7 * 30 + 11;
         const double bound = classical_bound(p.s).factor * absref[std::size_t(e)];
-        // Set the element to the exact value plus 3x its bound (rounded to float).
-        p.C.data()[e] = float(ref[std::size_t(e)] + 3 * bound + 1e-7);
+        // Just inside its bound (0.9x) the element is accepted, just past it
+        // (1.1x) rejected: a verifier with a tolerance off by more than 10%
+        // either way fails here. (Rounding the value to float moves it by at
+        // most u|C| ~ 6e-8 |A||B|, far below 0.1 x gamma_40 |A||B| ~ 2.4e-7 |A||B|.)
+        p.C.data()[e] = float(ref[std::size_t(e)] + 0.9 * bound);
+        const CheckResult inside = p.check(VerifyMethod::Full);
+        CHECK_MESSAGE(inside.passed, inside.failure);
+        CHECK(inside.worst_ratio > 0.8);
+        CHECK(inside.worst_ratio < 1.0);
+        p.C.data()[e] = float(ref[std::size_t(e)] + 1.1 * bound);
         const CheckResult r = p.check(VerifyMethod::Full);
         CHECK_FALSE(r.passed);
         CHECK(r.failure.find("C[7][11]") != std::string::npos);
         CHECK(r.worst_ratio > 1.0);
+        CHECK(r.worst_ratio < 1.2);
         // Randomized: 600 entries are few enough to be checked one by one (a
-        // 3x error in one entry hides from Freivalds' block sums).
+        // 1.1x error in one entry hides from Freivalds' block sums).
         for (int run = 0; run < 20; ++run) CHECK_FALSE(p.check(VerifyMethod::Randomized).passed);
     }
 

@@ -84,6 +84,7 @@ TEST_SUITE("gpu-lab10") {
         CHECK(g.peak_gflops > 0);
         CHECK(g.bandwidth_gbs > 0);
         CHECK(g.rows.size() == g.stages.size());
+        REQUIRE_FALSE(g.rows.empty());  // else the checks below check nothing
         for (const Measurement& m : g.rows) {
             INFO(m.stage << ": " << m.failure);
             CHECK(m.passed);

@@ -181,6 +181,12 @@ def main():
         if "containment: full" in summary:
             check(not escape_file.exists(), "full containment: it could not write outside its build folder")
         else:
+            # Weaker containment cannot stop the write; then the grader must say
+            # so: its level in summary.txt and a warning on stderr.
+            level = re.search(r"containment: (\w+)", summary)
+            check(level is not None and f"containment: '{level.group(1)}' only" in se,
+                  "containment below 'full' is named in summary.txt and warned about on stderr",
+                  f"{level.group(0) if level else 'no containment line'}; stderr: {se.strip()[-300:]}")
             print("note - containment is not 'full' on this machine: the write-outside check is not made")
         check("opens or removes files" in rows["escape"]["review"], "it is flagged for review in grades.csv",
               rows["escape"]["review"])

@@ -108,17 +108,22 @@ def main():
             check(len(big) == 3 and all(any(s.startswith(w) for s in t) for w in want),
                   "progression.svg: every bar is labelled with its GFLOP/s (the largest shape)", f"{want} in {t}")
             check(any("CPU peak, 1 thread (measured)" in s for s in t), "progression.svg: the measured peak is drawn")
-            widths = [float(e.get("width")) for e in root.iter(SVG_NS + "rect")]
-            check(all(w > 0 for w in widths), "progression.svg: no zero-width bar")
+            # the bars are the rects placed with x (the background and the
+            # hatch pattern's tile have none): one per stage, none of zero width
+            widths = [float(e.get("width")) for e in root.iter(SVG_NS + "rect") if e.get("x") is not None]
+            check(len(widths) == 3 and all(w > 0 for w in widths), "progression.svg: a bar per stage, none of zero width",
+                  f"bar widths: {widths}")
         else:
             want = [fmt(row["gflops"]) for row in data["summary"]]
-            check(all(w in t for w in want), "sizes.svg: every point is labelled with its GFLOP/s", f"{want} in {t}")
+            check(len(want) == 6 and all(w in t for w in want), "sizes.svg: every point is labelled with its GFLOP/s",
+                  f"{want} in {t}")
 
     # --shape picks one shape; the title says which
     r = plot("--out", tmp / "shape", "--chart", "progression", "--shape", "16", run_json)
     t, _ = texts(tmp / "shape" / "progression.svg") if r.returncode == 0 else ([], None)
-    check(r.returncode == 0 and any("at 16³" in s for s in t) and
-          all(any(s.startswith(fmt(row["gflops"])) for s in t) for row in data["summary"] if row["M"] == 16),
+    at16 = [row for row in data["summary"] if row["M"] == 16]
+    check(r.returncode == 0 and any("at 16³" in s for s in t) and len(at16) == 3 and
+          all(any(s.startswith(fmt(row["gflops"])) for s in t) for row in at16),
           "--shape 16: the progression at 16^3, with its values", r.stderr)
 
     # --- failed and skipped rows drawn as such
