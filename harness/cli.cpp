@@ -35,7 +35,8 @@ options:
   --solution           use the reference in the student's place (make labN SOLUTION=1)
   --threads T          threads for threaded stages (default 1; peak: up to all cores)
   --reps R             timed repetitions (default: 5, or 3 when one run takes > 0.25 s)
-  --param k=v[,k=v]    stage parameters, e.g. --param block=64
+  --param k=v[,k=v]    stage parameters, e.g. --param kc=64 (mmlab list shows each stage's;
+                       a name no stage of the run reads is refused)
   --json FILE          also write the results as JSON (Google Benchmark's runs + summary)
   --force              run slow teaching stages even past their size limit
   --quiet              no progress lines on stderr
