@@ -69,7 +69,7 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
     static thread_local Workspace ws;
     const std::int64_t b_floats = round_up(KC * NC, 16);  // 16 floats = 64 bytes
     const std::int64_t per_thread = round_up(MC * KC + std::int64_t(MR) * NR, 16);
-    float* b_buffers = ws.get(2 * b_floats + nthreads * per_thread);
+    float* workspace = ws.get(2 * b_floats + nthreads * per_thread);
 
     // Loop 3 is parallel: thread t takes a contiguous range of rows of C
     // (whole MR micro-panels).
@@ -84,26 +84,26 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
         const int t = omp_get_thread_num();
         const std::int64_t m_begin = std::min(M, m_panels * t / team * MR);
         const std::int64_t m_end = std::min(M, m_panels * (t + 1) / team * MR);
-        float* a_packed = b_buffers + 2 * b_floats + t * per_thread;
+        float* a_packed = workspace + 2 * b_floats + t * per_thread;
         float* c_tile = a_packed + MC * KC;
         // Equal blocks of whole micro-panels, at most MC rows each (see the top).
         const std::int64_t my_panels = panels(m_end - m_begin, MR);
         const std::int64_t blocks = std::max<std::int64_t>(1, panels(my_panels * MR, MC));
-        const std::int64_t mc_even = panels(my_panels, blocks) * MR;
+        const std::int64_t mc_equal = panels(my_panels, blocks) * MR;
 
         std::int64_t step = 0;  // KC steps so far: picks the B buffer
         for (std::int64_t jc = 0; jc < N; jc += NC) {              // loop 5
             const std::int64_t nc = std::min(NC, N - jc);
             for (std::int64_t pc = 0; pc < K; pc += KC, ++step) {  // loop 4
                 const std::int64_t kc = std::min(KC, K - pc);
-                float* b_packed = b_buffers + (step % 2) * b_floats;
+                float* b_packed = workspace + (step % 2) * b_floats;
                 // Every thread packs its share of the B panel's micro-panels...
                 const std::int64_t n_panels = panels(nc, NR);
                 pack_b_panels(B + pc * N + jc, N, kc, nc, NR, n_panels * t / team,
                               n_panels * (t + 1) / team, b_packed);
 #pragma omp barrier  // ... and all of it is packed before anyone reads it.
-                for (std::int64_t ic = m_begin; ic < m_end; ic += mc_even) {  // loop 3
-                    const std::int64_t mc = std::min(mc_even, m_end - ic);
+                for (std::int64_t ic = m_begin; ic < m_end; ic += mc_equal) {  // loop 3
+                    const std::int64_t mc = std::min(mc_equal, m_end - ic);
                     pack_a(A + ic * K + pc, K, mc, kc, MR, a_packed);
                     // The first pc step writes C (it holds garbage until then), later ones add.
                     macro_kernel(kernels, mc, nc, kc, a_packed, b_packed, C + ic * N + jc, N, pc > 0, c_tile);
