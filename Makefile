@@ -4,6 +4,7 @@
 #   make labN SOLUTION=1   the same with the reference in your place
 #   make test              every test (reference code; GPU tests where a GPU is), ends with "N passed, N failed"
 #   make demo [PLOT=dir]   the whole progression (reference solutions); PLOT=dir also writes its JSON and charts
+#   make demo LAB=N        one lab's demo: every stage of lab N (reference) beside the baseline, same knobs
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
 #   make list              every stage and lab, one line each (mmlab list)
 #   make peak              measure this CPU's FMA peak (mmlab peak)
@@ -133,7 +134,7 @@ $(LABS): lab%: all
 # the demo's exit status kept.
 demo: all
 	$(if $(PLOT),@mkdir -p "$(PLOT)" && rm -f "$(PLOT)/demo.json")
-	@$(BIN)/mmlab demo --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(PLOT),--json "$(PLOT)/demo.json"); \
+	@$(BIN)/mmlab $(if $(LAB),run --lab $(LAB),demo) --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(PLOT),--json "$(PLOT)/demo.json"); \
 	  status=$$?; $(if $(PLOT),[ ! -f "$(PLOT)/demo.json" ] || python3 tools/plot.py --out "$(PLOT)" "$(PLOT)/demo.json" || exit 2;) exit $$status
 
 # make plots [PLOT=dir] [SIZE=list]: the charts for a lecture, in one folder
