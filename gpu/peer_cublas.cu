@@ -42,4 +42,13 @@ void cublas_sgemm_row_major(const float* A, const float* B, float* C, Shape s, C
                  "cublasSgemm");
 }
 
+std::string cublas_description() {
+    int major = 0, minor = 0, patch = 0;
+    if (cublasGetProperty(MAJOR_VERSION, &major) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(MINOR_VERSION, &minor) != CUBLAS_STATUS_SUCCESS ||
+        cublasGetProperty(PATCH_LEVEL, &patch) != CUBLAS_STATUS_SUCCESS)
+        return "cuBLAS (version unknown)";
+    return "cuBLAS " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
+}
+
 }  // namespace mml::gpu

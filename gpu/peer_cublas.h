@@ -5,6 +5,8 @@
 // column-major: we pass B first, A second, and swap M and N. No copies.
 #pragma once
 
+#include <string>
+
 #include "cpu/matrix.h"
 
 namespace mml::gpu {
@@ -16,5 +18,9 @@ enum class CublasMath {
 
 // Launches on the default stream; A, B, C are device pointers.
 void cublas_sgemm_row_major(const float* A, const float* B, float* C, Shape s, CublasMath math);
+
+// "cuBLAS 13.0.2": the version of the library this binary loaded (for the
+// header of a run that has a cuBLAS row). Needs no GPU.
+std::string cublas_description();
 
 }  // namespace mml::gpu

@@ -151,6 +151,7 @@ int cmd_run(const Options& o) {
     bool any_gpu = false;
     for (const Job& j : jobs) any_gpu = any_gpu || j.stage->device == Device::Gpu;
     print_machine_header(any_gpu);
+    print_peer_libraries(jobs);
     const BenchOutput out = measure(jobs, settings_from(o));
     print_table(out.rows);
     if (!o.json_path.empty()) write_json(o.json_path, o, out, std::nullopt, "");
@@ -170,6 +171,7 @@ int cmd_lab(const Options& o) {
     std::printf("== lab %d: %s ==\n", lab.number, lab.title.c_str());
     if (o.solution) std::printf("SOLUTION=1: the reference runs in the student's place.\n");
     print_machine_header(lab.device == Device::Gpu);
+    print_peer_libraries(jobs);
     const BenchOutput out = measure(jobs, settings_from(o));
     print_table(out.rows);
     const TargetVerdict v = lab.judge ? lab.judge(out.rows) : TargetVerdict{true, "no target set"};
@@ -203,6 +205,7 @@ int cmd_demo(const Options& o) {
     check_json_path(o.json_path);
     std::printf("== matmul-lab: the progression, reference solutions ==\n");
     print_machine_header(true);
+    print_peer_libraries(jobs);
     if (!gpu && !gpu_stages.empty())
         std::printf("(the %zu GPU stages are left out: no usable GPU)\n", gpu_stages.size());
     const BenchOutput out = measure(jobs, settings_from(o));

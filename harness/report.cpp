@@ -1,5 +1,6 @@
 #include "harness/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -36,6 +37,16 @@ void print_machine_header(bool include_gpu) {
                         g.fp32_peak_gflops, g.total_bytes / 1e9);
         else
             std::printf("gpu     : none (%s)\n", g.why_not.c_str());
+    }
+}
+
+void print_peer_libraries(const std::vector<Job>& jobs) {
+    std::vector<const Stage*> shown;
+    for (const Job& job : jobs) {
+        const Stage* s = job.stage;
+        if (!s->describe_library || std::find(shown.begin(), shown.end(), s) != shown.end()) continue;
+        shown.push_back(s);
+        std::printf("peer    : %s = %s\n", s->name.c_str(), s->describe_library().c_str());
     }
 }
 
@@ -142,7 +153,8 @@ void write_json(const std::string& path, const Options& options, const BenchOutp
           << ", \"worst_error_over_bound\": " << json_number(r.worst_ratio)
           << ", \"max_abs_error\": " << json_number(r.max_abs_error)
           << ", \"check\": " << json_string(r.check_method) << ", \"failure\": " << json_string(r.failure)
-          << ", \"skip_reason\": " << json_string(r.skip_reason) << "}" << (i + 1 < out.rows.size() ? ",\n" : "\n");
+          << ", \"skip_reason\": " << json_string(r.skip_reason)
+          << ", \"library\": " << json_string(st && st->describe_library ? st->describe_library() : "") << "}" << (i + 1 < out.rows.size() ? ",\n" : "\n");
     }
     j << "  ]";
     if (verdict)

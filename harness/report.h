@@ -12,6 +12,9 @@
 namespace mml {
 
 void print_machine_header(bool include_gpu);
+// One line per peer row in `jobs` (OpenBLAS, cuBLAS): the library version and
+// the kernel it picked (Stage::describe_library), once per stage.
+void print_peer_libraries(const std::vector<Job>& jobs);
 void print_table(const std::vector<Measurement>& rows);
 std::string format_seconds(double s);
 

@@ -74,6 +74,12 @@ struct Stage {
     // stages reads stops with a one-line error (check_param_names below): a
     // typo such as blok=16 must not quietly time the defaults.
     std::vector<std::string> param_names;
+    // Peer rows only (OpenBLAS, cuBLAS): which library ran - its version and
+    // the kernel it picked for this machine - printed under the machine
+    // header. The peer's speed depends on it: Debian's OpenBLAS chooses its
+    // kernel per CPU at run time (on a CPU it does not know, an older one).
+    // Empty for the stages written here.
+    std::function<std::string()> describe_library;
     bool in_demo = true;  // run by `make demo`
     // Shapes `make demo` uses for this stage instead of its default size
     // (lab 9's skinny products); empty = the demo's size. --size overrides.

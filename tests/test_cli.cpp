@@ -171,4 +171,24 @@ TEST_SUITE("cli") {
         CHECK(o.output.find("lab1.ikj") != std::string::npos);
         CHECK(o.output.find("ok ") != std::string::npos);
     }
+
+    TEST_CASE("a run with a peer row names the library and the kernel it picked; the stages written here name none") {
+        const std::string path = "build/test-cli-peer.json";
+        std::remove(path.c_str());
+        const Outcome o = run_mmlab("run --stage lab5.openblas,lab1.ikj --size 24x20x16 --reps 2 --quiet --json " + path);
+        INFO(o.output);
+        CHECK(o.exit_code == 0);
+        // OpenBLAS chooses its kernel for the CPU at run time: the header must say which one ran.
+        CHECK(o.output.find("peer    : lab5.openblas = OpenBLAS") != std::string::npos);
+        CHECK(o.output.find("kernel ") != std::string::npos);
+        CHECK(o.output.find("peer    : lab1.ikj") == std::string::npos);
+        std::ifstream in(path);
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        CHECK(text.find("\"library\": \"OpenBLAS") != std::string::npos);
+        CHECK(text.find("\"library\": \"\"") != std::string::npos);  // the lab1.ikj and baseline rows
+        std::remove(path.c_str());
+
+        const Outcome plain = run_mmlab("run --stage lab1.ikj --size 8 --reps 2 --quiet");
+        CHECK(plain.output.find("peer    :") == std::string::npos);
+    }
 }

@@ -137,6 +137,7 @@ Registrar lab5_stages([](Registry& reg) {
             ref::matmul_openblas(A, B, C, sh.M, sh.N, sh.K, p.threads);
         });
     openblas.threaded = true;
+    openblas.describe_library = [] { return ref::openblas_description(); };
     reg.add(std::move(openblas));
 
     Lab lab;

@@ -181,6 +181,7 @@ int run_levels(const std::vector<std::string>& args) {
                       [&] { ref::matmul_openblas(A.data(), B.data(), C.data(), n, n, n, 1); }, {}});
 
     print_machine_header(false);
+    std::printf("peer    : OpenBLAS sgemm = %s\n", ref::openblas_description().c_str());
     std::printf("\nlab5.blis level by level: %s kernels (MR x NR = %lld x %lld), MC %lld, KC %lld, NC %lld, n = %lld, 1 thread\n",
                 k.name, (long long)MR, (long long)NR, (long long)MC, (long long)KC, (long long)nc, (long long)n);
     std::fprintf(stderr, "measuring the %s FMA peak and %zu levels in %d rounds ...\n", simd_name(simd_of(isa)),

@@ -32,6 +32,7 @@ void add_cublas(Registry& reg, const char* name, gpu::CublasMath math, const cha
                              gpu::cublas_sgemm_row_major(A, B, C, shape, math);
                          });
     if (math == gpu::CublasMath::Tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
+    s.describe_library = gpu::cublas_description;
     s.in_demo = in_demo;
     reg.add(std::move(s));
 }

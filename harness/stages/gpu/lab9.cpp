@@ -172,6 +172,7 @@ Registrar lab9_stages([](Registry& reg) {
         gpu::cublas_sgemm_row_major(A, B, C, s, gpu::CublasMath::Fp32);
     };
     cublas.bound = cublas_bound;
+    cublas.describe_library = gpu::cublas_description;
     reg.add(std::move(cublas));
 
     Stage one = gpu_stage("onepass", "one pass over E and F for all M*N outputs: at the read-bandwidth limit; --param kstep=1: no 16-byte loads");
