@@ -41,13 +41,20 @@ void print_machine_header(bool include_gpu) {
 }
 
 void print_peer_libraries(const std::vector<Job>& jobs) {
-    std::vector<const Stage*> shown;
+    // (description, the stages that use it), in the order of the run: two
+    // cuBLAS rows (FP32 and TF32) share one line.
+    std::vector<std::pair<std::string, std::string>> lines;
+    std::vector<const Stage*> seen;
     for (const Job& job : jobs) {
         const Stage* s = job.stage;
-        if (!s->describe_library || std::find(shown.begin(), shown.end(), s) != shown.end()) continue;
-        shown.push_back(s);
-        std::printf("peer    : %s = %s\n", s->name.c_str(), s->describe_library().c_str());
+        if (!s->describe_library || std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
+        seen.push_back(s);
+        const std::string library = s->describe_library();
+        auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == library; });
+        if (same == lines.end()) lines.push_back({library, s->name});
+        else same->second += ", " + s->name;
     }
+    for (const auto& [library, stages] : lines) std::printf("peer    : %s = %s\n", stages.c_str(), library.c_str());
 }
 
 void print_table(const std::vector<Measurement>& rows) {
