@@ -35,7 +35,8 @@ bool scan_for_garbage(const float* C, Shape s, CheckResult& r) {
         r.failure = where(first_unwritten / s.N, first_unwritten % s.N) +
                     " was never written (it still holds the poison value); " +
                     std::to_string(unwritten) + " of " + std::to_string(s.M * s.N) +
-                    " elements unwritten: the code must write every element of C";
+                    " elements unwritten: the code must write every element of C" +
+                    " (C arrives holding a NaN: code that only adds into C, +=, must set it to 0 first)";
         return false;
     }
     if (nonfinite > 0) {

@@ -123,7 +123,8 @@ std::vector<Shape> parse_shapes(const std::string& text) {
         std::vector<std::string> parts;
         std::stringstream dims(item);
         for (std::string d; std::getline(dims, d, 'x');) parts.push_back(d);
-        if (parts.size() != 1 && parts.size() != 3)
+        // (getline drops a trailing empty part, so '1024x' would pass as 1024 without the back() test)
+        if ((parts.size() != 1 && parts.size() != 3) || item.back() == 'x')
             throw UsageError("size '" + item + "' must be N (square), MxNxK or a name (MTXA..MTXC, MTX1..MTX3), e.g. 512 or 300x200x100");
         std::vector<long long> v;
         for (const auto& p : parts) v.push_back(parse_integer(p, "size '" + item + "'", 1, kMaxDim));

@@ -39,6 +39,10 @@ int run_sweep(const std::vector<std::string>& args) {
             if (eq == std::string::npos || eq == 0 || eq + 1 == kv.size())
                 throw UsageError("--sweep takes name=v1,v2,..., got '" + kv + "'");
             const std::string name = kv.substr(0, eq);
+            for (const auto& axis : axes)
+                if (axis.first == name)
+                    throw UsageError("--sweep " + name + " is given twice: list all its values in one --sweep " + name +
+                                     "=v1,v2,...");
             axes.push_back({name, parse_integer_list(kv.substr(eq + 1), "--sweep " + name, 1, 1LL << 40)});
         } else a.unknown(f);
     }

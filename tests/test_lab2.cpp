@@ -105,7 +105,9 @@ TEST_SUITE("lab2") {
     TEST_CASE("lab2.blocked: mmlab refuses a bad block size in one line, exit 2, before running anything") {
         for (const char* args : {"run --stage lab2.blocked --size 16 --param kc=0",
                                  "run --lab 2 --size 16 --param block=-8",
-                                 "sweep --stage lab2.blocked --size 16 --sweep kc=0"}) {
+                                 "sweep --stage lab2.blocked --size 16 --sweep kc=0",
+                                 "sweep --stage lab2.blocked --size 16 --sweep kc=4 --sweep kc=8",
+                                 "run --stage lab2.blocked --size 16x"}) {
             const auto [code, out] = mml::testing::run_mmlab(args);
             INFO("mmlab " << args << " printed: " << out);
             CHECK(code == 2);

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -146,10 +147,37 @@ TEST_SUITE("lab3") {
 
     TEST_CASE("lab3.strassen: every shape, cutoffs 1, 2, 16, 64 and larger than the matrix") {
         for (long long c : {1LL, 2LL, 16LL, 64LL, kHuge}) {
-            CAPTURE(c);
+            INFO("--param cutoff=" << c);
             check_stage("lab3.strassen", with_cutoff(c));
             check_stage_on("lab3.strassen", peeling_shapes(), with_cutoff(c));
         }
+    }
+
+    TEST_CASE("lab3.strassen: one level on 2x2x2 names the wrong quadrant") {
+        // With cutoff 1 a 2x2x2 product is exactly one level whose quadrants are
+        // single elements. These integers make every M_i non-zero and the sums
+        // exact, so a wrong sign, operand or quadrant shows in the quadrant it
+        // reaches, and the message can say which formula to look at.
+        const float A[] = {1, 2, 3, 4}, B[] = {5, 6, 7, 8};
+        const float want[] = {19, 22, 43, 50};
+        const char* formula[] = {"C11 = M1 + M4 - M5 + M7", "C12 = M3 + M5", "C21 = M2 + M4", "C22 = M1 - M2 + M3 + M6"};
+        float C[4];
+        poison(C, 4);
+        const Impl impl = impl_under_test();
+        const auto shown = [](float x) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%g", double(x));
+            return std::string(buf);
+        };
+        version_of(strassen_stage(), impl)(A, B, C, {2, 2, 2}, with_cutoff(1));
+        for (int q = 0; q < 4; ++q)
+            CHECK_MESSAGE(C[q] == want[q],
+                          "lab3.strassen (" << std::string(impl_name(impl)) << ") at 2x2x2, cutoff 1 (one level; A = "
+                          "[1 2; 3 4], B = [5 6; 7 8], so M1..M7 = 65, 35, -2, 8, 24, 22, -30): "
+                          << std::string(formula[q]) << " gave " << (is_poison(C[q]) ? std::string("nothing (never written)")
+                                                                       : shown(C[q]))
+                          << ", want " << want[q] << ": check the products that reach it in combine_into_c "
+                          "(set or add, and the sign) and their operands in form_and_multiply");
     }
 
     TEST_CASE("lab3.strassen: exact on small-integer inputs (any wrong sign or quadrant shows)") {
@@ -282,8 +310,12 @@ TEST_SUITE("lab3") {
         const float t = 1e-3f;
         const float A[] = {1, 0, 0, t}, B[] = {1, 0, 0, t};
         float C[4];
+        poison(C, 4);  // as in every check: unwritten elements show as "never written"
         const Shape s{2, 2, 2};
         version_of(strassen_stage(), impl_under_test())(A, B, C, s, with_cutoff(1));
+        // One level on 2x2: C[0][0] is C11, C[0][1] C12, C[1][0] C21, C[1][1] C22.
+        INFO("lab3.strassen (" << std::string(impl_name(impl_under_test())) << ") at 2x2x2, cutoff 1 (one level: "
+             "element (i,j) is quadrant C(i+1)(j+1)), A = B = diag(1, 1e-3)");
         const CheckResult classical = verify_product(A, B, C, s, classical_bound(s), VerifyMethod::Full);
         const CheckResult normwise = verify_product(A, B, C, s, reference::lab3::strassen_bound(s, 1), VerifyMethod::Full);
         CHECK_MESSAGE(!classical.passed, "C22 = " << C[3] << " should carry an error far above gamma_2 * t^2");

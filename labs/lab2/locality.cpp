@@ -22,7 +22,8 @@ void matmul_interchanged(const float* A, const float* B, float* C, std::int64_t 
     // TODO(lab2, task 1): the i-k-j loop of lab 1, rewritten:
     //   - mark the three pointers __restrict__ (copy them into local pointers
     //     declared  const float* __restrict__ a = ...;  float* __restrict__ c = ...;)
-    //     to promise the compiler that C never overlaps A or B;
+    //     to promise the compiler that C never overlaps A or B (GCC 12 takes
+    //     the promise only from function parameters: handouts/lab2.md, question 10);
     //   - for every row i: take  c = C + i*N  (row i of C) and  a = A + i*K,
     //     set c[0..N-1] to 0 right here (the row is about to be used, so
     //     zeroing it now costs no extra trip to memory), then
@@ -59,7 +60,9 @@ void matmul_blocked(const float* A, const float* B, float* C, std::int64_t M, st
     //                                   for j in 0..nc-1:  c[j] += aik * b[j];
     //   The std::min calls handle the last, partial blocks: without them the
     //   tests with sizes that are not multiples of KC or NC fail.
-    //   Use __restrict__ pointers as in task 1.
+    //   Use __restrict__ pointers as in task 1 (or, as the reference does, put
+    //   the k and j loops of one row in a helper whose pointer parameters are
+    //   __restrict__: there GCC is sure to use the promise).
     //   Optional, once the tests pass (handouts/lab2.md, task 3b): handle four
     //   k at a time in the innermost loop so that c[j] is loaded and stored
     //   once per four multiply-adds instead of once per one.

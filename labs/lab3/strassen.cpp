@@ -1,6 +1,9 @@
 // Lab 3 - your code. Read handouts/lab3.md first.
 //
-// Given (from solutions/lab3/, read them - they are short):
+// Given (declared in solutions/lab3/strassen.h, read it - it is short; the
+// reference's own seven products and combinations, compute_product and
+// add_product in solutions/lab3/strassen.cpp, are the answer to tasks 1 and 2:
+// leave that file for after):
 //   views        ConstView / View: a pointer to element (0,0) and the row
 //                stride ld; element (i,j) of a view V is V.p[i*V.ld + j]
 //   the plan     stops_at_base_case, halves, workspace_floats,
@@ -16,7 +19,8 @@
 // Task 1: form_and_multiply - the seven products M1..M7.
 // Task 2: combine_into_c    - the four combinations into C's quadrants.
 // Until you write them, the even part of C is never written and every test
-// with a small cutoff fails with "was never written".
+// with a small cutoff fails with "was never written". Start with the test
+// "one level on 2x2x2": it names the quadrant that is wrong and its formula.
 #include "labs/lab3/strassen.h"
 
 #include <memory>
