@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -208,13 +209,22 @@ class Limits:
 
 
 # Process groups of the commands running now, so that an interrupted grader
-# (Ctrl-C) takes them with it instead of leaving them to run.
+# (Ctrl-C, SIGTERM, SIGHUP) takes them with it instead of leaving them to run.
+# Once STOPPING is set no new command starts: the students still queued or
+# being graded by other threads end at once instead of being graded to the end.
 RUNNING = set()
 RUNNING_LOCK = threading.Lock()
+STOPPING = threading.Event()
 
 
-def kill_running():
+class Stopped(BaseException):
+    """The grader is being interrupted: a BaseException, so that no 'except Exception' turns it into a grade."""
+
+
+def kill_running(stop=True):
     with RUNNING_LOCK:
+        if stop:
+            STOPPING.set()
         for pgid in list(RUNNING):
             try:
                 os.killpg(pgid, 9)
@@ -241,9 +251,11 @@ def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsi
             str(fsize_kb or limits.fsize_kb), str(nproc), "--"] + cmd
     start = time.monotonic()
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(full, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-        with RUNNING_LOCK:
+        with RUNNING_LOCK:  # started and registered together: kill_running() sees it or it never starts
+            if STOPPING.is_set():
+                raise Stopped()
+            proc = subprocess.Popen(full, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
             RUNNING.add(proc.pid)
         timed_out = False
         try:
@@ -910,14 +922,24 @@ def main(argv):
 
         def one(i):
             row = grader.grade(i, students[i], staging)
+            if STOPPING.is_set():
+                return  # interrupted: this student's row is not a grade
             with lock:
                 rows[i] = row
                 say(f"  {row['student']:<24} {fmt(row['score']):>6} / {fmt(row['max']):<6} {row['build']:<13}"
                     f" {row['seconds']:6.1f} s" + ("   [review: " + "; ".join(row["flags"]) + "]" if row["flags"] else ""))
 
-        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        ex = concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs)
+        try:
             for f in [ex.submit(one, i) for i in range(len(students))]:
                 f.result()
+        except BaseException:
+            # Interrupted: stop the running tests and cancel the queued students
+            # now (a plain `with` would first grade every one of them).
+            kill_running()
+            ex.shutdown(wait=True, cancel_futures=True)
+            raise
+        ex.shutdown(wait=True)
 
         order = names + (["__perf__"] if a.perf else [])
         header = ["student", "build", "score", "max"] + \
@@ -984,7 +1006,13 @@ def main(argv):
             shutil.rmtree(work, ignore_errors=True)
 
 
+def interrupted(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM, SIGHUP: the same clean exit as Ctrl-C (nothing written, nothing left running)
+
+
 if __name__ == "__main__":
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, interrupted)
     try:
         sys.exit(main(sys.argv[1:]))
     except UsageError as e:
@@ -993,6 +1021,6 @@ if __name__ == "__main__":
     except SetupError as e:
         print(f"{PROG}: cannot grade: {e}", file=sys.stderr)
         sys.exit(1)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):
         print(f"{PROG}: interrupted: nothing written", file=sys.stderr)
         sys.exit(130)

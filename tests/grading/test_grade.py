@@ -20,9 +20,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -121,6 +123,55 @@ def bad_input_checks(tmp, sub):
     check(afile.read_text() == "x", "bad input, OUT that is a file: the file is untouched")
 
 
+def interrupt_check(tmp, sub):
+    """SIGTERM (as from `timeout` or a closed terminal) while a test runs for ever: the grader stops at once,
+    takes that test with it, cancels the students still queued, and leaves OUT as it was."""
+    only = tmp / "interrupt-subs"
+    for s in ("hang", "reference"):
+        shutil.copytree(sub / s, only / s)
+    out, work = tmp / "interrupt-out", tmp / "interrupt-work"
+    out.mkdir()
+    work.mkdir()
+    (out / "grades.csv").write_text("an earlier run\n")
+    log = (tmp / "interrupt.log").open("w")
+    p = subprocess.Popen(GRADE + [str(only), "--lab", "1", "--out", str(out), "--work", str(work),
+                                  "--test-timeout", "100"], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+
+    def endless_test_running():
+        for d in Path("/proc").iterdir():
+            try:
+                cmd = (d / "cmdline").read_bytes().decode("utf-8", "replace")
+            except OSError:
+                continue
+            if str(work) in cmd and "/student0" in cmd and "lab1.jki" in cmd and "sandbox.sh" not in cmd:
+                return True
+        return False
+
+    deadline = time.monotonic() + 300
+    while not endless_test_running() and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    check(p.poll() is None, "interrupting: the grader reached the endless test", (tmp / "interrupt.log").read_text())
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    try:
+        rc = p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = None
+    took = time.monotonic() - t0
+    log.close()
+    text = (tmp / "interrupt.log").read_text()
+    time.sleep(1)
+    check(rc == 130 and took < 20 and "interrupted: nothing written" in text,
+          "SIGTERM while a test loops for ever: the grader exits (130) within seconds, saying nothing was written",
+          f"exit {rc} after {took:.1f} s; output: {text[-500:]}")
+    check(not endless_test_running(), "interrupting: the endless test does not outlive the grader")
+    check((out / "grades.csv").read_text() == "an earlier run\n" and not list(tmp.glob(".interrupt-out.tmp-*"))
+          and not any(work.iterdir()), "interrupting: OUT is as it was; no staging folder or build tree is left")
+    check(not re.search(r"^ +reference +[0-9]", text, re.M), "interrupting: the students still queued are not graded",
+          text[-500:])
+
+
 def main():
     tmp = Path(tempfile.mkdtemp(prefix="mmlab-grade-test-"))
     try:
@@ -129,6 +180,7 @@ def main():
         scratch.mkdir()
         escape_file = make_fixtures(sub, scratch)
         bad_input_checks(tmp, sub)
+        interrupt_check(tmp, sub)
 
         out = tmp / "out"
         rc, so, se = run([str(sub), "--lab", "1", "--out", str(out), "--test-timeout", "20", "--max-output-mb", "1"] + (["--keep"] if os.environ.get("GRADE_TEST_KEEP") else []))
