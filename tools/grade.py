@@ -44,6 +44,10 @@ BUILD_ERROR_LINES = 40
 TEST_MESSAGE_CHARS = 2000
 LOG_READ_BYTES = 256 * 1024
 MAX_SUBMITTED_FILE_BYTES = 1024 * 1024
+# How deep below a student's folder the lab's files are looked for when they
+# are not in one of the three layouts, and what counts as an archive.
+NESTED_DEPTH = 4
+ARCHIVES = r"\.(zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz|7z|rar|gz)$"
 # Largest file a build may write (the linked test program is tens of MiB);
 # --max-output-mb limits the files written when the student's code runs.
 BUILD_FILE_KB = 1024 * 1024
@@ -57,7 +61,8 @@ SUSPICIOUS = [
     (r"\b(system|popen|fork|vfork|execl|execlp|execle|execv|execvp|execve|posix_spawn)\s*\(", "starts processes"),
     (r"\b(_exit|_Exit|quick_exit|exit|abort)\s*\(", "ends the program itself"),
     (r"/proc/|/dev/|\bgetenv\s*\(|MML_IMPL|doctest", "looks at the test environment"),
-    (r"\b(fopen|ofstream|ifstream|fstream|open|creat|unlink|remove|rename)\s*\(", "opens or removes files"),
+    (r"\b(fopen|open|creat|unlink|remove|rename)\s*\(|\b[io]?fstream\s*[\w({]", "opens or removes files"),
+    (r"(?m)^(?![ \t]*#[ \t]*include)[^\n]*?(?P<show>\"/[\w.-]+/[^\"\n]*\")", "names an absolute path"),
     (r"\b(socket|connect|getaddrinfo)\s*\(", "uses the network"),
     (r"#\s*include\s*[\"<]\s*(/|\.\.)", "includes a file by absolute or parent path"),
     (r"\b(asm|__asm__)\b", "inline assembly"),
@@ -550,14 +555,33 @@ class Grader:
         self.suites = [f"lab{lab}", f"gpu-lab{lab}"]
 
     def find_files(self, folder):
-        """Which folder of the submission holds the lab's files: labs/labN/, labN/ or the folder itself."""
+        """Which folder of the submission holds the lab's files: labs/labN/, labN/ or the folder itself; else
+        the one folder below (at most NESTED_DEPTH deep) that holds any of them, as a course platform's
+        download or an unpacked archive nests them. Returns (folder or None, notes for when it is None)."""
         names = set(self.lab_files)
         for cand in (folder / "labs" / f"lab{self.lab}", folder / f"lab{self.lab}", folder):
             inside = folder.resolve() == cand.resolve() or folder.resolve() in cand.resolve().parents
             if inside and cand.is_dir() and not cand.is_symlink() and any((cand / n).exists() or (cand / n).is_symlink()
                                                                for n in names):
-                return cand
-        return None
+                return cand, []
+        found, archives = [], []
+        for root, dirs, files in os.walk(folder):  # os.walk does not follow symbolic links to folders
+            depth = len(Path(root).relative_to(folder).parts)
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__MACOSX" and depth < NESTED_DEPTH)
+            if Path(root) != folder and any(n in names and not os.path.islink(os.path.join(root, n)) for n in files):
+                found.append(Path(root))
+            archives += [os.path.join(root, f) for f in files if re.search(ARCHIVES, f, re.I)]
+        if len(found) == 1:
+            return found[0], []
+        notes = []
+        if found:
+            notes.append(f"lab {self.lab} files in {len(found)} folders ("
+                         + ", ".join(str(f.relative_to(folder.parent)) for f in found[:5])
+                         + "), so none was graded: hand in one copy")
+        if archives:
+            notes.append("an archive (" + ", ".join(str(Path(f).relative_to(folder.parent)) for f in archives[:5])
+                         + "), which is not unpacked: hand in the files themselves (or unpack it and grade again)")
+        return None, notes
 
     def grade(self, index, folder, out_dir):
         """Grades one student; writes results.json and feedback.txt under out_dir; returns the CSV row data."""
@@ -571,12 +595,14 @@ class Grader:
         tree = self.work / f"student{index:04d}"
         logs = tree / ".grade"  # inside the tree: the sandbox lets the student's processes write only there
         try:
-            src = self.find_files(folder)
+            src, found_notes = self.find_files(folder)
             if src is None:
                 build_status = "no-files"
                 where = ", ".join(f"{name}/{p}" for p in (f"labs/lab{lab}/", f"lab{lab}/", ""))
                 fb.append(f"No lab {lab} files found: looked for {', '.join(sorted(self.lab_files))} in {where} "
-                          f"(the folder itself). Nothing was graded.")
+                          f"(the folder itself) and the folders below it. Nothing was graded."
+                          + "".join(f"\nFound {n}." for n in found_notes))
+                flags.extend(f"no lab files: found {n}" for n in found_notes)
                 for s, n in self.tests:
                     results[n] = TestResult(n, "not-run", "no lab files were submitted")
             else:
@@ -586,8 +612,13 @@ class Grader:
                 used, starter, problems = self.overlay(src, tree, folder)
                 fb.append(f"Files graded from your submission ({src.relative_to(folder.parent)}): "
                           f"{', '.join(used) if used else 'none'}")
-                if starter:
-                    fb.append(f"Missing, so the starter version was used (its tasks fail): {', '.join(starter)}")
+                todo = [n for n in starter if "TODO" in (self.base / "labs" / f"lab{lab}" / n).read_text("utf-8", "replace")]
+                given = [n for n in starter if n not in todo]
+                if todo:
+                    fb.append(f"Missing, so the starter version was used (its tasks fail): {', '.join(todo)}")
+                if given:
+                    fb.append(f"Not submitted, so the starter version was used (it has no task, so nothing is lost): "
+                              f"{', '.join(given)}")
                 fb.extend(problems)
                 flags.extend(self.scan(tree, used))
                 build_status, build_msg = self.build(tree, logs)
@@ -664,7 +695,8 @@ class Grader:
         def found(path, pattern):
             text = path.read_text("utf-8", "replace")
             text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)  # comments do not count
-            return {" ".join(m.group(0).split()) for m in re.finditer(pattern, text)}
+            return {" ".join(m.group("show" if "show" in m.re.groupindex else 0).split())
+                    for m in re.finditer(pattern, text)}
 
         flags = []
         for n in used:

@@ -9,6 +9,8 @@
   crash     a segmentation fault in one order, 64 GB in another -> those tests 0, the others pass
   escape    writes outside its folder, then computes         -> full marks, and (full containment) no file
   empty     an empty folder                                  -> 0, "no lab 1 files"
+  nested    the reference .cpp one folder deeper, no header  -> full marks, found there
+  zipped    only an archive                                  -> 0, the archive named in the feedback and review
 plus bad command lines (exit 2, one line, nothing written), a weights file and
 the performance target (--perf, at a small size: only that it is scored, not
 whether this machine meets it).
@@ -83,6 +85,12 @@ def make_fixtures(sub, scratch):
         .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
     (sub / "empty").mkdir()
     (sub / "notes.txt").write_text("not a student\n")
+    # As a course platform's download nests them: one folder deeper, the header not handed in.
+    (sub / "nested" / "submission").mkdir(parents=True)
+    (sub / "nested" / "submission" / "loop_orders.cpp").write_text(
+        student_version((REPO / "solutions" / "lab1" / "loop_orders.cpp").read_text()))
+    (sub / "zipped").mkdir()
+    (sub / "zipped" / "lab1.zip").write_bytes(b"PK\x05\x06" + bytes(18))
     return escape_file
 
 
@@ -193,7 +201,8 @@ def main():
                  if c not in ("student", "build", "score", "max", "review")]
         check(len(tests) == 6 and tests[0].startswith("lab1.ijk"), "grades.csv has one column per lab 1 test case",
               str(tests))
-        check(sorted(rows) == ["broken", "crash", "empty", "escape", "hang", "noisy", "reference", "starter"],
+        check(sorted(rows) == ["broken", "crash", "empty", "escape", "hang", "nested", "noisy", "reference", "starter",
+                               "zipped"],
               "grades.csv has one row per student folder (notes.txt is not a student)", str(sorted(rows)))
 
         def score(s):
@@ -242,6 +251,15 @@ def main():
             print("note - containment is not 'full' on this machine: the write-outside check is not made")
         check("opens or removes files" in rows["escape"]["review"], "it is flagged for review in grades.csv",
               rows["escape"]["review"])
+        check("names an absolute path" in rows["escape"]["review"], "its absolute path is flagged too",
+              rows["escape"]["review"])
+        check(score("nested") == (6, 6) and "nested/submission" in feedback("nested")
+              and "its tasks fail" not in feedback("nested") and "loop_orders.h" in feedback("nested"),
+              "files one folder deeper are found and graded; a header not handed in is not called a failed task",
+              feedback("nested"))
+        check(score("zipped") == (0, 6) and rows["zipped"]["build"] == "no-files" and "lab1.zip" in feedback("zipped")
+              and "lab1.zip" in rows["zipped"]["review"], "an archive alone: 0, no-files, the archive named",
+              feedback("zipped"))
         check(score("empty") == (0, 6) and rows["empty"]["build"] == "no-files" and "No lab 1 files" in feedback("empty"),
               "an empty folder scores 0 with 'No lab 1 files'")
         check("notes.txt" in summary, "summary.txt names the stray file notes.txt")
