@@ -15,7 +15,7 @@
 #   make help              this list
 # Knobs: OPT="-O0" / ARCH="-march=native" (flags for labs/ and solutions/),
 #        THREADS=2 (default: all cores), SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target),
-#        CUDA=0 (when first configured, e.g. after make clean: no GPU labs even where nvcc is),
+#        CUDA=0 (no GPU labs even where nvcc is; it stays so until make clean),
 #        V=1 (show the full compiler commands).
 # Everything is built in build/ ('make clean' removes it).
 
@@ -24,10 +24,19 @@ BIN := $(BUILD)/bin
 .DEFAULT_GOAL := all
 
 # build/config.mk says where the dependencies are and whether CUDA is here.
-# CUDA=0 builds without the GPU labs even where nvcc exists.
+# CUDA=0 builds without the GPU labs even where nvcc exists: given to a build
+# configured with CUDA, it configures again (without; 'make clean' undoes it).
+# help, clean and grade need no configuration (grade builds in folders of its own).
 $(BUILD)/config.mk: tools/configure.sh
 	@CUDA=$(CUDA) bash tools/configure.sh $(BUILD)
+ifeq ($(CUDA),0)
+  ifneq ($(shell grep -s '^HAVE_CUDA := 1' $(BUILD)/config.mk),)
+    $(shell rm -f $(BUILD)/config.mk)
+  endif
+endif
+ifneq ($(filter-out help clean grade,$(or $(MAKECMDGOALS),all)),)
 -include $(BUILD)/config.mk
+endif
 
 CXX ?= g++
 OPT ?= -O3
