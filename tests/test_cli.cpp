@@ -114,6 +114,9 @@ TEST_SUITE("cli") {
         expect_usage_error("run --stage lab1.nope", "unknown stage 'lab1.nope'");
         expect_usage_error("run --stage lab1.ijk --bogus", "unknown option '--bogus'");
         expect_usage_error("lab 11", "between 1 and 10");
+        for (const mml::Lab* lab : mml::Registry::instance().labs())  // lab 10 (make demo LAB=10): models, no stages
+            if (mml::Registry::instance().stages_of_lab(lab->number).empty())
+                expect_usage_error("run --lab " + std::to_string(lab->number), "has no stages of its own to time");
         expect_usage_error("lab one", "whole number");
         expect_usage_error("lab", "needs one lab number");
         expect_usage_error("run --stage lab1.ijk --impl mine", "student, reference or both");
