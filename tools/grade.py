@@ -609,7 +609,8 @@ class Grader:
                 shutil.copytree(self.base, tree, symlinks=True)
                 logs.mkdir()
                 (tree / ".tmp").mkdir(exist_ok=True)
-                used, starter, problems = self.overlay(src, tree, folder)
+                used, starter, refused, problems = self.overlay(src, tree, folder)
+                flags.extend(refused)  # the starter was graded in its place: worth a look
                 fb.append(f"Files graded from your submission ({src.relative_to(folder.parent)}): "
                           f"{', '.join(used) if used else 'none'}")
                 todo = [n for n in starter if "TODO" in (self.base / "labs" / f"lab{lab}" / n).read_text("utf-8", "replace")]
@@ -658,24 +659,22 @@ class Grader:
 
     def overlay(self, src, tree, folder):
         """Copies the student's lab files over the starter; reports extra, missing and refused files."""
-        used, starter, problems, extra = [], [], [], []
+        used, starter, refused, extra = [], [], [], []
         dest = tree / "labs" / f"lab{self.lab}"
         newest = max((p.stat().st_mtime for p in (tree / "build").rglob("*") if p.is_file()), default=time.time())
         stamp = max(time.time(), newest + 1)
         for n in sorted(self.lab_files):
             f = src / n
+            # A refused file is named as refused (not as missing: it was handed in).
             if f.is_symlink():
-                problems.append(f"{n}: a symbolic link, not a file: refused, the starter version was used")
-                starter.append(n)
+                refused.append(f"{n}: a symbolic link, not a file: refused, the starter version was used")
             elif not f.exists():
                 starter.append(n)
             elif not f.is_file():
-                problems.append(f"{n}: not a regular file: refused, the starter version was used")
-                starter.append(n)
+                refused.append(f"{n}: not a regular file: refused, the starter version was used")
             elif f.stat().st_size > MAX_SUBMITTED_FILE_BYTES:
-                problems.append(f"{n}: larger than {MAX_SUBMITTED_FILE_BYTES // 1024} KiB: refused, "
-                                "the starter version was used")
-                starter.append(n)
+                refused.append(f"{n}: larger than {MAX_SUBMITTED_FILE_BYTES // 1024} KiB: refused, "
+                               "the starter version was used")
             else:
                 data = f.read_bytes()
                 used.append(n)
@@ -688,8 +687,8 @@ class Grader:
                 extra.append(e.name + ("/" if e.is_dir() else ""))
         if extra:
             shown = ", ".join(extra[:20]) + (f" and {len(extra) - 20} more" if len(extra) > 20 else "")
-            problems.append(f"Ignored (not part of lab {self.lab}; only its own files are graded): {shown}")
-        return used, starter, problems
+            extra_note = (f"Ignored (not part of lab {self.lab}; only its own files are graded): {shown}")
+        return used, starter, refused, refused + ([extra_note] if extra else [])
 
     def scan(self, tree, used):
         def found(path, pattern):

@@ -11,6 +11,7 @@
   empty     an empty folder                                  -> 0, "no lab 1 files"
   nested    the reference .cpp one folder deeper, no header  -> full marks, found there
   zipped    only an archive                                  -> 0, the archive named in the feedback and review
+  big       the reference padded past 1 MiB                  -> refused (not "missing"): 0, named in the review
 plus bad command lines (exit 2, one line, nothing written), a weights file and
 the performance target (--perf, at a small size: only that it is scored, not
 whether this machine meets it).
@@ -89,6 +90,7 @@ def make_fixtures(sub, scratch):
     (sub / "nested" / "submission").mkdir(parents=True)
     (sub / "nested" / "submission" / "loop_orders.cpp").write_text(
         student_version((REPO / "solutions" / "lab1" / "loop_orders.cpp").read_text()))
+    write_reference(sub / "big", lambda t: t + "// padding\n" * 120000)  # over 1 MiB: refused
     (sub / "zipped").mkdir()
     (sub / "zipped" / "lab1.zip").write_bytes(b"PK\x05\x06" + bytes(18))
     return escape_file
@@ -201,8 +203,8 @@ def main():
                  if c not in ("student", "build", "score", "max", "review")]
         check(len(tests) == 6 and tests[0].startswith("lab1.ijk"), "grades.csv has one column per lab 1 test case",
               str(tests))
-        check(sorted(rows) == ["broken", "crash", "empty", "escape", "hang", "nested", "noisy", "reference", "starter",
-                               "zipped"],
+        check(sorted(rows) == ["big", "broken", "crash", "empty", "escape", "hang", "nested", "noisy", "reference",
+                               "starter", "zipped"],
               "grades.csv has one row per student folder (notes.txt is not a student)", str(sorted(rows)))
 
         def score(s):
@@ -260,6 +262,9 @@ def main():
         check(score("zipped") == (0, 6) and rows["zipped"]["build"] == "no-files" and "lab1.zip" in feedback("zipped")
               and "lab1.zip" in rows["zipped"]["review"], "an archive alone: 0, no-files, the archive named",
               feedback("zipped"))
+        check(score("big") == (0, 6) and "larger than 1024 KiB: refused" in feedback("big")
+              and "Missing" not in feedback("big") and "larger than 1024 KiB" in rows["big"]["review"],
+              "a file over 1 MiB: refused (not called missing), the starter graded, named in the review", feedback("big"))
         check(score("empty") == (0, 6) and rows["empty"]["build"] == "no-files" and "No lab 1 files" in feedback("empty"),
               "an empty folder scores 0 with 'No lab 1 files'")
         check("notes.txt" in summary, "summary.txt names the stray file notes.txt")
