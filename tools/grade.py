@@ -44,6 +44,11 @@ BUILD_ERROR_LINES = 40
 TEST_MESSAGE_CHARS = 2000
 LOG_READ_BYTES = 256 * 1024
 MAX_SUBMITTED_FILE_BYTES = 1024 * 1024
+# The default time limit of a test case: this many times the reference's time
+# for it here (calibration), within these bounds. The lab tests take well under
+# a second to a few seconds, so a student's endless loop costs 30 s, not 120 s,
+# while code 20 times slower than the reference still passes.
+AUTO_TIMEOUT_FACTOR, AUTO_TIMEOUT_MIN, AUTO_TIMEOUT_MAX = 20.0, 30.0, 120.0
 # How deep below a student's folder the lab's files are looked for when they
 # are not in one of the three layouts, and what counts as an archive.
 NESTED_DEPTH = 4
@@ -104,7 +109,9 @@ def parse_args(argv):
     p.add_argument("--build-jobs", type=int, default=0, help="make -j for each build (default: cores / jobs)")
     p.add_argument("--weights", help="weights file (default: tools/grading/labN.weights if it exists)")
     p.add_argument("--build-timeout", type=float, default=600, help="seconds for one student's build (default 600)")
-    p.add_argument("--test-timeout", type=float, default=120, help="seconds for one test case (default 120)")
+    p.add_argument("--test-timeout", type=float, default=None,
+                   help=f"seconds for one test case (default: {AUTO_TIMEOUT_FACTOR:g}x the reference's time for it on "
+                        f"this machine, at least {AUTO_TIMEOUT_MIN:g} and at most {AUTO_TIMEOUT_MAX:g})")
     p.add_argument("--student-budget", type=float, default=900,
                    help="seconds of tests per student; tests after it is spent score 0 (default 900)")
     p.add_argument("--memory-mb", type=int, default=4096,
@@ -132,6 +139,8 @@ def parse_args(argv):
     if a.perf_size is not None and not re.fullmatch(r"[0-9A-Za-z,]+", a.perf_size):
         raise UsageError(f"--perf-size takes mmlab's --size list (e.g. 256 or 300x200x100,512), not '{a.perf_size}'")
     for name in ("build_timeout", "test_timeout", "student_budget"):
+        if name == "test_timeout" and a.test_timeout is None:
+            continue  # auto
         if not getattr(a, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0 seconds")
     return a
@@ -548,11 +557,13 @@ def list_tests(tree, lab, work, limits):
 # --------------------------------------------------------------------------
 
 class Grader:
-    def __init__(self, a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs):
+    def __init__(self, a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs, ref_seconds):
         self.a, self.lab, self.work, self.base, self.free = a, lab, work, base, free
         self.lab_files, self.tests, self.weights = lab_files, tests, weights
         self.gpu_note, self.limits, self.build_jobs = gpu_note, limits, build_jobs
         self.suites = [f"lab{lab}", f"gpu-lab{lab}"]
+        # Per test case: --test-timeout, or AUTO_TIMEOUT_* of the reference's time here.
+        self.timeouts = {n: a.test_timeout or ref_seconds.get(n, AUTO_TIMEOUT_MAX) for s, n in tests}
 
     def find_files(self, folder):
         """Which folder of the submission holds the lab's files: labs/labN/, labN/ or the folder itself; else
@@ -639,7 +650,7 @@ class Grader:
                                                     f"({self.a.student_budget:g} s of tests) on earlier tests")
                             continue
                         r = run_test_case(tree, self.suites, s, n, logs, i, self.limits,
-                                          min(self.a.test_timeout, budget), self.gpu_note)
+                                          min(self.timeouts[n], budget), self.gpu_note)
                         budget -= r.seconds
                         results[n] = r
                     if self.a.perf:
@@ -802,6 +813,14 @@ def fmt(x):
     return f"{x:g}"
 
 
+def timeout_text(a, auto):
+    if a.test_timeout:
+        return f"{a.test_timeout:g} s"
+    lo, hi = (min(auto.values()), max(auto.values())) if auto else (AUTO_TIMEOUT_MAX, AUTO_TIMEOUT_MAX)
+    span = f"{lo:.0f} s" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f} s"
+    return f"{span} (auto: {AUTO_TIMEOUT_FACTOR:g}x the reference's time here, {AUTO_TIMEOUT_MIN:g}-{AUTO_TIMEOUT_MAX:g} s)"
+
+
 def safe_name(name):
     return re.sub(r"[^A-Za-z0-9._@+-]", "_", name)[:100] or "_"
 
@@ -921,6 +940,7 @@ def main(argv):
         cal.mkdir()
         weights, free = {}, set()
         calib_lines = []
+        auto_timeouts = {}  # test case -> seconds, from the reference's time here
         for i, (s, n) in enumerate(tests):
             weights[n] = given_weights.get(n, 1.0)
             if n in gpu_tests and gpu_note:
@@ -928,6 +948,7 @@ def main(argv):
             st = run_test_case(base, [f"lab{lab}", f"gpu-lab{lab}"], s, n, cal, f"s{i}", limits, 300, gpu_note)
             ref = run_test_case(base, [f"lab{lab}", f"gpu-lab{lab}"], s, n, cal, f"r{i}", limits, 300, gpu_note,
                                 impl="reference")
+            auto_timeouts[n] = min(AUTO_TIMEOUT_MAX, max(AUTO_TIMEOUT_MIN, AUTO_TIMEOUT_FACTOR * ref.seconds))
             if st.status == "passed" and n not in given_weights:
                 weights[n] = 0.0
                 free.add(n)
@@ -945,9 +966,10 @@ def main(argv):
         # Output goes to a staging folder beside OUT, renamed into place at the end.
         out.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-        grader = Grader(a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs)
+        grader = Grader(a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs, auto_timeouts)
         say(f"grading {len(students)} submission(s), {a.jobs} at a time; {len(tests)} test case(s), "
-            f"{fmt(sum(weights[n] for n in names) + (a.perf_points if a.perf else 0))} points ...")
+            f"{fmt(sum(weights[n] for n in names) + (a.perf_points if a.perf else 0))} points; time limit per test "
+            f"case {timeout_text(a, auto_timeouts)} ...")
         rows = [None] * len(students)
         lock = threading.Lock()
 
@@ -986,7 +1008,7 @@ def main(argv):
 
         summary = [f"matmul-lab grading, lab {lab}, {started.strftime('%Y-%m-%d %H:%M UTC')}",
                    f"code: {REPO} at {commit or '(not a git checkout)'}; containment: {mode}; "
-                   f"limits: build {a.build_timeout:g} s, test case {a.test_timeout:g} s, tests per student "
+                   f"limits: build {a.build_timeout:g} s, test case {timeout_text(a, auto_timeouts)}, tests per student "
                    f"{a.student_budget:g} s, memory {a.memory_mb if not gpu_lab else 'unlimited'} MiB, "
                    f"output {a.max_output_mb} MiB", f"weights: {weights_path if given_weights else 'all 1'}"]
         summary += ["note: " + n for n in notes + snap_notes + calib_lines]

@@ -193,7 +193,8 @@ def main():
         interrupt_check(tmp, sub)
 
         out = tmp / "out"
-        rc, so, se = run([str(sub), "--lab", "1", "--out", str(out), "--test-timeout", "20", "--max-output-mb", "1"] + (["--keep"] if os.environ.get("GRADE_TEST_KEEP") else []))
+        # No --test-timeout: the automatic one (20x the reference's time, at least 30 s) stops the endless loop.
+        rc, so, se = run([str(sub), "--lab", "1", "--out", str(out), "--max-output-mb", "1"] + (["--keep"] if os.environ.get("GRADE_TEST_KEEP") else []))
         print("---- tools/grade.py printed:\n" + so + se + "----", flush=True)
         check(rc == 0, "grading the fixtures exits 0", f"exit {rc}")
         if rc != 0:
@@ -231,6 +232,9 @@ def main():
         check("README.txt" in fb and "Ignored" in fb, "its extra file is reported as ignored")
         check(score("hang") == (5, 6) and status_of("hang", "lab1.jki") == "TIMEOUT",
               "an endless loop: that test times out, the other five pass", f"{score('hang')} {results('hang')['tests']}")
+        hang_out = next(t["output"] for t in results("hang")["tests"] if t["name"].startswith("lab1.jki"))
+        check("did not finish in 30 s" in hang_out and "30 s (auto: 20x the reference's time" in so,
+              "the automatic time limit: 30 s for lab 1's tests (the floor), and the run says so", hang_out)
         check(score("noisy") == (4, 6) and status_of("noisy", "lab1.kij") in ("CRASHED", "TIMEOUT")
               and status_of("noisy", "lab1.kji") in ("CRASHED", "TIMEOUT"),
               "endless output and a 10 GB file are cut off: those two tests 0, the other four pass",
