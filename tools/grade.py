@@ -822,7 +822,9 @@ def timeout_text(a, auto):
 
 
 def safe_name(name):
-    return re.sub(r"[^A-Za-z0-9._@+-]", "_", name)[:100] or "_"
+    # Letters and digits of any script stay (a class of 张三, 李四 must not all become "__"); what a shell or
+    # a file system could trip on (spaces, quotes, slashes, control characters) becomes "_".
+    return re.sub(r"[^\w.@+-]", "_", name).encode("utf-8")[:200].decode("utf-8", "ignore") or "_"
 
 
 def atomic_write(path, text):
@@ -1066,6 +1068,9 @@ def interrupted(signum, frame):
 if __name__ == "__main__":
     for s in (signal.SIGTERM, signal.SIGHUP):
         signal.signal(s, interrupted)
+    for stream in (sys.stdout, sys.stderr):  # a student's name a terminal cannot show must not stop the grading
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         sys.exit(main(sys.argv[1:]))
     except UsageError as e:

@@ -12,6 +12,7 @@
   nested    the reference .cpp one folder deeper, no header  -> full marks, found there
   zipped    only an archive                                  -> 0, the archive named in the feedback and review
   big       the reference padded past 1 MiB                  -> refused (not "missing"): 0, named in the review
+  张三, 李四 the reference and the starter, named in Chinese  -> 6 and 0, each in a folder of its own name
 plus bad command lines (exit 2, one line, nothing written), a weights file and
 the performance target (--perf, at a small size: only that it is scored, not
 whether this machine meets it).
@@ -91,6 +92,8 @@ def make_fixtures(sub, scratch):
     (sub / "nested" / "submission" / "loop_orders.cpp").write_text(
         student_version((REPO / "solutions" / "lab1" / "loop_orders.cpp").read_text()))
     write_reference(sub / "big", lambda t: t + "// padding\n" * 120000)  # over 1 MiB: refused
+    write_reference(sub / "张三")  # names in another script: each its own output folder
+    shutil.copytree(sub / "starter", sub / "李四")
     (sub / "zipped").mkdir()
     (sub / "zipped" / "lab1.zip").write_bytes(b"PK\x05\x06" + bytes(18))
     return escape_file
@@ -98,7 +101,7 @@ def make_fixtures(sub, scratch):
 
 def run(args, timeout=900):
     r = subprocess.run(GRADE + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=timeout)
+                       encoding="utf-8", errors="replace", timeout=timeout)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -199,23 +202,23 @@ def main():
         check(rc == 0, "grading the fixtures exits 0", f"exit {rc}")
         if rc != 0:
             return
-        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
-        tests = [c for c in csv.DictReader((out / "grades.csv").open()).fieldnames
+        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+        tests = [c for c in csv.DictReader((out / "grades.csv").open(encoding="utf-8")).fieldnames
                  if c not in ("student", "build", "score", "max", "review")]
         check(len(tests) == 6 and tests[0].startswith("lab1.ijk"), "grades.csv has one column per lab 1 test case",
               str(tests))
-        check(sorted(rows) == ["big", "broken", "crash", "empty", "escape", "hang", "nested", "noisy", "reference",
-                               "starter", "zipped"],
+        check(sorted(rows) == sorted(["big", "broken", "crash", "empty", "escape", "hang", "nested", "noisy",
+                                      "reference", "starter", "zipped", "张三", "李四"]),
               "grades.csv has one row per student folder (notes.txt is not a student)", str(sorted(rows)))
 
         def score(s):
             return float(rows[s]["score"]), float(rows[s]["max"])
 
         def results(s):
-            return json.loads((out / s / "results.json").read_text())
+            return json.loads((out / s / "results.json").read_text(encoding="utf-8"))
 
         def feedback(s):
-            return (out / s / "feedback.txt").read_text()
+            return (out / s / "feedback.txt").read_text(encoding="utf-8")
 
         def status_of(s, prefix):
             return next(t["output"].split(":")[0] for t in results(s)["tests"] if t["name"].startswith(prefix))
@@ -269,6 +272,8 @@ def main():
         check(score("big") == (0, 6) and "larger than 1024 KiB: refused" in feedback("big")
               and "Missing" not in feedback("big") and "larger than 1024 KiB" in rows["big"]["review"],
               "a file over 1 MiB: refused (not called missing), the starter graded, named in the review", feedback("big"))
+        check(score("张三") == (6, 6) and score("李四") == (0, 6) and "6 / 6" in feedback("张三")
+              and "0 / 6" in feedback("李四"), "student folders named in Chinese: graded, each in its own folder")
         check(score("empty") == (0, 6) and rows["empty"]["build"] == "no-files" and "No lab 1 files" in feedback("empty"),
               "an empty folder scores 0 with 'No lab 1 files'")
         check("notes.txt" in summary, "summary.txt names the stray file notes.txt")
@@ -287,7 +292,7 @@ def main():
             shutil.copytree(sub / s, keep / s)
         rc, so, se = run([str(keep), "--lab", "1", "--out", str(out), "--weights", str(weights),
                           "--perf", "--perf-size", "64", "--perf-threads", "1", "--perf-points", "2"])
-        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())} if rc == 0 else {}
+        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))} if rc == 0 else {}
         check(rc == 0 and sorted(rows) == ["reference", "starter"] and
               float(rows["reference"]["score"]) - float(rows["reference"]["performance target"]) == 7.5 and
               float(rows["reference"]["max"]) == 9.5,
