@@ -66,7 +66,7 @@ SUSPICIOUS = [
     (r"\b(system|popen|fork|vfork|execl|execlp|execle|execv|execvp|execve|posix_spawn)\s*\(", "starts processes"),
     (r"\b(_exit|_Exit|quick_exit|exit|abort)\s*\(", "ends the program itself"),
     (r"/proc/|/dev/|\bgetenv\s*\(|MML_IMPL|doctest", "looks at the test environment"),
-    (r"\b(fopen|open|creat|unlink|remove|rename)\s*\(|\b[io]?fstream\s*[\w({]", "opens or removes files"),
+    (r"\b(fopen|open|creat|unlink|remove|rename)\s*\(|\b[io]?fstream(?=\s*[\w({])", "opens or removes files"),
     (r"(?m)^(?![ \t]*#[ \t]*include)[^\n]*?(?P<show>\"/[\w.-]+/[^\"\n]*\")", "names an absolute path"),
     (r"\b(socket|connect|getaddrinfo)\s*\(", "uses the network"),
     (r"#\s*include\s*[\"<]\s*(/|\.\.)", "includes a file by absolute or parent path"),
