@@ -8,7 +8,8 @@
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
 #   make list              every stage and lab, one line each (mmlab list)
 #   make peak              measure this CPU's FMA peak (mmlab peak)
-#   make grade SUBMISSIONS=dir LAB=N [OUT=dir]   grade a folder of submissions (handouts/grading.md)
+#   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
+#                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
 #   make clean             remove build/ (every build, sanitizer builds and the configuration)
