@@ -8,14 +8,15 @@
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
 #   make list              every stage and lab, one line each (mmlab list)
 #   make peak              measure this CPU's FMA peak (mmlab peak)
-#   make grade SUBMISSIONS=dir LAB=N [OUT=dir]   grade a folder of submissions (handouts/grading.md)
+#   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
+#                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
 #   make clean             remove build/ (every build, sanitizer builds and the configuration)
 #   make help              this list
 # Knobs: OPT="-O0" / ARCH="-march=native" (flags for labs/ and solutions/),
 #        THREADS=2 (default: all cores), SIZE=1024 (or MxNxK list), CUDA_ARCH=86 (GPU target),
-#        CUDA=0 (when first configured, e.g. after make clean: no GPU labs even where nvcc is),
+#        CUDA=0 (no GPU labs even where nvcc is; it stays so until make clean),
 #        V=1 (show the full compiler commands).
 # Everything is built in build/ ('make clean' removes it).
 
@@ -24,10 +25,19 @@ BIN := $(BUILD)/bin
 .DEFAULT_GOAL := all
 
 # build/config.mk says where the dependencies are and whether CUDA is here.
-# CUDA=0 builds without the GPU labs even where nvcc exists.
+# CUDA=0 builds without the GPU labs even where nvcc exists: given to a build
+# configured with CUDA, it configures again (without; 'make clean' undoes it).
+# help, clean and grade need no configuration (grade builds in folders of its own).
 $(BUILD)/config.mk: tools/configure.sh
 	@CUDA=$(CUDA) bash tools/configure.sh $(BUILD)
+ifeq ($(CUDA),0)
+  ifneq ($(shell grep -s '^HAVE_CUDA := 1' $(BUILD)/config.mk),)
+    $(shell rm -f $(BUILD)/config.mk)
+  endif
+endif
+ifneq ($(filter-out help clean grade,$(or $(MAKECMDGOALS),all)),)
 -include $(BUILD)/config.mk
+endif
 
 CXX ?= g++
 OPT ?= -O3

@@ -215,6 +215,14 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
     }
     benchmark::ClearRegisteredBenchmarks();
 
+    // % of peak again, now that every row is timed: a row above the remembered
+    // peak had it measured again (higher), and every row of one thread count
+    // must be divided by the same peak, not the earlier rows by the lower one.
+    for (std::size_t idx = 0; idx < out.rows.size(); ++idx) {
+        Measurement& m = out.rows[idx];
+        if (m.median_seconds > 0 && m.gflops > 0) m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m);
+    }
+
     // Speedups over the reference baseline at the same shape.
     for (auto& m : out.rows) {
         for (const auto& base : out.rows)

@@ -81,6 +81,30 @@ void print_table(const std::vector<Measurement>& rows) {
                 "of the call; GPU: kernel time between CUDA events); %% peak: of the measured FMA peak on the "
                 "stage's threads (GPU: of the spec FP32 peak); x ijk: speedup over the reference triple loop at "
                 "the same shape; check: largest |error| / error bound (<= 1 passes), full or randomized check.\n");
+    // The CPU peaks the % peak column divided by, per thread count: a
+    // threaded peak far below threads x the 1-thread one means other programs
+    // held cores while this ran, and the threaded rows are low with it.
+    std::vector<int> counts;
+    for (const auto& r : rows) {
+        const Stage* s = Registry::instance().find(r.stage);
+        if (s && s->device == Device::Cpu && r.passed && !r.skipped && r.gflops > 0 &&
+            std::find(counts.begin(), counts.end(), r.threads) == counts.end())
+            counts.push_back(r.threads);
+    }
+    std::sort(counts.begin(), counts.end());
+    if (!counts.empty()) {
+        std::printf("%% peak divides by the FMA peak measured in this run:");
+        for (std::size_t i = 0; i < counts.size(); ++i)
+            std::printf("%s %.1f GFLOP/s on %d thread%s", i ? "," : "", measured_peak_gflops(counts[i]), counts[i],
+                        counts[i] > 1 ? "s" : "");
+        std::printf(".\n");
+        const double one = measured_peak_gflops(1);
+        for (int c : counts)
+            if (c > 1 && measured_peak_gflops(c) < 0.9 * one)
+                std::printf("WARNING: %d threads did fewer FMAs per second than 1 thread: other programs were using "
+                            "the cores while this ran, so the threaded rows are slower than this machine can do; "
+                            "close them (or use --threads 1) and run again.\n", c);
+    }
 }
 
 namespace {

@@ -6,9 +6,13 @@
 
 #include <array>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "harness/cli.h"
 #include "harness/gpu_backend.h"
@@ -110,6 +114,9 @@ TEST_SUITE("cli") {
         expect_usage_error("run --stage lab1.nope", "unknown stage 'lab1.nope'");
         expect_usage_error("run --stage lab1.ijk --bogus", "unknown option '--bogus'");
         expect_usage_error("lab 11", "between 1 and 10");
+        for (const mml::Lab* lab : mml::Registry::instance().labs())  // lab 10 (make demo LAB=10): models, no stages
+            if (mml::Registry::instance().stages_of_lab(lab->number).empty())
+                expect_usage_error("run --lab " + std::to_string(lab->number), "has no stages of its own to time");
         expect_usage_error("lab one", "whole number");
         expect_usage_error("lab", "needs one lab number");
         expect_usage_error("run --stage lab1.ijk --impl mine", "student, reference or both");
@@ -170,6 +177,38 @@ TEST_SUITE("cli") {
         CHECK(o.output.find("GFLOP/s") != std::string::npos);
         CHECK(o.output.find("lab1.ikj") != std::string::npos);
         CHECK(o.output.find("ok ") != std::string::npos);
+    }
+
+    TEST_CASE("% peak: every row of one thread count divides by the same measured peak, which the table prints") {
+        const Outcome o = run_mmlab("run --stage lab1.ikj,lab2.interchanged,lab4.pthreads --threads 2 --size 64 "
+                                    "--reps 2 --quiet");
+        INFO(o.output);
+        REQUIRE(o.exit_code == 0);
+        std::map<int, double> peak;  // from the line under the table
+        const std::size_t at = o.output.find("% peak divides by the FMA peak measured in this run:");
+        REQUIRE(at != std::string::npos);
+        std::istringstream footer(o.output.substr(at, o.output.find('\n', at) - at));
+        std::vector<std::string> words;  // ... run: 102.2 GFLOP/s on 1 thread, 190.3 GFLOP/s on 2 threads.
+        for (std::string w; footer >> w;) words.push_back(w);
+        for (std::size_t i = 2; i + 1 < words.size(); ++i)
+            if (words[i] == "on") peak[std::stoi(words[i + 1])] = std::stod(words[i - 2]);
+        CHECK(peak.count(1) == 1);
+        CHECK(peak.count(2) == 1);
+        int rows = 0;
+        std::istringstream lines(o.output);
+        for (std::string line; std::getline(lines, line);) {
+            if (line.rfind("lab", 0) != 0 || line.find(" ok ") == std::string::npos) continue;
+            std::istringstream row(line);
+            std::string stage, version, shape, median, unit, reps;
+            int threads = 0;
+            double gflops = 0, percent = 0;
+            row >> stage >> version >> shape >> threads >> median >> unit >> reps >> gflops >> percent;
+            REQUIRE(peak.count(threads) == 1);
+            INFO(line);
+            CHECK(std::abs(100.0 * gflops / peak[threads] - percent) <= 0.06 + 100.0 * 0.006 / peak[threads]);
+            ++rows;
+        }
+        CHECK(rows == 4);  // the three stages and the baseline
     }
 
     TEST_CASE("a run with a peer row names the library and the kernel it picked; the stages written here name none") {

@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -43,6 +44,15 @@ BUILD_ERROR_LINES = 40
 TEST_MESSAGE_CHARS = 2000
 LOG_READ_BYTES = 256 * 1024
 MAX_SUBMITTED_FILE_BYTES = 1024 * 1024
+# The default time limit of a test case: this many times the reference's time
+# for it here (calibration), within these bounds. The lab tests take well under
+# a second to a few seconds, so a student's endless loop costs 30 s, not 120 s,
+# while code 20 times slower than the reference still passes.
+AUTO_TIMEOUT_FACTOR, AUTO_TIMEOUT_MIN, AUTO_TIMEOUT_MAX = 20.0, 30.0, 120.0
+# How deep below a student's folder the lab's files are looked for when they
+# are not in one of the three layouts, and what counts as an archive.
+NESTED_DEPTH = 4
+ARCHIVES = r"\.(zip|tar|tgz|tar\.gz|tar\.bz2|tar\.xz|7z|rar|gz)$"
 # Largest file a build may write (the linked test program is tens of MiB);
 # --max-output-mb limits the files written when the student's code runs.
 BUILD_FILE_KB = 1024 * 1024
@@ -56,7 +66,8 @@ SUSPICIOUS = [
     (r"\b(system|popen|fork|vfork|execl|execlp|execle|execv|execvp|execve|posix_spawn)\s*\(", "starts processes"),
     (r"\b(_exit|_Exit|quick_exit|exit|abort)\s*\(", "ends the program itself"),
     (r"/proc/|/dev/|\bgetenv\s*\(|MML_IMPL|doctest", "looks at the test environment"),
-    (r"\b(fopen|ofstream|ifstream|fstream|open|creat|unlink|remove|rename)\s*\(", "opens or removes files"),
+    (r"\b(fopen|open|creat|unlink|remove|rename)\s*\(|\b[io]?fstream(?=\s*[\w({])", "opens or removes files"),
+    (r"(?m)^(?![ \t]*#[ \t]*include)[^\n]*?(?P<show>\"/[\w.-]+/[^\"\n]*\")", "names an absolute path"),
     (r"\b(socket|connect|getaddrinfo)\s*\(", "uses the network"),
     (r"#\s*include\s*[\"<]\s*(/|\.\.)", "includes a file by absolute or parent path"),
     (r"\b(asm|__asm__)\b", "inline assembly"),
@@ -98,7 +109,9 @@ def parse_args(argv):
     p.add_argument("--build-jobs", type=int, default=0, help="make -j for each build (default: cores / jobs)")
     p.add_argument("--weights", help="weights file (default: tools/grading/labN.weights if it exists)")
     p.add_argument("--build-timeout", type=float, default=600, help="seconds for one student's build (default 600)")
-    p.add_argument("--test-timeout", type=float, default=120, help="seconds for one test case (default 120)")
+    p.add_argument("--test-timeout", type=float, default=None,
+                   help=f"seconds for one test case (default: {AUTO_TIMEOUT_FACTOR:g}x the reference's time for it on "
+                        f"this machine, at least {AUTO_TIMEOUT_MIN:g} and at most {AUTO_TIMEOUT_MAX:g})")
     p.add_argument("--student-budget", type=float, default=900,
                    help="seconds of tests per student; tests after it is spent score 0 (default 900)")
     p.add_argument("--memory-mb", type=int, default=4096,
@@ -126,6 +139,8 @@ def parse_args(argv):
     if a.perf_size is not None and not re.fullmatch(r"[0-9A-Za-z,]+", a.perf_size):
         raise UsageError(f"--perf-size takes mmlab's --size list (e.g. 256 or 300x200x100,512), not '{a.perf_size}'")
     for name in ("build_timeout", "test_timeout", "student_budget"):
+        if name == "test_timeout" and a.test_timeout is None:
+            continue  # auto
         if not getattr(a, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0 seconds")
     return a
@@ -208,13 +223,22 @@ class Limits:
 
 
 # Process groups of the commands running now, so that an interrupted grader
-# (Ctrl-C) takes them with it instead of leaving them to run.
+# (Ctrl-C, SIGTERM, SIGHUP) takes them with it instead of leaving them to run.
+# Once STOPPING is set no new command starts: the students still queued or
+# being graded by other threads end at once instead of being graded to the end.
 RUNNING = set()
 RUNNING_LOCK = threading.Lock()
+STOPPING = threading.Event()
 
 
-def kill_running():
+class Stopped(BaseException):
+    """The grader is being interrupted: a BaseException, so that no 'except Exception' turns it into a grade."""
+
+
+def kill_running(stop=True):
     with RUNNING_LOCK:
+        if stop:
+            STOPPING.set()
         for pgid in list(RUNNING):
             try:
                 os.killpg(pgid, 9)
@@ -241,9 +265,11 @@ def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsi
             str(fsize_kb or limits.fsize_kb), str(nproc), "--"] + cmd
     start = time.monotonic()
     with open(log_path, "wb") as log:
-        proc = subprocess.Popen(full, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
-        with RUNNING_LOCK:
+        with RUNNING_LOCK:  # started and registered together: kill_running() sees it or it never starts
+            if STOPPING.is_set():
+                raise Stopped()
+            proc = subprocess.Popen(full, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
             RUNNING.add(proc.pid)
         timed_out = False
         try:
@@ -531,21 +557,42 @@ def list_tests(tree, lab, work, limits):
 # --------------------------------------------------------------------------
 
 class Grader:
-    def __init__(self, a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs):
+    def __init__(self, a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs, ref_seconds):
         self.a, self.lab, self.work, self.base, self.free = a, lab, work, base, free
         self.lab_files, self.tests, self.weights = lab_files, tests, weights
         self.gpu_note, self.limits, self.build_jobs = gpu_note, limits, build_jobs
         self.suites = [f"lab{lab}", f"gpu-lab{lab}"]
+        # Per test case: --test-timeout, or AUTO_TIMEOUT_* of the reference's time here.
+        self.timeouts = {n: a.test_timeout or ref_seconds.get(n, AUTO_TIMEOUT_MAX) for s, n in tests}
 
     def find_files(self, folder):
-        """Which folder of the submission holds the lab's files: labs/labN/, labN/ or the folder itself."""
+        """Which folder of the submission holds the lab's files: labs/labN/, labN/ or the folder itself; else
+        the one folder below (at most NESTED_DEPTH deep) that holds any of them, as a course platform's
+        download or an unpacked archive nests them. Returns (folder or None, notes for when it is None)."""
         names = set(self.lab_files)
         for cand in (folder / "labs" / f"lab{self.lab}", folder / f"lab{self.lab}", folder):
             inside = folder.resolve() == cand.resolve() or folder.resolve() in cand.resolve().parents
             if inside and cand.is_dir() and not cand.is_symlink() and any((cand / n).exists() or (cand / n).is_symlink()
                                                                for n in names):
-                return cand
-        return None
+                return cand, []
+        found, archives = [], []
+        for root, dirs, files in os.walk(folder):  # os.walk does not follow symbolic links to folders
+            depth = len(Path(root).relative_to(folder).parts)
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__MACOSX" and depth < NESTED_DEPTH)
+            if Path(root) != folder and any(n in names and not os.path.islink(os.path.join(root, n)) for n in files):
+                found.append(Path(root))
+            archives += [os.path.join(root, f) for f in files if re.search(ARCHIVES, f, re.I)]
+        if len(found) == 1:
+            return found[0], []
+        notes = []
+        if found:
+            notes.append(f"lab {self.lab} files in {len(found)} folders ("
+                         + ", ".join(str(f.relative_to(folder.parent)) for f in found[:5])
+                         + "), so none was graded: hand in one copy")
+        if archives:
+            notes.append("an archive (" + ", ".join(str(Path(f).relative_to(folder.parent)) for f in archives[:5])
+                         + "), which is not unpacked: hand in the files themselves (or unpack it and grade again)")
+        return None, notes
 
     def grade(self, index, folder, out_dir):
         """Grades one student; writes results.json and feedback.txt under out_dir; returns the CSV row data."""
@@ -559,23 +606,31 @@ class Grader:
         tree = self.work / f"student{index:04d}"
         logs = tree / ".grade"  # inside the tree: the sandbox lets the student's processes write only there
         try:
-            src = self.find_files(folder)
+            src, found_notes = self.find_files(folder)
             if src is None:
                 build_status = "no-files"
                 where = ", ".join(f"{name}/{p}" for p in (f"labs/lab{lab}/", f"lab{lab}/", ""))
                 fb.append(f"No lab {lab} files found: looked for {', '.join(sorted(self.lab_files))} in {where} "
-                          f"(the folder itself). Nothing was graded.")
+                          f"(the folder itself) and the folders below it. Nothing was graded."
+                          + "".join(f"\nFound {n}." for n in found_notes))
+                flags.extend(f"no lab files: found {n}" for n in found_notes)
                 for s, n in self.tests:
                     results[n] = TestResult(n, "not-run", "no lab files were submitted")
             else:
                 shutil.copytree(self.base, tree, symlinks=True)
                 logs.mkdir()
                 (tree / ".tmp").mkdir(exist_ok=True)
-                used, starter, problems = self.overlay(src, tree, folder)
+                used, starter, refused, problems = self.overlay(src, tree, folder)
+                flags.extend(refused)  # the starter was graded in its place: worth a look
                 fb.append(f"Files graded from your submission ({src.relative_to(folder.parent)}): "
                           f"{', '.join(used) if used else 'none'}")
-                if starter:
-                    fb.append(f"Missing, so the starter version was used (its tasks fail): {', '.join(starter)}")
+                todo = [n for n in starter if "TODO" in (self.base / "labs" / f"lab{lab}" / n).read_text("utf-8", "replace")]
+                given = [n for n in starter if n not in todo]
+                if todo:
+                    fb.append(f"Missing, so the starter version was used (its tasks fail): {', '.join(todo)}")
+                if given:
+                    fb.append(f"Not submitted, so the starter version was used (it has no task, so nothing is lost): "
+                              f"{', '.join(given)}")
                 fb.extend(problems)
                 flags.extend(self.scan(tree, used))
                 build_status, build_msg = self.build(tree, logs)
@@ -595,7 +650,7 @@ class Grader:
                                                     f"({self.a.student_budget:g} s of tests) on earlier tests")
                             continue
                         r = run_test_case(tree, self.suites, s, n, logs, i, self.limits,
-                                          min(self.a.test_timeout, budget), self.gpu_note)
+                                          min(self.timeouts[n], budget), self.gpu_note)
                         budget -= r.seconds
                         results[n] = r
                     if self.a.perf:
@@ -615,24 +670,22 @@ class Grader:
 
     def overlay(self, src, tree, folder):
         """Copies the student's lab files over the starter; reports extra, missing and refused files."""
-        used, starter, problems, extra = [], [], [], []
+        used, starter, refused, extra = [], [], [], []
         dest = tree / "labs" / f"lab{self.lab}"
         newest = max((p.stat().st_mtime for p in (tree / "build").rglob("*") if p.is_file()), default=time.time())
         stamp = max(time.time(), newest + 1)
         for n in sorted(self.lab_files):
             f = src / n
+            # A refused file is named as refused (not as missing: it was handed in).
             if f.is_symlink():
-                problems.append(f"{n}: a symbolic link, not a file: refused, the starter version was used")
-                starter.append(n)
+                refused.append(f"{n}: a symbolic link, not a file: refused, the starter version was used")
             elif not f.exists():
                 starter.append(n)
             elif not f.is_file():
-                problems.append(f"{n}: not a regular file: refused, the starter version was used")
-                starter.append(n)
+                refused.append(f"{n}: not a regular file: refused, the starter version was used")
             elif f.stat().st_size > MAX_SUBMITTED_FILE_BYTES:
-                problems.append(f"{n}: larger than {MAX_SUBMITTED_FILE_BYTES // 1024} KiB: refused, "
-                                "the starter version was used")
-                starter.append(n)
+                refused.append(f"{n}: larger than {MAX_SUBMITTED_FILE_BYTES // 1024} KiB: refused, "
+                               "the starter version was used")
             else:
                 data = f.read_bytes()
                 used.append(n)
@@ -645,14 +698,15 @@ class Grader:
                 extra.append(e.name + ("/" if e.is_dir() else ""))
         if extra:
             shown = ", ".join(extra[:20]) + (f" and {len(extra) - 20} more" if len(extra) > 20 else "")
-            problems.append(f"Ignored (not part of lab {self.lab}; only its own files are graded): {shown}")
-        return used, starter, problems
+            extra_note = (f"Ignored (not part of lab {self.lab}; only its own files are graded): {shown}")
+        return used, starter, refused, refused + ([extra_note] if extra else [])
 
     def scan(self, tree, used):
         def found(path, pattern):
             text = path.read_text("utf-8", "replace")
             text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)  # comments do not count
-            return {" ".join(m.group(0).split()) for m in re.finditer(pattern, text)}
+            return {" ".join(m.group("show" if "show" in m.re.groupindex else 0).split())
+                    for m in re.finditer(pattern, text)}
 
         flags = []
         for n in used:
@@ -759,8 +813,18 @@ def fmt(x):
     return f"{x:g}"
 
 
+def timeout_text(a, auto):
+    if a.test_timeout:
+        return f"{a.test_timeout:g} s"
+    lo, hi = (min(auto.values()), max(auto.values())) if auto else (AUTO_TIMEOUT_MAX, AUTO_TIMEOUT_MAX)
+    span = f"{lo:.0f} s" if round(lo) == round(hi) else f"{lo:.0f}-{hi:.0f} s"
+    return f"{span} (auto: {AUTO_TIMEOUT_FACTOR:g}x the reference's time here, {AUTO_TIMEOUT_MIN:g}-{AUTO_TIMEOUT_MAX:g} s)"
+
+
 def safe_name(name):
-    return re.sub(r"[^A-Za-z0-9._@+-]", "_", name)[:100] or "_"
+    # Letters and digits of any script stay (a class of 张三, 李四 must not all become "__"); what a shell or
+    # a file system could trip on (spaces, quotes, slashes, control characters) becomes "_".
+    return re.sub(r"[^\w.@+-]", "_", name).encode("utf-8")[:200].decode("utf-8", "ignore") or "_"
 
 
 def atomic_write(path, text):
@@ -878,6 +942,7 @@ def main(argv):
         cal.mkdir()
         weights, free = {}, set()
         calib_lines = []
+        auto_timeouts = {}  # test case -> seconds, from the reference's time here
         for i, (s, n) in enumerate(tests):
             weights[n] = given_weights.get(n, 1.0)
             if n in gpu_tests and gpu_note:
@@ -885,6 +950,7 @@ def main(argv):
             st = run_test_case(base, [f"lab{lab}", f"gpu-lab{lab}"], s, n, cal, f"s{i}", limits, 300, gpu_note)
             ref = run_test_case(base, [f"lab{lab}", f"gpu-lab{lab}"], s, n, cal, f"r{i}", limits, 300, gpu_note,
                                 impl="reference")
+            auto_timeouts[n] = min(AUTO_TIMEOUT_MAX, max(AUTO_TIMEOUT_MIN, AUTO_TIMEOUT_FACTOR * ref.seconds))
             if st.status == "passed" and n not in given_weights:
                 weights[n] = 0.0
                 free.add(n)
@@ -902,22 +968,33 @@ def main(argv):
         # Output goes to a staging folder beside OUT, renamed into place at the end.
         out.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-        grader = Grader(a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs)
+        grader = Grader(a, lab, work, base, lab_files, tests, weights, free, gpu_note, limits, build_jobs, auto_timeouts)
         say(f"grading {len(students)} submission(s), {a.jobs} at a time; {len(tests)} test case(s), "
-            f"{fmt(sum(weights[n] for n in names) + (a.perf_points if a.perf else 0))} points ...")
+            f"{fmt(sum(weights[n] for n in names) + (a.perf_points if a.perf else 0))} points; time limit per test "
+            f"case {timeout_text(a, auto_timeouts)} ...")
         rows = [None] * len(students)
         lock = threading.Lock()
 
         def one(i):
             row = grader.grade(i, students[i], staging)
+            if STOPPING.is_set():
+                return  # interrupted: this student's row is not a grade
             with lock:
                 rows[i] = row
                 say(f"  {row['student']:<24} {fmt(row['score']):>6} / {fmt(row['max']):<6} {row['build']:<13}"
                     f" {row['seconds']:6.1f} s" + ("   [review: " + "; ".join(row["flags"]) + "]" if row["flags"] else ""))
 
-        with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
+        ex = concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs)
+        try:
             for f in [ex.submit(one, i) for i in range(len(students))]:
                 f.result()
+        except BaseException:
+            # Interrupted: stop the running tests and cancel the queued students
+            # now (a plain `with` would first grade every one of them).
+            kill_running()
+            ex.shutdown(wait=True, cancel_futures=True)
+            raise
+        ex.shutdown(wait=True)
 
         order = names + (["__perf__"] if a.perf else [])
         header = ["student", "build", "score", "max"] + \
@@ -933,7 +1010,7 @@ def main(argv):
 
         summary = [f"matmul-lab grading, lab {lab}, {started.strftime('%Y-%m-%d %H:%M UTC')}",
                    f"code: {REPO} at {commit or '(not a git checkout)'}; containment: {mode}; "
-                   f"limits: build {a.build_timeout:g} s, test case {a.test_timeout:g} s, tests per student "
+                   f"limits: build {a.build_timeout:g} s, test case {timeout_text(a, auto_timeouts)}, tests per student "
                    f"{a.student_budget:g} s, memory {a.memory_mb if not gpu_lab else 'unlimited'} MiB, "
                    f"output {a.max_output_mb} MiB", f"weights: {weights_path if given_weights else 'all 1'}"]
         summary += ["note: " + n for n in notes + snap_notes + calib_lines]
@@ -984,7 +1061,16 @@ def main(argv):
             shutil.rmtree(work, ignore_errors=True)
 
 
+def interrupted(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM, SIGHUP: the same clean exit as Ctrl-C (nothing written, nothing left running)
+
+
 if __name__ == "__main__":
+    for s in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, interrupted)
+    for stream in (sys.stdout, sys.stderr):  # a student's name a terminal cannot show must not stop the grading
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     try:
         sys.exit(main(sys.argv[1:]))
     except UsageError as e:
@@ -993,6 +1079,6 @@ if __name__ == "__main__":
     except SetupError as e:
         print(f"{PROG}: cannot grade: {e}", file=sys.stderr)
         sys.exit(1)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Stopped):
         print(f"{PROG}: interrupted: nothing written", file=sys.stderr)
         sys.exit(130)

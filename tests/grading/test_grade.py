@@ -9,6 +9,10 @@
   crash     a segmentation fault in one order, 64 GB in another -> those tests 0, the others pass
   escape    writes outside its folder, then computes         -> full marks, and (full containment) no file
   empty     an empty folder                                  -> 0, "no lab 1 files"
+  nested    the reference .cpp one folder deeper, no header  -> full marks, found there
+  zipped    only an archive                                  -> 0, the archive named in the feedback and review
+  big       the reference padded past 1 MiB                  -> refused (not "missing"): 0, named in the review
+  张三, 李四 the reference and the starter, named in Chinese  -> 6 and 0, each in a folder of its own name
 plus bad command lines (exit 2, one line, nothing written), a weights file and
 the performance target (--perf, at a small size: only that it is scored, not
 whether this machine meets it).
@@ -20,9 +24,11 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -81,12 +87,21 @@ def make_fixtures(sub, scratch):
         .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
     (sub / "empty").mkdir()
     (sub / "notes.txt").write_text("not a student\n")
+    # As a course platform's download nests them: one folder deeper, the header not handed in.
+    (sub / "nested" / "submission").mkdir(parents=True)
+    (sub / "nested" / "submission" / "loop_orders.cpp").write_text(
+        student_version((REPO / "solutions" / "lab1" / "loop_orders.cpp").read_text()))
+    write_reference(sub / "big", lambda t: t + "// padding\n" * 120000)  # over 1 MiB: refused
+    write_reference(sub / "张三")  # names in another script: each its own output folder
+    shutil.copytree(sub / "starter", sub / "李四")
+    (sub / "zipped").mkdir()
+    (sub / "zipped" / "lab1.zip").write_bytes(b"PK\x05\x06" + bytes(18))
     return escape_file
 
 
 def run(args, timeout=900):
     r = subprocess.run(GRADE + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       timeout=timeout)
+                       encoding="utf-8", errors="replace", timeout=timeout)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -121,6 +136,55 @@ def bad_input_checks(tmp, sub):
     check(afile.read_text() == "x", "bad input, OUT that is a file: the file is untouched")
 
 
+def interrupt_check(tmp, sub):
+    """SIGTERM (as from `timeout` or a closed terminal) while a test runs for ever: the grader stops at once,
+    takes that test with it, cancels the students still queued, and leaves OUT as it was."""
+    only = tmp / "interrupt-subs"
+    for s in ("hang", "reference"):
+        shutil.copytree(sub / s, only / s)
+    out, work = tmp / "interrupt-out", tmp / "interrupt-work"
+    out.mkdir()
+    work.mkdir()
+    (out / "grades.csv").write_text("an earlier run\n")
+    log = (tmp / "interrupt.log").open("w")
+    p = subprocess.Popen(GRADE + [str(only), "--lab", "1", "--out", str(out), "--work", str(work),
+                                  "--test-timeout", "100"], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
+
+    def endless_test_running():
+        for d in Path("/proc").iterdir():
+            try:
+                cmd = (d / "cmdline").read_bytes().decode("utf-8", "replace")
+            except OSError:
+                continue
+            if str(work) in cmd and "/student0" in cmd and "lab1.jki" in cmd and "sandbox.sh" not in cmd:
+                return True
+        return False
+
+    deadline = time.monotonic() + 300
+    while not endless_test_running() and p.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.2)
+    check(p.poll() is None, "interrupting: the grader reached the endless test", (tmp / "interrupt.log").read_text())
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGTERM)
+    try:
+        rc = p.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        rc = None
+    took = time.monotonic() - t0
+    log.close()
+    text = (tmp / "interrupt.log").read_text()
+    time.sleep(1)
+    check(rc == 130 and took < 20 and "interrupted: nothing written" in text,
+          "SIGTERM while a test loops for ever: the grader exits (130) within seconds, saying nothing was written",
+          f"exit {rc} after {took:.1f} s; output: {text[-500:]}")
+    check(not endless_test_running(), "interrupting: the endless test does not outlive the grader")
+    check((out / "grades.csv").read_text() == "an earlier run\n" and not list(tmp.glob(".interrupt-out.tmp-*"))
+          and not any(work.iterdir()), "interrupting: OUT is as it was; no staging folder or build tree is left")
+    check(not re.search(r"^ +reference +[0-9]", text, re.M), "interrupting: the students still queued are not graded",
+          text[-500:])
+
+
 def main():
     tmp = Path(tempfile.mkdtemp(prefix="mmlab-grade-test-"))
     try:
@@ -129,29 +193,32 @@ def main():
         scratch.mkdir()
         escape_file = make_fixtures(sub, scratch)
         bad_input_checks(tmp, sub)
+        interrupt_check(tmp, sub)
 
         out = tmp / "out"
-        rc, so, se = run([str(sub), "--lab", "1", "--out", str(out), "--test-timeout", "20", "--max-output-mb", "1"] + (["--keep"] if os.environ.get("GRADE_TEST_KEEP") else []))
+        # No --test-timeout: the automatic one (20x the reference's time, at least 30 s) stops the endless loop.
+        rc, so, se = run([str(sub), "--lab", "1", "--out", str(out), "--max-output-mb", "1"] + (["--keep"] if os.environ.get("GRADE_TEST_KEEP") else []))
         print("---- tools/grade.py printed:\n" + so + se + "----", flush=True)
         check(rc == 0, "grading the fixtures exits 0", f"exit {rc}")
         if rc != 0:
             return
-        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
-        tests = [c for c in csv.DictReader((out / "grades.csv").open()).fieldnames
+        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+        tests = [c for c in csv.DictReader((out / "grades.csv").open(encoding="utf-8")).fieldnames
                  if c not in ("student", "build", "score", "max", "review")]
         check(len(tests) == 6 and tests[0].startswith("lab1.ijk"), "grades.csv has one column per lab 1 test case",
               str(tests))
-        check(sorted(rows) == ["broken", "crash", "empty", "escape", "hang", "noisy", "reference", "starter"],
+        check(sorted(rows) == sorted(["big", "broken", "crash", "empty", "escape", "hang", "nested", "noisy",
+                                      "reference", "starter", "zipped", "张三", "李四"]),
               "grades.csv has one row per student folder (notes.txt is not a student)", str(sorted(rows)))
 
         def score(s):
             return float(rows[s]["score"]), float(rows[s]["max"])
 
         def results(s):
-            return json.loads((out / s / "results.json").read_text())
+            return json.loads((out / s / "results.json").read_text(encoding="utf-8"))
 
         def feedback(s):
-            return (out / s / "feedback.txt").read_text()
+            return (out / s / "feedback.txt").read_text(encoding="utf-8")
 
         def status_of(s, prefix):
             return next(t["output"].split(":")[0] for t in results(s)["tests"] if t["name"].startswith(prefix))
@@ -168,6 +235,9 @@ def main():
         check("README.txt" in fb and "Ignored" in fb, "its extra file is reported as ignored")
         check(score("hang") == (5, 6) and status_of("hang", "lab1.jki") == "TIMEOUT",
               "an endless loop: that test times out, the other five pass", f"{score('hang')} {results('hang')['tests']}")
+        hang_out = next(t["output"] for t in results("hang")["tests"] if t["name"].startswith("lab1.jki"))
+        check("did not finish in 30 s" in hang_out and "30 s (auto: 20x the reference's time" in so,
+              "the automatic time limit: 30 s for lab 1's tests (the floor), and the run says so", hang_out)
         check(score("noisy") == (4, 6) and status_of("noisy", "lab1.kij") in ("CRASHED", "TIMEOUT")
               and status_of("noisy", "lab1.kji") in ("CRASHED", "TIMEOUT"),
               "endless output and a 10 GB file are cut off: those two tests 0, the other four pass",
@@ -190,6 +260,20 @@ def main():
             print("note - containment is not 'full' on this machine: the write-outside check is not made")
         check("opens or removes files" in rows["escape"]["review"], "it is flagged for review in grades.csv",
               rows["escape"]["review"])
+        check("names an absolute path" in rows["escape"]["review"], "its absolute path is flagged too",
+              rows["escape"]["review"])
+        check(score("nested") == (6, 6) and "nested/submission" in feedback("nested")
+              and "its tasks fail" not in feedback("nested") and "loop_orders.h" in feedback("nested"),
+              "files one folder deeper are found and graded; a header not handed in is not called a failed task",
+              feedback("nested"))
+        check(score("zipped") == (0, 6) and rows["zipped"]["build"] == "no-files" and "lab1.zip" in feedback("zipped")
+              and "lab1.zip" in rows["zipped"]["review"], "an archive alone: 0, no-files, the archive named",
+              feedback("zipped"))
+        check(score("big") == (0, 6) and "larger than 1024 KiB: refused" in feedback("big")
+              and "Missing" not in feedback("big") and "larger than 1024 KiB" in rows["big"]["review"],
+              "a file over 1 MiB: refused (not called missing), the starter graded, named in the review", feedback("big"))
+        check(score("张三") == (6, 6) and score("李四") == (0, 6) and "6 / 6" in feedback("张三")
+              and "0 / 6" in feedback("李四"), "student folders named in Chinese: graded, each in its own folder")
         check(score("empty") == (0, 6) and rows["empty"]["build"] == "no-files" and "No lab 1 files" in feedback("empty"),
               "an empty folder scores 0 with 'No lab 1 files'")
         check("notes.txt" in summary, "summary.txt names the stray file notes.txt")
@@ -208,7 +292,7 @@ def main():
             shutil.copytree(sub / s, keep / s)
         rc, so, se = run([str(keep), "--lab", "1", "--out", str(out), "--weights", str(weights),
                           "--perf", "--perf-size", "64", "--perf-threads", "1", "--perf-points", "2"])
-        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())} if rc == 0 else {}
+        rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))} if rc == 0 else {}
         check(rc == 0 and sorted(rows) == ["reference", "starter"] and
               float(rows["reference"]["score"]) - float(rows["reference"]["performance target"]) == 7.5 and
               float(rows["reference"]["max"]) == 9.5,

@@ -163,6 +163,23 @@ def main():
           "a GPU stage: the GPU's spec peak, the stage with its shape, the GPU named, kernel timing said",
           r.stderr + joined)
 
+    # --- a busy machine: 2 threads measured fewer FMAs/s than 1; the chart says so
+    busy = copy.deepcopy(data)
+    one_thread = copy.deepcopy(busy["summary"][0])  # percent_of_peak is gflops / peak * 100
+    busy["summary"] = [dict(one_thread, stage="lab5.tile", threads=1, gflops=80.0, percent_of_peak=80.0),
+                       dict(one_thread, stage="lab5.blis", threads=2, gflops=30.0, percent_of_peak=50.0)]
+    busy_json = tmp / "busy.json"
+    busy_json.write_text(json.dumps(busy))
+    r = plot("--out", tmp / "busy", "--chart", "progression", busy_json)
+    t, _ = texts(tmp / "busy" / "progression.svg") if r.returncode == 0 else ([], None)
+    joined = "\n".join(t)
+    check(r.returncode == 0 and "CPU peak, 2 threads (measured), below 1 thread's: the machine was busy" in joined
+          and "CPU peak, 1 thread (measured): 100" in joined,
+          "a 2-thread peak below the 1-thread one: the peak's label says the machine was busy", r.stderr + joined)
+    r = plot("--out", tmp / "not-busy", "--chart", "progression", run_json)
+    t, _ = texts(tmp / "not-busy" / "progression.svg") if r.returncode == 0 else ([], None)
+    check(r.returncode == 0 and not any("busy" in s for s in t), "an ordinary run: no busy-machine note")
+
     # --- several files: both machines in the title
     r = plot("--out", tmp / "two", "--chart", "progression", run_json, bad_json)
     t, _ = texts(tmp / "two" / "progression.svg") if r.returncode == 0 else ([], None)
