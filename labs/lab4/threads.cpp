@@ -28,6 +28,7 @@
 
 namespace student::lab4 {
 
+using reference::lab3::classical_kernel;
 using reference::lab4::RowRange;
 using reference::lab4::rows_for_thread;
 
