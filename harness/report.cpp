@@ -74,6 +74,25 @@ void print_table(const std::vector<Measurement>& rows) {
                 "of the call; GPU: kernel time between CUDA events); %% peak: of the measured FMA peak on the "
                 "stage's threads (GPU: of the spec FP32 peak); x ijk: speedup over the reference triple loop at "
                 "the same shape; check: largest |error| / error bound (<= 1 passes), full or randomized check.\n");
+    // The header shows the 1-thread peak; the threaded rows' % peak is
+    // against the peak on their thread count, measured in this run: show it,
+    // and say when it shows that other programs held the cores.
+    std::vector<int> counts;
+    for (const auto& r : rows) {
+        const Stage* s = Registry::instance().find(r.stage);
+        if (s && s->device == Device::Cpu && !r.skipped && r.passed && r.threads > 1 &&
+            std::find(counts.begin(), counts.end(), r.threads) == counts.end())
+            counts.push_back(r.threads);
+    }
+    const int cores = describe_machine().logical_cores;
+    for (int t : counts) {
+        const double pt = measured_peak_gflops(t), p1 = measured_peak_gflops(1);
+        const bool low = t <= cores && pt < 0.8 * std::min(t, cores) * p1;
+        std::printf("peak on %d threads: %.1f GFLOP/s (measured in this run; the %% peak of the %d-thread rows)%s\n", t,
+                    pt, t, low ? ": well under that many times the 1-thread peak, so other programs held cores "
+                                 "during this run; its threaded rows are slowed too: rerun when the machine is quiet"
+                               : "");
+    }
 }
 
 namespace {
