@@ -35,7 +35,8 @@ bool scan_for_garbage(const float* C, Shape s, CheckResult& r) {
         r.failure = where(first_unwritten / s.N, first_unwritten % s.N) +
                     " was never written (it still holds the poison value); " +
                     std::to_string(unwritten) + " of " + std::to_string(s.M * s.N) +
-                    " elements unwritten: the code must write every element of C";
+                    " elements unwritten: the code must write every element of C (code that only adds to C, "
+                    "+=, without setting it first leaves the poison as it was)";
         return false;
     }
     if (nonfinite > 0) {
