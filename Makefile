@@ -11,6 +11,7 @@
 #   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
 #                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
+#   make sanitize LAB=N    the same for lab N's tests on YOUR code (SOLUTION=1: the reference)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
 #   make clean             remove build/ (every build, sanitizer builds and the configuration)
 #   make help              this list
@@ -186,7 +187,8 @@ clean:
 
 # make sanitize: every CPU test suite (reference code) under AddressSanitizer +
 # UndefinedBehaviorSanitizer, then the threaded labs' suites (lab4, lab5)
-# under ThreadSanitizer, each built in its own folder ($(BUILD)/asan,
+# under ThreadSanitizer (make sanitize LAB=N: lab N's suite alone, on the
+# student's code, as make labN tests it), each built in its own folder ($(BUILD)/asan,
 # $(BUILD)/tsan) for the CPU only (CUDA=0 HAVE_CUDA=0: nvcc is not involved). Any
 # report fails the run. SANITIZE carries a sanitizer build's flags into the
 # harness, the stages and the link (it is meant for those folders only).
@@ -201,8 +203,9 @@ SAN_TSAN_SUITES := lab4,lab5
 SAN_COMMA := ,
 ifneq ($(SANITIZE),)
   ifeq ($(NO_OPENMP),1)
-    BASE_CXXFLAGS := $(filter-out -fopenmp,$(BASE_CXXFLAGS)) -Wno-unknown-pragmas
-    CXXFLAGS := $(filter-out -fopenmp,$(CXXFLAGS)) -Wno-unknown-pragmas
+    # (-Wno-unused-parameter: a `threads` read only by a num_threads clause is unused here)
+    BASE_CXXFLAGS := $(filter-out -fopenmp,$(BASE_CXXFLAGS)) -Wno-unknown-pragmas -Wno-unused-parameter
+    CXXFLAGS := $(filter-out -fopenmp,$(CXXFLAGS)) -Wno-unknown-pragmas -Wno-unused-parameter
     LDLIBS := $(filter-out -fopenmp,$(LDLIBS)) -lgomp
   endif
   CXXFLAGS += $(SANITIZE)
@@ -210,17 +213,25 @@ ifneq ($(SANITIZE),)
   $(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS) $(SANITIZE)
 endif
 .PHONY: sanitize
+# make sanitize LAB=N: only lab N's test suite, on the student's code (the
+# reference with SOLUTION=1), under ASan+UBSan and, for a threaded lab, TSan.
+SAN_IMPL := $(if $(LAB),$(IMPL),reference)
+SAN_WHAT := $(if $(LAB),lab $(LAB)'s tests on the $(SAN_IMPL) code,every CPU test suite on the reference code)
+SAN_ASAN_SUITE := $(if $(LAB),--test-suite=lab$(LAB))
+SAN_TSAN_RUN := $(if $(LAB),$(filter lab$(LAB),$(subst $(SAN_COMMA), ,$(SAN_TSAN_SUITES))),$(SAN_TSAN_SUITES))
 sanitize:
-	@echo "== make sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, every CPU test suite =="
+	@echo "== make sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, $(SAN_WHAT) =="
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CUDA=0 HAVE_CUDA=0 SANITIZE="$(SAN_ASAN_FLAGS)" all
-	@MML_IMPL=reference MMLAB=$(BUILD)/asan/bin/mmlab ASAN_OPTIONS=detect_leaks=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 bash tools/run-tests.sh $(BUILD)/asan/bin/mmlab-tests
-	@echo "== make sanitize: ThreadSanitizer, the threaded labs ($(SAN_TSAN_SUITES)) =="
+	@MML_IMPL=$(SAN_IMPL) MMLAB=$(BUILD)/asan/bin/mmlab ASAN_OPTIONS=detect_leaks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 bash tools/run-tests.sh $(BUILD)/asan/bin/mmlab-tests $(SAN_ASAN_SUITE)
+ifneq ($(SAN_TSAN_RUN),)
+	@echo "== make sanitize: ThreadSanitizer, $(if $(LAB),lab $(LAB) on the $(SAN_IMPL) code,the threaded labs ($(SAN_TSAN_SUITES))) (OpenMP regions run on one thread here) =="
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CUDA=0 HAVE_CUDA=0 NO_OPENMP=1 SANITIZE="$(SAN_TSAN_FLAGS)" all
-	@MML_IMPL=reference MMLAB=$(BUILD)/tsan/bin/mmlab TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-	  bash tools/run-tests.sh $(BUILD)/tsan/bin/mmlab-tests --test-suite=$(SAN_TSAN_SUITES)
-	@$(BUILD)/tsan/bin/mmlab-tests --list-test-suites | grep -qE '^ *($(subst $(SAN_COMMA),|,$(SAN_TSAN_SUITES))) *$$' || \
-	  echo "(no $(SAN_TSAN_SUITES) test suite in this build yet: nothing threaded for ThreadSanitizer to check)"
-	@echo "make sanitize: clean"
+	@MML_IMPL=$(SAN_IMPL) MMLAB=$(BUILD)/tsan/bin/mmlab TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	  bash tools/run-tests.sh $(BUILD)/tsan/bin/mmlab-tests --test-suite=$(SAN_TSAN_RUN)
+	@$(BUILD)/tsan/bin/mmlab-tests --list-test-suites | grep -qE '^ *($(subst $(SAN_COMMA),|,$(SAN_TSAN_RUN))) *$$' || \
+	  echo "(no $(SAN_TSAN_RUN) test suite in this build yet: nothing threaded for ThreadSanitizer to check)"
+endif
+	@echo "make sanitize: clean ($(SAN_WHAT))"
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -32,6 +32,22 @@ inline Impl impl_under_test() {
     return v && std::string(v) == "student" ? Impl::Student : Impl::Reference;
 }
 
+// " with 2 threads, --param kc=5,mc=7" (empty for the defaults): a failure
+// message says which run failed, so that it can be repeated with mmlab.
+inline std::string params_text(const StageParams& p) {
+    std::string out;
+    if (p.threads != 1) out += " with " + std::to_string(p.threads) + " threads";
+    if (!p.values.empty()) {
+        out += out.empty() ? " with --param " : ", --param ";
+        bool first = true;
+        for (const auto& [name, value] : p.values) {
+            out += (first ? "" : ",") + name + "=" + std::to_string(value);
+            first = false;
+        }
+    }
+    return out;
+}
+
 // Runs `stage_name` on fresh random inputs at every shape and CHECKs each
 // result; the failure message says which shape and what is wrong. Stops at
 // the first wrong shape; returns whether every shape passed.
@@ -44,9 +60,24 @@ inline bool check_stage_on(const std::string& stage_name, const std::vector<Shap
     if (impl == Impl::Student && !stage->student) impl = Impl::Reference;  // peer rows
     for (Shape s : shapes) {
         const CheckResult r = run_and_check(*stage, impl, s, params, fresh_seed());
+        // Wrong on several threads: is it right on one? Then the threads
+        // interfere, and the message says so.
+        bool right_on_one_thread = false;
+        if (!r.passed && params.threads > 1) {
+            StageParams one = params;
+            one.threads = 1;
+            right_on_one_thread = run_and_check(*stage, impl, s, one, fresh_seed()).passed;
+        }
         CHECK_MESSAGE(r.passed, stage_name << " (" << std::string(impl_name(impl))
-                                           << ") is wrong at M x N x K = " << shape_text(s) << ": "
-                                           << r.failure);
+                                           << ") is wrong at M x N x K = " << shape_text(s)
+                                           << params_text(params) << ": " << r.failure
+                                           << (right_on_one_thread
+                                                   ? " [with 1 thread it is right at this shape: the threads get "
+                                                     "each other's work or write the same memory (a shared task "
+                                                     "struct, buffer, counter, or overlapping rows of C); make "
+                                                     "sanitize LAB=" + std::to_string(stage->lab) +
+                                                         " checks your threads for races]"
+                                                   : std::string()));
         if (!r.passed) return false;  // one clear failure per stage is enough to start from
     }
     return true;

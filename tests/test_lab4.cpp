@@ -88,7 +88,8 @@ TEST_SUITE("lab4") {
                     CHECK_MESSAGE(same, "lab4.strassen_par (" << std::string(impl_name(impl)) << ") at " << shape_text(s)
                                         << ", cutoff " << cutoff << ", " << t
                                         << " threads differs from lab 3's Strassen: the products must be added in "
-                                           "the order M1..M7, with lab 3's compute_product and add_product");
+                                           "the order M1..M7, with lab 3's compute_product and add_product, each "
+                                           "product thread with its own slice of the workspace");
                 }
             }
         }

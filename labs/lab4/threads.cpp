@@ -28,6 +28,7 @@
 
 namespace student::lab4 {
 
+using reference::lab3::classical_kernel;
 using reference::lab4::RowRange;
 using reference::lab4::rows_for_thread;
 
@@ -131,8 +132,10 @@ void* run_combine(void* arg) {
 }
 
 // TODO(lab4, task 4c): the top level of Strassen on threads.
-//   threads == 1 or l3::stops_at_base_case({M, N, K}, cutoff): call
-//     l3::matmul_strassen(A, B, C, M, N, K, cutoff) and return (nothing to split).
+//   threads == 1: call l3::matmul_strassen(A, B, C, M, N, K, cutoff) and return.
+//   l3::stops_at_base_case({M, N, K}, cutoff) (no top level to split: lab 3 would
+//     run the classical kernel): call your matmul_pthreads(A, B, C, M, N, K, threads)
+//     and return, so that shapes at or below the cutoff use the threads too.
 //   Otherwise, with h = l3::halves({M, N, K}):
 //     q = l3::split(l3::ConstView{A, K}, l3::ConstView{B, N}, h);
 //     c = l3::split(l3::View{C, N}, h);
