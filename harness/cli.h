@@ -31,6 +31,7 @@ struct Options {
     std::string json_path;             // --json FILE
     bool force = false;                // run stages past their max_macs
     bool quiet = false;                // no progress on stderr
+    bool no_baseline = false;          // --no-baseline (run only): no lab1.ijk row
     std::vector<std::string> rest;     // positional words after the command
 };
 

@@ -150,7 +150,7 @@ int cmd_run(const Options& o) {
     if (stages.empty()) throw UsageError("'mmlab run' needs --stage NAME or --lab N; 'mmlab list' shows them");
     const std::vector<Shape> shapes = o.shapes.empty() ? std::vector<Shape>{{512, 512, 512}} : o.shapes;
     std::vector<Job> jobs = make_jobs(stages, shapes, o.impl, o.solution);
-    add_baseline(jobs, shapes);
+    if (!o.no_baseline) add_baseline(jobs, shapes);
     validate(jobs, o.params);
     check_json_path(o.json_path);
     bool any_gpu = false;
@@ -164,6 +164,8 @@ int cmd_run(const Options& o) {
 }
 
 int cmd_lab(const Options& o) {
+    if (o.no_baseline)  // the speedup column and lab 2's target are measured against it
+        throw UsageError("--no-baseline is for 'mmlab run'; '" + o.command + "' needs the baseline row");
     const Lab& lab = lab_or_error(o.lab);
     if (lab.run) return lab.run(o);
     if (lab.device == Device::Gpu) require_gpu_for("lab " + std::to_string(o.lab));
@@ -187,6 +189,8 @@ int cmd_lab(const Options& o) {
 }
 
 int cmd_demo(const Options& o) {
+    if (o.no_baseline)  // the speedup column and lab 2's target are measured against it
+        throw UsageError("--no-baseline is for 'mmlab run'; '" + o.command + "' needs the baseline row");
     const bool gpu = gpu::probe().available;
     std::vector<const Stage*> cpu_stages, gpu_stages;
     for (const Stage* s : Registry::instance().stages()) {

@@ -230,4 +230,17 @@ TEST_SUITE("cli") {
         const Outcome plain = run_mmlab("run --stage lab1.ikj --size 8 --reps 2 --quiet");
         CHECK(plain.output.find("peer    :") == std::string::npos);
     }
+
+    TEST_CASE("--no-baseline leaves the lab1.ijk row out of run, and is refused where the baseline is needed") {
+        const Outcome with = run_mmlab("run --stage lab1.ikj --size 12x8x5 --reps 2 --quiet");
+        CHECK(with.exit_code == 0);
+        CHECK(with.output.find("lab1.ijk ") != std::string::npos);
+        const Outcome without = run_mmlab("run --stage lab1.ikj --size 12x8x5 --reps 2 --quiet --no-baseline");
+        INFO(without.output);
+        CHECK(without.exit_code == 0);
+        CHECK(without.output.find("lab1.ikj ") != std::string::npos);
+        CHECK(without.output.find("lab1.ijk ") == std::string::npos);
+        expect_usage_error("lab 1 --size 8 --no-baseline", "--no-baseline is for 'mmlab run'");
+        expect_usage_error("demo --size 8 --no-baseline", "--no-baseline is for 'mmlab run'");
+    }
 }
