@@ -827,6 +827,13 @@ def safe_name(name):
     return re.sub(r"[^\w.@+-]", "_", name).encode("utf-8")[:200].decode("utf-8", "ignore") or "_"
 
 
+def spreadsheet_cell(text):
+    # A cell that begins with =, +, -, @ (or a tab or carriage return) is a formula to Excel, LibreOffice and
+    # Google Sheets: a student folder named =HYPERLINK(...) would run in the instructor's spreadsheet. Such a
+    # cell gets a leading apostrophe, the spreadsheets' mark for "this is text" (they do not show it).
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 def atomic_write(path, text):
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8", newline="") as f:
@@ -1003,9 +1010,9 @@ def main(argv):
         w = csv.writer(buf, lineterminator="\n")
         w.writerow(header)
         for r in rows:
-            w.writerow([r["student"], r["build"], fmt(r["score"]), fmt(r["max"])] +
+            w.writerow([spreadsheet_cell(r["student"]), r["build"], fmt(r["score"]), fmt(r["max"])] +
                        [cell if cell == "" else fmt(cell) for cell in (r["tests"].get(n, 0) for n in order)]
-                       + ["; ".join(r["flags"])])
+                       + [spreadsheet_cell("; ".join(r["flags"]))])
         atomic_write(staging / "grades.csv", buf.getvalue())
 
         summary = [f"matmul-lab grading, lab {lab}, {started.strftime('%Y-%m-%d %H:%M UTC')}",

@@ -9,6 +9,7 @@
   crash     a segmentation fault in one order, 64 GB in another -> those tests 0, the others pass
   escape    writes outside its folder, then computes         -> full marks, and (full containment) no file
   empty     an empty folder                                  -> 0, "no lab 1 files"
+  =1+1      an empty folder named like a spreadsheet formula -> in grades.csv as '=1+1 (text, not a formula)
   nested    the reference .cpp one folder deeper, no header  -> full marks, found there
   zipped    only an archive                                  -> 0, the archive named in the feedback and review
   big       the reference padded past 1 MiB                  -> refused (not "missing"): 0, named in the review
@@ -86,6 +87,7 @@ def make_fixtures(sub, scratch):
         t, "matmul_ijk", f'    {{ std::FILE* f = std::fopen("{escape_file}", "w"); if (f) std::fclose(f); }}')
         .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
     (sub / "empty").mkdir()
+    (sub / "=1+1").mkdir()  # a folder name a spreadsheet would run as a formula
     (sub / "notes.txt").write_text("not a student\n")
     # As a course platform's download nests them: one folder deeper, the header not handed in.
     (sub / "nested" / "submission").mkdir(parents=True)
@@ -208,7 +210,7 @@ def main():
         check(len(tests) == 6 and tests[0].startswith("lab1.ijk"), "grades.csv has one column per lab 1 test case",
               str(tests))
         check(sorted(rows) == sorted(["big", "broken", "crash", "empty", "escape", "hang", "nested", "noisy",
-                                      "reference", "starter", "zipped", "张三", "李四"]),
+                                      "reference", "starter", "zipped", "张三", "李四", "'=1+1"]),
               "grades.csv has one row per student folder (notes.txt is not a student)", str(sorted(rows)))
 
         def score(s):
@@ -276,6 +278,8 @@ def main():
               and "0 / 6" in feedback("李四"), "student folders named in Chinese: graded, each in its own folder")
         check(score("empty") == (0, 6) and rows["empty"]["build"] == "no-files" and "No lab 1 files" in feedback("empty"),
               "an empty folder scores 0 with 'No lab 1 files'")
+        check(score("'=1+1") == (0, 6), "a folder named like a formula is text in grades.csv ('=1+1), graded as any other",
+              str(sorted(rows)))
         check("notes.txt" in summary, "summary.txt names the stray file notes.txt")
         r = results("reference")
         check(r["score"] == 6 and len(r["tests"]) == 6 and
