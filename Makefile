@@ -133,7 +133,11 @@ grade:
 IMPL := $(if $(SOLUTION),reference,student)
 LABS := lab1 lab2 lab3 lab4 lab5 lab6 lab7 lab8 lab9 lab10
 .PHONY: $(LABS)
+# THREADS checked before the tests run (mmlab would refuse it only after them).
+check_threads = @case "$(THREADS)" in ''|*[!0-9]*|0*) echo "make: THREADS=$(THREADS) must be a whole number >= 1, e.g. THREADS=2"; exit 2;; esac
+
 $(LABS): lab%: all
+	$(check_threads)
 	@echo "== lab $*: tests on the $(IMPL) code =="
 	@MML_IMPL=$(IMPL) MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests --test-suite=lab$*,gpu-lab$* || \
 	  { echo "make lab$*: the tests above failed: fix labs/lab$*/ (handouts/lab$*.md explains each task), then run make lab$* again"; exit 1; }
@@ -144,6 +148,7 @@ $(LABS): lab%: all
 # several sizes), drawn even when a check failed (the chart shows it), and
 # the demo's exit status kept.
 demo: all
+	$(check_threads)
 	$(if $(PLOT),@mkdir -p "$(PLOT)" && rm -f "$(PLOT)/demo.json")
 	@$(BIN)/mmlab $(if $(LAB),run --lab $(LAB),demo) --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(PLOT),--json "$(PLOT)/demo.json"); \
 	  status=$$?; $(if $(PLOT),[ ! -f "$(PLOT)/demo.json" ] || python3 tools/plot.py --out "$(PLOT)" "$(PLOT)/demo.json" || exit 2;) exit $$status
