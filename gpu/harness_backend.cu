@@ -16,26 +16,45 @@ bool built_with_cuda() { return true; }
 
 DeviceInfo probe() { return read_device_info(); }
 
+// C is allocated with a guard band of poison behind it: a kernel that stores
+// for a row >= M (a missing row check) writes there, and download_c says so.
+// Without it such a kernel passes every check: the rows it adds lie outside C,
+// and cudaMalloc's rounding keeps the write from faulting.
 struct DeviceProblem::State {
-    State(Shape s, std::size_t a, std::size_t b, std::size_t c) : shape(s), A(a), B(b), C(c) {}
+    State(Shape s, std::size_t a, std::size_t b, std::size_t c, std::size_t guard)
+        : shape(s), A(a), B(b), C(c + guard), c_count(c), guard_count(guard) {}
     Shape shape;
     DeviceBuffer<float> A, B, C;
+    std::size_t c_count, guard_count;  // C holds c_count floats, then guard_count of poison
+    bool guard_poisoned = false;       // set by poison_c: only then does download_c check the guard
     EventTimer timer;
 };
 
 namespace {
 std::size_t count(std::int64_t rows, std::int64_t cols) { return std::size_t(rows) * std::size_t(cols); }
+// A whole row past the end of C (the first row a missing `row < M` check
+// writes), plus the widest column overhang of the labs' tiles.
+std::size_t guard_floats(Shape s) { return std::size_t(s.N) + 256; }
 }  // namespace
 
 DeviceProblem::DeviceProblem(Shape s) {
     const DeviceInfo info = probe();
     if (!info.available) throw std::runtime_error(info.why_not);
+    // After a kernel fault (cudaErrorIllegalAddress, ...) the CUDA context is
+    // dead and every later call fails: say so, instead of a misleading message
+    // about the next test's allocation ("need 0 GB but the GPU has 0 GB free").
+    const cudaError_t earlier = cudaDeviceSynchronize();
+    if (earlier != cudaSuccess)
+        throw std::runtime_error(std::string("the GPU is unusable after an earlier error in this process (") +
+                                 cudaGetErrorName(earlier) + ": " + cudaGetErrorString(earlier) +
+                                 "); fix the FIRST GPU failure above - every later GPU test of this run fails "
+                                 "like this one");
     const double need = 4.0 * (double(s.M) * s.K + double(s.K) * s.N + double(s.M) * s.N);
     if (need > 0.95 * double(info.free_bytes))
         throw std::runtime_error("A, B and C need " + std::to_string(need / 1e9) +
                                  " GB but the GPU has " + std::to_string(info.free_bytes / 1e9) +
                                  " GB free; choose a smaller shape");
-    state_ = std::make_unique<State>(s, count(s.M, s.K), count(s.K, s.N), count(s.M, s.N));
+    state_ = std::make_unique<State>(s, count(s.M, s.K), count(s.K, s.N), count(s.M, s.N), guard_floats(s));
 }
 
 DeviceProblem::~DeviceProblem() = default;
@@ -48,13 +67,14 @@ void DeviceProblem::upload(const float* A, const float* B) {
 void DeviceProblem::poison_c() {
     // cudaMemset writes one repeated byte, and the poison's 4 bytes differ,
     // so copy the pattern from the host in chunks of at most 4 MB.
-    const std::size_t n = state_->C.count();
+    const std::size_t n = state_->C.count();  // C and its guard band
     std::vector<float> pattern(std::min<std::size_t>(n, 1 << 20), poison_value());
     for (std::size_t done = 0; done < n; done += pattern.size()) {
         const std::size_t chunk = std::min(pattern.size(), n - done);
         CUDA_CHECK(cudaMemcpy(state_->C.get() + done, pattern.data(), chunk * sizeof(float),
                               cudaMemcpyHostToDevice));
     }
+    state_->guard_poisoned = true;
 }
 
 double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p) {
@@ -64,7 +84,23 @@ double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p) {
     return state_->timer.stop_ms();  // synchronises: errors in the kernel surface here
 }
 
-void DeviceProblem::download_c(float* C) { state_->C.copy_to_host(C); }
+void DeviceProblem::download_c(float* C) {
+    CUDA_CHECK(cudaMemcpy(C, state_->C.get(), state_->c_count * sizeof(float), cudaMemcpyDeviceToHost));
+    if (!state_->guard_poisoned) return;
+    std::vector<float> guard(state_->guard_count);
+    CUDA_CHECK(cudaMemcpy(guard.data(), state_->C.get() + state_->c_count, guard.size() * sizeof(float),
+                          cudaMemcpyDeviceToHost));
+    for (std::size_t g = 0; g < guard.size(); ++g)
+        if (!is_poison(guard[g])) {
+            const Shape& s = state_->shape;
+            throw std::runtime_error(
+                "the kernel wrote past the end of C (" + std::to_string(g) + " floats after C[M-1][N-1], M x N = " +
+                std::to_string(s.M) + " x " + std::to_string(s.N) +
+                "): a thread outside C stored its result. Every store needs the check row < M (and col < N); "
+                "MML_IMPL=student compute-sanitizer --tool memcheck build/bin/mmlab-tests --test-suite=gpu-labN "
+                "names the line");
+        }
+}
 
 namespace {
 

@@ -1,7 +1,8 @@
 // Lab 6: the naive kernels and the block-reduction kernel are correct on every
 // test shape, for every block size of the reduction, and on a C too tall for
-// one grid (more than 65535 blocks of rows).
+// one grid (more than 65535 blocks of rows); and the harness catches a store past C.
 #include "harness/cli.h"
+#include "solutions/lab6/lab6.h"
 #include "tests/made_up_row.h"
 #include "tests/stage_check.h"
 
@@ -42,6 +43,21 @@ TEST_SUITE("gpu-lab6") {
 
     TEST_CASE("very tall C: block_reduce's grid-stride loop covers more elements than blocks") {
         check_stage_on("lab6.block_reduce", {{1100000, 2, 3}});  // 2.2M elements, 2^20 blocks
+    }
+
+    // A naive kernel without its `row < M` check stores rows past the end of C;
+    // the verifier sees only C, so the harness keeps a poisoned guard band
+    // behind it. Here the reference kernel, started one row too low, writes
+    // C's last row into the guard band (its reads stay inside A and B).
+    TEST_CASE("the harness names a kernel that stores past the end of C") {
+        const mml::Stage* stage = mml::Registry::instance().find("lab6.naive_coalesced");
+        REQUIRE(stage != nullptr);
+        mml::Stage one_row_low = *stage;
+        one_row_low.reference = [](const float* A, const float* B, float* C, mml::Shape s, const mml::StageParams&) {
+            reference::lab6::matmul_naive_coalesced(A, B, C + s.N, s.M, s.N, s.K);
+        };
+        CHECK_THROWS_WITH_AS(mml::run_and_check(one_row_low, mml::Impl::Reference, {5, 7, 3}, {}, mml::fresh_seed()),
+                             doctest::Contains("wrote past the end of C"), std::runtime_error);
     }
 }
 
