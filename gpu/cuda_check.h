@@ -20,7 +20,9 @@ inline const char* cuda_hint(cudaError_t err) {
         case cudaErrorIllegalInstruction:
         case cudaErrorLaunchFailure:
             return "; a kernel read or wrote outside its arrays (check every index against M, N, K); "
-                   "compute-sanitizer build/bin/mmlab run --stage STAGE --size 64 names the kernel and the line";
+                   "MML_IMPL=student compute-sanitizer build/bin/mmlab-tests --test-suite=gpu-labN (your code; "
+                   "without MML_IMPL it checks the reference) names the kernel and the line. The GPU is unusable "
+                   "for the rest of this process: fix this first failure, later GPU failures follow from it";
         case cudaErrorLaunchTimeout:
             return "; a kernel ran too long (an endless loop?)";
         default:
@@ -32,6 +34,33 @@ inline const char* cuda_hint(cudaError_t err) {
     throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + what +
                              " failed: " + cudaGetErrorName(err) + " (" +
                              cudaGetErrorString(err) + ")" + cuda_hint(err));
+}
+
+// The errors a launch itself is refused with (the kernel never ran): the
+// configuration at the <<<...>>> named by file:line is what to check.
+inline const char* cuda_launch_hint(cudaError_t err) {
+    switch (err) {
+        case cudaErrorInvalidValue:
+        case cudaErrorInvalidConfiguration:
+            return "; the launch was refused: more than 1024 threads a block (blockDim.x * y * z), a block or "
+                   "grid side over its limit (block z <= 64; grid y, z <= 65535), or more shared memory than a "
+                   "block may have (48 KB static)";
+        case cudaErrorLaunchOutOfResources:
+            return "; the launch was refused: threads a block x registers a thread exceed the SM's 65536 "
+                   "registers (fewer threads a block, or __launch_bounds__ on the kernel)";
+        case cudaErrorNoKernelImageForDevice:
+        case cudaErrorInvalidDeviceFunction:
+            return "; the build has no code for this GPU: make clean, then build on this machine (or CUDA_ARCH=XY "
+                   "for its compute capability X.Y)";
+        default:
+            return cuda_hint(err);
+    }
+}
+
+[[noreturn]] inline void cuda_fail_launch(cudaError_t err, const char* file, int line) {
+    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) +
+                             ": kernel launch (cudaGetLastError()) failed: " + cudaGetErrorName(err) + " (" +
+                             cudaGetErrorString(err) + ")" + cuda_launch_hint(err));
 }
 
 }  // namespace mml::gpu
@@ -46,4 +75,8 @@ inline const char* cuda_hint(cudaError_t err) {
 // Right after every kernel<<<...>>>: catches bad launch configurations at once.
 // Errors raised while the kernel runs surface at the next synchronisation,
 // which the harness checks with CUDA_CHECK(cudaEventSynchronize(...)).
-#define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
+#define CUDA_CHECK_LAUNCH()                                                             \
+    do {                                                                                \
+        cudaError_t err_ = cudaGetLastError();                                          \
+        if (err_ != cudaSuccess) ::mml::gpu::cuda_fail_launch(err_, __FILE__, __LINE__); \
+    } while (0)
