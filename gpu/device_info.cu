@@ -20,8 +20,13 @@ DeviceInfo read_device_info() {
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
-        info.why_not = std::string("no CUDA device found (") +
-                       (err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0") +
+        // cudaErrorInsufficientDriver is also what a machine with no NVIDIA
+        // driver at all gets; its text ("driver version is insufficient")
+        // would send a student without a GPU off to upgrade a driver.
+        const char* why = err == cudaSuccess                   ? "device count is 0"
+                          : err == cudaErrorInsufficientDriver ? "no NVIDIA driver here, or one older than this CUDA toolkit needs"
+                                                               : cudaGetErrorString(err);
+        info.why_not = std::string("no CUDA device found (") + why +
                        "); run the CPU labs (1-5) here, or use a machine with an NVIDIA GPU";
         cudaGetLastError();  // clear the sticky error so later calls start clean
         return info;
