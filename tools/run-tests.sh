@@ -16,8 +16,16 @@ fi
 passed=$(echo "$line" | sed -E 's/.*\| *([0-9]+) passed.*/\1/')
 failed=$(echo "$line" | sed -E 's/.*\| *([0-9]+) failed.*/\1/')
 skipped=$(echo "$line" | sed -E 's/.*\| *([0-9]+) skipped.*/\1/')
+# A GPU lab's suite (make lab6..) on a machine without a GPU: its GPU tests
+# did not run, and "N passed, 0 failed" alone would read as a pass.
+gpu_note=""
+if grep -q '^\[tests\] GPU tests skipped' "$log"; then
+  for n in $(echo " $* " | grep -oE 'gpu-lab[0-9]+' | sed 's/gpu-lab//'); do
+    [ -f "tests/gpu/test_lab$n.cpp" ] && gpu_note=" (lab $n's GPU tests NOT run: no usable GPU here, see the first line)"
+  done
+fi
 case " $* " in
-  *" --test-suite="*) echo "$passed passed, $failed failed" ;;  # one lab: the other labs' tests are not "skipped"
+  *" --test-suite="*) echo "$passed passed, $failed failed$gpu_note" ;;  # one lab: the other labs' tests are not "skipped"
   *) echo "$passed passed, $failed failed, $skipped skipped" ;;
 esac
 [ "$status" -eq 0 ] && [ "$failed" -eq 0 ]
