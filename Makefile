@@ -79,26 +79,34 @@ CORE_OBJS := $(call obj,$(CORE_SRCS) $(CU_SRCS) $(REG_SRCS))
 STAGE_OBJS := $(call obj,$(STAGE_SRCS))
 LIB_OBJS := $(CORE_OBJS) $(STAGE_OBJS)
 
-# The build flags travel into the binary (the harness prints them) and into a
-# stamp file, so that changing OPT/ARCH/CUDA_ARCH rebuilds what they affect.
+# The build flags travel into the binary (the harness prints them) and into
+# stamp files, so that changing OPT/ARCH/CUDA_ARCH rebuilds what they affect:
+# flags.txt (all of them) for the stage code and cpu/machine.cpp, which prints
+# them; toolchain.txt (the compiler, the GPU target) for everything else, so
+# that `make lab1 OPT=-O0` recompiles labs/ and solutions/, not the harness
+# and the tests as well.
 FLAGS_TEXT := stages: $(CXX) $(STAGE_FLAGS); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
+TOOLCHAIN_TEXT := $(CXX); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
 FLAGS_STAMP := $(BUILD)/flags.txt
+TOOLCHAIN_STAMP := $(BUILD)/toolchain.txt
 $(shell mkdir -p $(BUILD); [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = "$(FLAGS_TEXT)" ] || echo "$(FLAGS_TEXT)" > $(FLAGS_STAMP))
+$(shell [ "$$(cat $(TOOLCHAIN_STAMP) 2>/dev/null)" = "$(TOOLCHAIN_TEXT)" ] || echo "$(TOOLCHAIN_TEXT)" > $(TOOLCHAIN_STAMP))
 
 .PHONY: all test demo clean list peak gpu-check help
 all: $(BIN)/mmlab $(BIN)/mmlab-tests
 
 $(BUILD)/obj/cpu/machine.cpp.o: CXXFLAGS += -DMML_BUILD_FLAGS='"$(FLAGS_TEXT)"'
 $(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
+$(STAGE_OBJS) $(BUILD)/obj/cpu/machine.cpp.o: $(FLAGS_STAMP)
 
 # Short progress lines; `make V=1` shows the full commands.
 Q := $(if $(V),,@)
-$(BUILD)/obj/%.cpp.o: %.cpp $(FLAGS_STAMP) | $(BUILD)/config.mk
+$(BUILD)/obj/%.cpp.o: %.cpp $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CXX   $<")
 	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.cu.o: %.cu $(FLAGS_STAMP) | $(BUILD)/config.mk
+$(BUILD)/obj/%.cu.o: %.cu $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
 	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
