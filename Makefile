@@ -144,8 +144,12 @@ LABS := lab1 lab2 lab3 lab4 lab5 lab6 lab7 lab8 lab9 lab10
 # THREADS checked before the tests run (mmlab would refuse it only after them).
 check_threads = @case "$(THREADS)" in ''|*[!0-9]*|0*) echo "make: THREADS=$(THREADS) must be a whole number >= 1, e.g. THREADS=2"; exit 2;; esac
 
+# SIZE too (mmlab parses --size for every command; list does nothing else).
+check_size = $(if $(SIZE),@$(BIN)/mmlab list --size "$(SIZE)" > /dev/null)
+
 $(LABS): lab%: all
 	$(check_threads)
+	$(check_size)
 	@echo "== lab $*: tests on the $(IMPL) code =="
 	@MML_IMPL=$(IMPL) MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests --test-suite=lab$*,gpu-lab$* || \
 	  { echo "make lab$*: the tests above failed: fix labs/lab$*/ (handouts/lab$*.md explains each task), then run make lab$* again"; exit 1; }
