@@ -140,6 +140,11 @@ grade:
 # SOLUTION=1), then the timing table beside the reference and the baseline.
 IMPL := $(if $(SOLUTION),reference,student)
 LABS := lab1 lab2 lab3 lab4 lab5 lab6 lab7 lab8 lab9 lab10
+# make lab11 / lab01 / lab-1: one line naming the labs, not "No rule to make target".
+NO_SUCH_LAB := $(filter-out $(LABS),$(filter lab%,$(MAKECMDGOALS)))
+ifneq ($(NO_SUCH_LAB),)
+  $(error there is no $(firstword $(NO_SUCH_LAB)): the labs are lab1 ... lab10 ('make help' lists every target))
+endif
 .PHONY: $(LABS)
 # THREADS checked before the tests run (mmlab would refuse it only after them).
 check_threads = @case "$(THREADS)" in ''|*[!0-9]*|0*) echo "make: THREADS=$(THREADS) must be a whole number >= 1, e.g. THREADS=2"; exit 2;; esac
