@@ -79,26 +79,34 @@ CORE_OBJS := $(call obj,$(CORE_SRCS) $(CU_SRCS) $(REG_SRCS))
 STAGE_OBJS := $(call obj,$(STAGE_SRCS))
 LIB_OBJS := $(CORE_OBJS) $(STAGE_OBJS)
 
-# The build flags travel into the binary (the harness prints them) and into a
-# stamp file, so that changing OPT/ARCH/CUDA_ARCH rebuilds what they affect.
+# The build flags travel into the binary (the harness prints them) and into
+# stamp files, so that changing OPT/ARCH/CUDA_ARCH rebuilds what they affect:
+# flags.txt (all of them) for the stage code and cpu/machine.cpp, which prints
+# them; toolchain.txt (the compiler, the GPU target) for everything else, so
+# that `make lab1 OPT=-O0` recompiles labs/ and solutions/, not the harness
+# and the tests as well.
 FLAGS_TEXT := stages: $(CXX) $(STAGE_FLAGS); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
+TOOLCHAIN_TEXT := $(CXX); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
 FLAGS_STAMP := $(BUILD)/flags.txt
+TOOLCHAIN_STAMP := $(BUILD)/toolchain.txt
 $(shell mkdir -p $(BUILD); [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = "$(FLAGS_TEXT)" ] || echo "$(FLAGS_TEXT)" > $(FLAGS_STAMP))
+$(shell [ "$$(cat $(TOOLCHAIN_STAMP) 2>/dev/null)" = "$(TOOLCHAIN_TEXT)" ] || echo "$(TOOLCHAIN_TEXT)" > $(TOOLCHAIN_STAMP))
 
 .PHONY: all test demo clean list peak gpu-check help
 all: $(BIN)/mmlab $(BIN)/mmlab-tests
 
 $(BUILD)/obj/cpu/machine.cpp.o: CXXFLAGS += -DMML_BUILD_FLAGS='"$(FLAGS_TEXT)"'
 $(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
+$(STAGE_OBJS) $(BUILD)/obj/cpu/machine.cpp.o: $(FLAGS_STAMP)
 
 # Short progress lines; `make V=1` shows the full commands.
 Q := $(if $(V),,@)
-$(BUILD)/obj/%.cpp.o: %.cpp $(FLAGS_STAMP) | $(BUILD)/config.mk
+$(BUILD)/obj/%.cpp.o: %.cpp $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CXX   $<")
 	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.cu.o: %.cu $(FLAGS_STAMP) | $(BUILD)/config.mk
+$(BUILD)/obj/%.cu.o: %.cu $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
 	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
@@ -132,12 +140,21 @@ grade:
 # SOLUTION=1), then the timing table beside the reference and the baseline.
 IMPL := $(if $(SOLUTION),reference,student)
 LABS := lab1 lab2 lab3 lab4 lab5 lab6 lab7 lab8 lab9 lab10
+# make lab11 / lab01 / lab-1: one line naming the labs, not "No rule to make target".
+NO_SUCH_LAB := $(filter-out $(LABS),$(filter lab%,$(MAKECMDGOALS)))
+ifneq ($(NO_SUCH_LAB),)
+  $(error there is no $(firstword $(NO_SUCH_LAB)): the labs are lab1 ... lab10 ('make help' lists every target))
+endif
 .PHONY: $(LABS)
 # THREADS checked before the tests run (mmlab would refuse it only after them).
 check_threads = @case "$(THREADS)" in ''|*[!0-9]*|0*) echo "make: THREADS=$(THREADS) must be a whole number >= 1, e.g. THREADS=2"; exit 2;; esac
 
+# SIZE too (mmlab parses --size for every command; list does nothing else).
+check_size = $(if $(SIZE),@$(BIN)/mmlab list --size "$(SIZE)" > /dev/null)
+
 $(LABS): lab%: all
 	$(check_threads)
+	$(check_size)
 	@echo "== lab $*: tests on the $(IMPL) code =="
 	@MML_IMPL=$(IMPL) MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests --test-suite=lab$*,gpu-lab$* || \
 	  { echo "make lab$*: the tests above failed: fix labs/lab$*/ (handouts/lab$*.md explains each task), then run make lab$* again"; exit 1; }

@@ -93,12 +93,32 @@ bool full_check(const float* A, const float* B, const float* C, Shape s,
                 const EntryBound& admissible, CheckResult& r) {
     std::vector<double> ref, absref;
     reference_product_f64(A, B, s, ref, absref);
+    // Every element is judged: the message names the first wrong one, and how
+    // many are wrong and where (a missing last row, a column off by one...).
+    std::int64_t bad = 0, row0 = 0, row1 = 0, col0 = 0, col1 = 0;
+    std::string first;
     for (std::int64_t i = 0; i < s.M; ++i)
         for (std::int64_t j = 0; j < s.N; ++j) {
             const std::size_t e = std::size_t(i * s.N + j);
-            if (!judge_entry(C[e], ref[e], admissible(absref[e]), i, j, r)) return false;
+            if (judge_entry(C[e], ref[e], admissible(absref[e]), i, j, r)) continue;
+            if (bad++ == 0) {
+                first = r.failure;
+                row0 = row1 = i, col0 = col1 = j;
+            }
+            row0 = std::min(row0, i), row1 = std::max(row1, i);
+            col0 = std::min(col0, j), col1 = std::max(col1, j);
         }
-    return true;
+    if (bad == 0) return true;
+    if (s.M * s.N == 1) {  // nothing to add to "C[0][0] = ..."
+        r.failure = first;
+        return false;
+    }
+    auto range = [](std::int64_t a, std::int64_t b) {
+        return a == b ? std::to_string(a) : std::to_string(a) + ".." + std::to_string(b);
+    };
+    r.failure = first + "; " + std::to_string(bad) + " of " + std::to_string(s.M * s.N) +
+                " elements are wrong, in rows " + range(row0, row1) + ", columns " + range(col0, col1);
+    return false;
 }
 
 // Freivalds' test on column blocks of width kFreivaldsBlock: with x a random

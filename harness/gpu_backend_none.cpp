@@ -1,6 +1,10 @@
 // Stand-in for gpu/harness_backend.cu when this build has no CUDA toolkit.
 #include <stdexcept>
+#include <string>
+#include <vector>
 
+#include "harness/cli.h"
+#include "harness/commands.h"
 #include "harness/gpu_backend.h"
 
 namespace mml::gpu {
@@ -37,6 +41,26 @@ void DeviceProblem::upload(const float*, const float*) {}
 void DeviceProblem::poison_c() {}
 double DeviceProblem::run_timed_ms(const MatmulFn&, const StageParams&) { return 0; }
 void DeviceProblem::download_c(float*) {}
+
+// The GPU labs' own mmlab commands live in harness/stages/gpu/, which a build
+// without CUDA leaves out. Without these stand-ins, `mmlab gpu-latency` (lab 10's
+// handout names it) would answer "unknown command", as if it were a typo.
+namespace {
+Command left_out(const char* name, const char* lab, const char* summary, const char* note = "") {
+    const std::string why = std::string("'mmlab ") + name + "' is " + lab + "'s command and is left out of this build" +
+                            note + ": " + kNoCuda;
+    return {name, std::string(summary) + " (not in this build: no CUDA)", why + "\n",
+            [why](const std::vector<std::string>&) -> int { throw UsageError(why); }};
+}
+CommandRegistrar left_out_commands[] = {
+    CommandRegistrar(left_out("gpu-vs-cpu", "lab 6", "lab 6: a CPU stage against a GPU stage across sizes")),
+    CommandRegistrar(left_out("phvm", "lab 9", "lab 9: the skinny shapes on the GPU (seed 000, Exp. 1)")),
+    CommandRegistrar(left_out("phvm-sweep", "lab 9", "lab 9: PHVM over GS x BS against the model (seed 000, Exp. 2)")),
+    CommandRegistrar(left_out("phvm-model", "lab 9", "lab 9: the PHVM time-cost model",
+                              " (it needs no GPU, but it is built only with the CUDA toolkit)")),
+    CommandRegistrar(left_out("gpu-latency", "lab 9", "lab 9: latency micro-benchmarks and read bandwidth")),
+};
+}  // namespace
 
 CostBreakdown measure_breakdown(const MatmulFn&, const float*, const float*, float*, Shape,
                                 const StageParams&, int) {

@@ -57,8 +57,11 @@ int cmd_list() {
             std::printf("  %-20s %s%s%s\n", s->name.c_str(), s->summary.c_str(), params.c_str(),
                         s->student ? "" : " [peer: no student version]");
         }
+        if (reg.stages_of_lab(lab->number).empty())  // lab 10: models of the other labs' stages
+            std::printf("  (no stages of its own: make lab%d runs its models)\n", lab->number);
     }
-    if (!gpu::built_with_cuda()) std::printf("(GPU labs 6-10 are not in this build: configured without CUDA)\n");
+    if (!gpu::built_with_cuda())
+        std::printf("(GPU labs 6-9, and lab 10's GPU part, are not in this build: configured without CUDA)\n");
     return 0;
 }
 

@@ -126,6 +126,13 @@ TEST_SUITE("cli") {
         expect_usage_error("run", "needs --stage");
     }
 
+    TEST_CASE("a build without CUDA names the GPU labs' commands as left out, not as unknown") {
+        if (mml::gpu::built_with_cuda()) return;  // there they are the real commands
+        for (const char* c : {"gpu-vs-cpu", "phvm", "phvm-sweep", "phvm-model", "gpu-latency"})
+            expect_usage_error(c, "left out of this build");
+        expect_usage_error("phvm-model --gpu a100", "needs no GPU");
+    }
+
     TEST_CASE("a shape whose buffers cannot fit in memory") {
         expect_usage_error("run --stage lab1.ikj --size 1000000", "GB of host memory");
         expect_usage_error("run --stage lab1.ikj --size 200000x200000x3", "choose a smaller --size");

@@ -145,6 +145,8 @@ TEST_SUITE("lab10") {
         EXPECT("task 6", f.latency_hidden(b, light_next, occ, 8), 94.0 / 101);
         // A block that waits for nothing hides nothing: LH = 0, not a division by zero.
         EXPECT("task 6", f.latency_hidden(block(1, 0, 0), next, occ, 1), 0.0);
+        // ... also when nothing issues either: 0/0 would be NaN, which max{0, NaN} may pass on.
+        EXPECT("task 6", f.latency_hidden(block(0, 0, 0), block(0, 0, 0), occ, 8), 0.0);
     }
 
     TEST_CASE("tasks 5-6: the barrier variant rounds j-1 to whole thread blocks (NT warps)") {

@@ -121,11 +121,26 @@ TEST_SUITE("shared") {
         const CheckResult r = p.check(VerifyMethod::Full);
         CHECK_FALSE(r.passed);
         CHECK(r.failure.find("C[7][11]") != std::string::npos);
+        CHECK_MESSAGE(r.failure.find("1 of 600 elements are wrong, in rows 7, columns 11") != std::string::npos,
+                      r.failure);
         CHECK(r.worst_ratio > 1.0);
         CHECK(r.worst_ratio < 1.2);
         // Randomized: 600 entries are few enough to be checked one by one (a
         // 1.1x error in one entry hides from Freivalds' block sums).
         for (int run = 0; run < 20; ++run) CHECK_FALSE(p.check(VerifyMethod::Randomized).passed);
+    }
+
+    TEST_CASE("full check: how many elements are wrong, and in which rows and columns") {
+        Product p({20, 30, 40});
+        std::vector<double> ref, absref;
+        reference_product_f64(p.A.data(), p.B.data(), p.s, ref, absref);
+        for (std::size_t e = 0; e < ref.size(); ++e) p.C.data()[e] = float(ref[e]);
+        for (std::int64_t j = 0; j < 30; ++j) p.C.data()[19 * 30 + j] = 0;  // a loop that stops at M - 1
+        const CheckResult r = p.check(VerifyMethod::Full);
+        CHECK_FALSE(r.passed);
+        CHECK_MESSAGE(r.failure.find("C[19][0] = 0") == 0, r.failure);
+        CHECK_MESSAGE(r.failure.find("30 of 600 elements are wrong, in rows 19, columns 0..29") != std::string::npos,
+                      r.failure);
     }
 
     TEST_CASE("verifier rejects NaN, Inf and unwritten elements, naming the place") {

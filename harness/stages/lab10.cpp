@@ -153,6 +153,12 @@ std::vector<Measurement> time_cpu_stages(const std::vector<Shape>& shapes, int t
     return measure(jobs, b).rows;
 }
 
+// A shape as --size takes it: "1300" (square) or "300x200x100".
+std::string size_arg(Shape s) {
+    if (s.M == s.N && s.N == s.K) return std::to_string(s.M);
+    return std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+}
+
 // Prints the roofline section(s); returns the rows computed with `f` and with the reference.
 struct RoofResult {
     std::vector<RoofRow> mine, ref;
@@ -178,7 +184,13 @@ RoofResult roofline_section(const std::vector<Shape>& cpu_shapes, int threads, S
     out.mine = roof_rows(ms, cpu_stages(), "CPU", f, peak, bw);
     out.ref = roof_rows(ms, cpu_stages(), "CPU", ref, peak, bw);
     for (const Measurement& m : ms)
-        if (!m.skipped && !m.passed) {
+        if (m.skipped)  // past a slow stage's size limit (lab1.ijk beyond about 1290^3): say so, not vanish
+            std::printf("CPU  %s at %s: not timed (too slow: over its limit of %.1fe9 multiply-adds), left off; "
+                        "'mmlab run --stage %s --size %s --force' times it\n",
+                        m.stage.c_str(), shape_text(m.shape).c_str(),
+                        Registry::instance().find(m.stage) ? Registry::instance().find(m.stage)->max_macs / 1e9 : 0.0,
+                        m.stage.c_str(), size_arg(m.shape).c_str());
+        else if (!m.passed) {
             std::printf("CPU  %s at %s: WRONG (%s), left off\n", m.stage.c_str(), shape_text(m.shape).c_str(), m.failure.c_str());
             ++out.wrong;
         }
