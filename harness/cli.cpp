@@ -1,5 +1,6 @@
 #include "harness/cli.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
@@ -91,10 +92,52 @@ Impl parse_impl(const std::string& text) {
     return text == "student" ? Impl::Student : Impl::Reference;
 }
 
+namespace {
+// Edits (insert, delete, replace one character) that turn a into b.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+// The stage a mistyped name probably meant: the same short name without its
+// lab ("ijk" for lab1.ijk), or a name at most two edits away. Empty if none
+// or if two stages fit equally well.
+std::string closest_stage_name(const std::string& typed) {
+    std::string best;
+    std::size_t best_distance = 3;  // more than two edits: no suggestion
+    bool tie = false;
+    for (const Stage* s : Registry::instance().stages()) {
+        const std::string& name = s->name;
+        const std::string short_name = name.substr(name.find('.') + 1);
+        const std::size_t d = typed == short_name ? 0 : edit_distance(typed, name);
+        if (d < best_distance) {
+            best = name;
+            best_distance = d;
+            tie = false;
+        } else if (d == best_distance) {
+            tie = true;
+        }
+    }
+    return tie ? "" : best;
+}
+}  // namespace
+
 const Stage& stage_or_error(const std::string& name) {
     const Stage* s = Registry::instance().find(name);
-    if (!s) throw UsageError("unknown stage '" + name + "'; 'mmlab list' shows the names");
-    return *s;
+    if (s) return *s;
+    const std::string guess = closest_stage_name(name);
+    throw UsageError("unknown stage '" + name + "'" + (guess.empty() ? "" : " (did you mean " + guess + "?)") +
+                     "; 'mmlab list' shows the names");
 }
 
 bool shape_by_name(const std::string& name, Shape& shape) {

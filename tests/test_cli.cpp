@@ -112,6 +112,11 @@ TEST_SUITE("cli") {
     TEST_CASE("unknown commands, options, stages and labs") {
         expect_usage_error("frobnicate", "unknown command");
         expect_usage_error("run --stage lab1.nope", "unknown stage 'lab1.nope'");
+        // A close name is suggested: a missing lab prefix, a typo of one or two characters.
+        expect_usage_error("run --stage ijk", "unknown stage 'ijk' (did you mean lab1.ijk?)");
+        expect_usage_error("run --stage lab2.blokced", "(did you mean lab2.blocked?)");
+        const Outcome far = run_mmlab("run --stage lab1.nope");
+        CHECK(far.output.find("did you mean") == std::string::npos);
         expect_usage_error("run --stage lab1.ijk --bogus", "unknown option '--bogus'");
         expect_usage_error("lab 11", "between 1 and 10");
         for (const mml::Lab* lab : mml::Registry::instance().labs())  // lab 10 (make demo LAB=10): models, no stages
