@@ -68,7 +68,8 @@ std::vector<mml::Measurement> lab7_rows(double volkov, double tiled32, double co
 
 }  // namespace
 
-TEST_SUITE("lab7") {
+// (Suite "targets", not "lab7": the judge, not the student's code.)
+TEST_SUITE("targets") {
     TEST_CASE("lab 7 target: met; volkov not fast enough; padding without effect; a wrong stage") {
         const mml::Lab* lab = mml::Registry::instance().find_lab(7);
         REQUIRE(lab != nullptr);
