@@ -30,10 +30,11 @@ inline const char* cuda_hint(cudaError_t err) {
     }
 }
 
-[[noreturn]] inline void cuda_fail(cudaError_t err, const char* what, const char* file, int line) {
+// hint: what to do next (cuda_hint for a runtime call, cuda_launch_hint for a launch).
+[[noreturn]] inline void cuda_fail(cudaError_t err, const char* what, const char* file, int line,
+                                   const char* hint) {
     throw std::runtime_error(std::string(file) + ":" + std::to_string(line) + ": " + what +
-                             " failed: " + cudaGetErrorName(err) + " (" +
-                             cudaGetErrorString(err) + ")" + cuda_hint(err));
+                             " failed: " + cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")" + hint);
 }
 
 // The errors a launch itself is refused with (the kernel never ran): the
@@ -57,19 +58,13 @@ inline const char* cuda_launch_hint(cudaError_t err) {
     }
 }
 
-[[noreturn]] inline void cuda_fail_launch(cudaError_t err, const char* file, int line) {
-    throw std::runtime_error(std::string(file) + ":" + std::to_string(line) +
-                             ": kernel launch (cudaGetLastError()) failed: " + cudaGetErrorName(err) + " (" +
-                             cudaGetErrorString(err) + ")" + cuda_launch_hint(err));
-}
-
 }  // namespace mml::gpu
 
 // Wrap every runtime call: CUDA_CHECK(cudaMalloc(&p, bytes));
 #define CUDA_CHECK(call)                                                          \
     do {                                                                          \
         cudaError_t err_ = (call);                                                \
-        if (err_ != cudaSuccess) ::mml::gpu::cuda_fail(err_, #call, __FILE__, __LINE__); \
+        if (err_ != cudaSuccess) ::mml::gpu::cuda_fail(err_, #call, __FILE__, __LINE__, ::mml::gpu::cuda_hint(err_)); \
     } while (0)
 
 // Right after every kernel<<<...>>>: catches bad launch configurations at once.
@@ -78,5 +73,7 @@ inline const char* cuda_launch_hint(cudaError_t err) {
 #define CUDA_CHECK_LAUNCH()                                                             \
     do {                                                                                \
         cudaError_t err_ = cudaGetLastError();                                          \
-        if (err_ != cudaSuccess) ::mml::gpu::cuda_fail_launch(err_, __FILE__, __LINE__); \
+        if (err_ != cudaSuccess)                                                        \
+            ::mml::gpu::cuda_fail(err_, "kernel launch (cudaGetLastError())", __FILE__, __LINE__, \
+                                  ::mml::gpu::cuda_launch_hint(err_));                 \
     } while (0)
