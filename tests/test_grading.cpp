@@ -11,7 +11,7 @@
 
 #include <cstdlib>
 
-#include "tests/python_test.h"
+#include "tests/script_test.h"
 
 namespace {
 bool grading_tests_enabled() { return std::getenv("MML_GRADING_TESTS") != nullptr; }

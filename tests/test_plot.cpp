@@ -6,7 +6,7 @@
 // so that `make test` counts it. It takes a few seconds.
 #include <doctest/doctest.h>
 
-#include "tests/python_test.h"
+#include "tests/script_test.h"
 
 TEST_SUITE("plot") {
     TEST_CASE("tools/plot.py: progression, sizes and roofline SVGs from real output; failed rows shown; bad input exits 2") {

@@ -2,41 +2,126 @@
 # Finds what the build needs and writes build/config.mk.
 #
 # Needs (Debian/Ubuntu packages): doctest-dev, libbenchmark-dev, libopenblas-dev,
-# and a C++17 compiler with OpenMP. Optional: the CUDA toolkit (nvcc, cuBLAS);
-# without it the GPU labs are left out and everything else builds.
-# Run as root, it installs missing packages with apt-get; otherwise it stops
-# and prints the one command to run.
+# pkg-config, and a C++17 compiler with OpenMP. Optional: the CUDA toolkit
+# (nvcc, cuBLAS; without it the GPU labs are left out and everything else
+# builds) and BLIS (libblis-dev: a second CPU peer row where installed).
+#
+# OpenBLAS is detected as OpenBLAS, never as "some cblas.h": netlib's
+# reference BLAS (libblas-dev, a common package) also installs a cblas.h, but
+# lacks openblas_set_num_threads and is 10-50x slower, so a peer row built on
+# it would be wrong twice. The test is the `openblas` pkg-config module or
+# openblas_config.h, plus a program that calls openblas_get_num_threads and
+# links (tests/setup/test_configure.sh simulates a netlib-only machine).
+#
+# Missing packages: as root with apt-get, installed (DEBIAN_FRONTEND=
+# noninteractive); otherwise, or with NO_INSTALL=1, nothing is installed and
+# the one command to run is printed (with the dnf, pacman and Homebrew names
+# where apt-get is not here). Exit 1 then, and no config.mk is written.
 set -euo pipefail
 build=${1:-build}
-mkdir -p "$build"
+cxx=${CXX:-g++}
 
-missing=()
-have_header() { echo "#include <$1>" | ${CXX:-g++} -std=c++17 -x c++ -fsyntax-only - $2 >/dev/null 2>&1; }
+# Package names per package manager, in the order of `wanted` below.
+wanted=(compiler doctest benchmark openblas pkgconfig)
+declare -A apt=([compiler]=g++ [doctest]=doctest-dev [benchmark]=libbenchmark-dev [openblas]=libopenblas-dev [pkgconfig]=pkg-config)
+declare -A dnf=([compiler]=gcc-c++ [doctest]=doctest-devel [benchmark]=google-benchmark-devel [openblas]=openblas-devel [pkgconfig]=pkgconf-pkg-config)
+declare -A pacman=([compiler]=gcc [doctest]=doctest [benchmark]=benchmark [openblas]=openblas [pkgconfig]=pkgconf)
+declare -A brew=([compiler]=gcc [doctest]=doctest [benchmark]=google-benchmark [openblas]=openblas [pkgconfig]=pkg-config)
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+have_header() { echo "#include <$1>" | $cxx -std=c++17 -x c++ -fsyntax-only - $2 >/dev/null 2>&1; }
+
+# OpenBLAS's flags: its pkg-config module, else its header where Debian and
+# most distributions put it (openblas_config.h next to its own cblas.h).
+openblas_flags() {
+  if pkg-config --exists openblas 2>/dev/null; then
+    echo "$(pkg-config --cflags openblas)|$(pkg-config --libs openblas)"
+    return
+  fi
+  local dir
+  for dir in /usr/include/openblas /usr/include/x86_64-linux-gnu/openblas-pthread \
+             /usr/include/x86_64-linux-gnu/openblas-openmp /usr/include/x86_64-linux-gnu /usr/include \
+             /opt/homebrew/opt/openblas/include /usr/local/opt/openblas/include; do
+    if [ -f "$dir/openblas_config.h" ]; then echo "-I$dir|-lopenblas"; return; fi
+  done
+  echo "|"
+}
+
+# True when a program that calls OpenBLAS's own functions compiles and links.
+openblas_links() {
+  local cflags=$1 libs=$2
+  cat > "$scratch/ob.cpp" <<'CPP'
+#include <cblas.h>
+#include <openblas_config.h>
+int main() {
+    float a = 1, b = 2, c = 0;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 1, 1, 1, 1.0f, &a, 1, &b, 1, 0.0f, &c, 1);
+    return openblas_get_num_threads() > 0 && c == 2 ? 0 : 1;
+}
+CPP
+  # shellcheck disable=SC2086
+  $cxx -std=c++17 $cflags "$scratch/ob.cpp" -o "$scratch/ob" $libs >/dev/null 2>&1
+}
+
 check_all() {
   missing=()
-  command -v ${CXX:-g++} >/dev/null 2>&1 || missing+=(g++)
-  have_header doctest/doctest.h "" || missing+=(doctest-dev)
-  have_header benchmark/benchmark.h "" || missing+=(libbenchmark-dev)
-  have_header cblas.h "$(pkg-config --cflags openblas 2>/dev/null)" || missing+=(libopenblas-dev)
-  command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+  command -v "$cxx" >/dev/null 2>&1 || { missing+=(compiler); return; }
+  have_header doctest/doctest.h "" || missing+=(doctest)
+  have_header benchmark/benchmark.h "" || missing+=(benchmark)
+  command -v pkg-config >/dev/null 2>&1 || missing+=(pkgconfig)
+  IFS='|' read -r blas_cflags blas_libs <<< "$(openblas_flags)"
+  if [ -z "$blas_libs" ] || ! openblas_links "$blas_cflags" "$blas_libs"; then missing+=(openblas); fi
 }
+
+names_for() {  # names_for apt|dnf|pacman|brew: the missing packages in that manager's names
+  local -n table=$1
+  local out=() m
+  for m in "${missing[@]}"; do out+=("${table[$m]}"); done
+  echo "${out[*]}"
+}
+
+install_hint() {
+  local hint="run: sudo apt-get install $(names_for apt)"
+  if ! command -v apt-get >/dev/null 2>&1; then
+    hint="install them with one of: sudo apt-get install $(names_for apt) (Debian/Ubuntu);"
+    hint+=" sudo dnf install $(names_for dnf) (Fedora/RHEL); sudo pacman -S $(names_for pacman) (Arch);"
+    hint+=" brew install $(names_for brew) (macOS)"
+  fi
+  echo "$hint"
+}
+
 check_all
 if [ ${#missing[@]} -gt 0 ]; then
-  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-    echo "configure: installing missing packages: ${missing[*]}" >&2
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ "${NO_INSTALL:-0}" != 1 ]; then
+    pkgs=$(names_for apt)
+    echo "configure: installing missing packages: $pkgs" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq >&2 && apt-get install -y -qq "${missing[@]}" >&2 || {
-      echo "configure: error: 'apt-get install ${missing[*]}' failed; install them and run make again" >&2; exit 1; }
+    # shellcheck disable=SC2086
+    { apt-get update -qq >&2 && apt-get install -y -qq $pkgs >&2; } || {
+      echo "configure: error: 'apt-get install $pkgs' failed; install them and run make again" >&2; exit 1; }
     check_all
-    [ ${#missing[@]} -eq 0 ] || { echo "configure: error: still missing after install: ${missing[*]}" >&2; exit 1; }
+    [ ${#missing[@]} -eq 0 ] || { echo "configure: error: still missing after install: $(names_for apt)" >&2; exit 1; }
   else
-    echo "configure: error: missing packages: ${missing[*]}; run: sudo apt-get install ${missing[*]}" >&2
+    why=""
+    [ "${NO_INSTALL:-0}" = 1 ] && why=" (NO_INSTALL=1: nothing installed)"
+    echo "configure: error: missing packages: $(names_for apt)$why; $(install_hint)" >&2
     exit 1
   fi
 fi
 
-blas_cflags=$(pkg-config --cflags openblas 2>/dev/null || true)
-blas_libs=$(pkg-config --libs openblas 2>/dev/null || echo -lopenblas)
+# BLIS (optional): a second CPU peer where libblis-dev is installed.
+blis_cflags=""; blis_libs=""; have_blis=0
+for dir in /usr/include/blis /usr/include/x86_64-linux-gnu/blis-openmp /usr/include/x86_64-linux-gnu/blis-pthread /usr/include; do
+  if [ -f "$dir/blis.h" ]; then
+    printf '#include <blis.h>\nint main(){ return bli_info_get_version_str() ? 0 : 1; }\n' > "$scratch/blis.cpp"
+    if $cxx -std=c++17 -I"$dir" "$scratch/blis.cpp" -o "$scratch/blis" -lblis >/dev/null 2>&1; then
+      have_blis=1; blis_cflags="-I$dir"; blis_libs="-lblis"
+    fi
+    break
+  fi
+done
 
 # CUDA: nvcc on PATH or in /usr/local/cuda, unless CUDA=0 asks for a CPU-only build.
 nvcc=""
@@ -54,7 +139,9 @@ if [ -n "$nvcc" ]; then
   else cuda_arch=80; arch_note="default (no GPU found; PTX included so newer GPUs run it)"; fi
 fi
 
-cat > "$build/config.mk" <<MK
+mkdir -p "$build"
+tmp="$build/config.mk.tmp"
+cat > "$tmp" <<MK
 # Written by tools/configure.sh; delete it (or 'make clean') to configure again.
 HAVE_CUDA := $have_cuda
 NVCC := $nvcc
@@ -62,5 +149,10 @@ CUDA_HOME := $cuda_home
 DETECTED_CUDA_ARCH := $cuda_arch
 BLAS_CFLAGS := $blas_cflags
 BLAS_LIBS := $blas_libs
+HAVE_BLIS := $have_blis
+BLIS_CFLAGS := $blis_cflags
+BLIS_LIBS := $blis_libs
 MK
-echo "configure: ok (CUDA: $([ $have_cuda = 1 ] && echo "yes, sm_$cuda_arch $arch_note" || echo "no - GPU labs left out"))" >&2
+mv "$tmp" "$build/config.mk"
+echo "configure: ok (OpenBLAS: ${blas_libs}; BLIS: $([ $have_blis = 1 ] && echo yes || echo "no (optional: libblis-dev)");" \
+     "CUDA: $([ $have_cuda = 1 ] && echo "yes, sm_$cuda_arch $arch_note" || echo "no - GPU labs left out"))" >&2
