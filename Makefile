@@ -1,6 +1,6 @@
 # matmul-lab. Every target (`make help` prints this list):
 #   make / make all        build build/bin/mmlab (the harness) and build/bin/mmlab-tests (the tests)
-#   make labN              your lab N (N = 1..10): its tests on your code, then the timing table and target
+#   make labN              your lab N (labs/catalog.txt lists them): its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
 #   make test              every test (reference code; GPU tests where a GPU is), ends with "N passed, N failed"
 #   make demo [PLOT=dir]   the whole progression (reference solutions); PLOT=dir also writes its JSON and charts
@@ -54,16 +54,30 @@ BASE_CXXFLAGS := -std=c++17 -Wall -Wextra -fopenmp -pthread -I. $(BLAS_CFLAGS) -
 CXXFLAGS := -O2 $(BASE_CXXFLAGS)
 LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread
 
-# Sources, found by folder so that a new lab needs no Makefile change.
-CORE_SRCS := $(wildcard cpu/*.cpp) harness/registry.cpp harness/run_stage.cpp harness/targets.cpp \
-             harness/cli.cpp harness/bench.cpp harness/report.cpp harness/commands.cpp harness/sweep.cpp
+# The labs: numbers, kinds and test suites come from the lab catalog
+# (labs/catalog.txt), the one place that lists them.
+CATALOG := labs/catalog.txt
+catalog_column = $(shell awk -F'|' '/^ *[0-9]/ { gsub(/^[ \t]+|[ \t]+$$/, "", $$1); gsub(/^[ \t]+|[ \t]+$$/, "", $$2); gsub(/^[ \t]+|[ \t]+$$/, "", $$3); if ($(1)) print $(2) }' $(CATALOG))
+LAB_NUMBERS := $(call catalog_column,1,$$1)
+GPU_LAB_NUMBERS := $(call catalog_column,$$2 == "gpu",$$1)
+CPU_LAB_NUMBERS := $(filter-out $(GPU_LAB_NUMBERS),$(LAB_NUMBERS))
+# lab_suites N: lab N's doctest suites, comma-separated (make labN, the grader).
+lab_suites = $(subst $(eval) ,$(COMMA),$(strip $(call catalog_column,$$1 == "$(1)",$$3)))
+COMMA := ,
+
+# Sources, found by folder so that a new lab needs no Makefile change. A lab's
+# registration (harness/stages/labN/) needs CUDA when the catalog says the lab
+# is a GPU lab, or when the file's name ends in _gpu.cpp (a CPU lab's GPU part).
+CORE_SRCS := $(wildcard cpu/*.cpp peers/*.cpp models/*.cpp harness/commands/*.cpp) \
+             $(filter-out harness/main.cpp harness/gpu_backend_none.cpp,$(wildcard harness/*.cpp))
 STAGE_SRCS := $(wildcard labs/*/*.cpp solutions/*/*.cpp)
-REG_SRCS := $(wildcard harness/stages/*.cpp)
+REG_SRCS := $(filter-out %_gpu.cpp,$(foreach n,$(CPU_LAB_NUMBERS),$(wildcard harness/stages/lab$(n)/*.cpp)))
 TEST_SRCS := $(wildcard tests/*.cpp)
 
 ifeq ($(HAVE_CUDA),1)
-  CU_SRCS := $(wildcard gpu/*.cu labs/*/*.cu solutions/*/*.cu)
-  REG_SRCS += $(wildcard harness/stages/gpu/*.cpp)
+  CU_SRCS := $(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu solutions/*/*.cu)
+  REG_SRCS += $(foreach n,$(GPU_LAB_NUMBERS),$(wildcard harness/stages/lab$(n)/*.cpp)) \
+              $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
   NVCCFLAGS := -std=c++17 -O3 -lineinfo -I. -MMD -MP -Xcompiler -fopenmp \
                -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) \
@@ -96,6 +110,13 @@ $(shell [ "$$(cat $(TOOLCHAIN_STAMP) 2>/dev/null)" = "$(TOOLCHAIN_TEXT)" ] || ec
 all: $(BIN)/mmlab $(BIN)/mmlab-tests
 
 $(BUILD)/obj/cpu/machine.cpp.o: CXXFLAGS += -DMML_BUILD_FLAGS='"$(FLAGS_TEXT)"'
+
+# The catalog compiled into the harness (harness/catalog.cpp includes it).
+$(BUILD)/gen/catalog.inc: $(CATALOG)
+	@mkdir -p $(dir $@)
+	@{ echo 'R"CATALOG('; cat $<; echo ')CATALOG"'; } > $@
+$(BUILD)/obj/harness/catalog.cpp.o: $(BUILD)/gen/catalog.inc
+$(BUILD)/obj/harness/catalog.cpp.o: CXXFLAGS += -I$(BUILD)/gen
 $(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
 $(STAGE_OBJS) $(BUILD)/obj/cpu/machine.cpp.o: $(FLAGS_STAMP)
 
@@ -139,11 +160,11 @@ grade:
 # make labN: the lab's tests on the student's code (or the reference with
 # SOLUTION=1), then the timing table beside the reference and the baseline.
 IMPL := $(if $(SOLUTION),reference,student)
-LABS := lab1 lab2 lab3 lab4 lab5 lab6 lab7 lab8 lab9 lab10
+LABS := $(addprefix lab,$(LAB_NUMBERS))
 # make lab11 / lab01 / lab-1: one line naming the labs, not "No rule to make target".
 NO_SUCH_LAB := $(filter-out $(LABS),$(filter lab%,$(MAKECMDGOALS)))
 ifneq ($(NO_SUCH_LAB),)
-  $(error there is no $(firstword $(NO_SUCH_LAB)): the labs are lab1 ... lab10 ('make help' lists every target))
+  $(error there is no $(firstword $(NO_SUCH_LAB)): the labs are $(firstword $(LABS)) ... $(lastword $(LABS)) ('make help' lists every target))
 endif
 .PHONY: $(LABS)
 # THREADS checked before the tests run (mmlab would refuse it only after them).
@@ -156,7 +177,7 @@ $(LABS): lab%: all
 	$(check_threads)
 	$(check_size)
 	@echo "== lab $*: tests on the $(IMPL) code =="
-	@MML_IMPL=$(IMPL) MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests --test-suite=lab$*,gpu-lab$* || \
+	@MML_IMPL=$(IMPL) MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests --test-suite=$(call lab_suites,$*) || \
 	  { echo "make lab$*: the tests above failed: fix labs/lab$*/ (handouts/lab$*.md explains each task), then run make lab$* again"; exit 1; }
 	@$(BIN)/mmlab lab $* --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(SOLUTION),--solution)
 

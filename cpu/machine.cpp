@@ -33,11 +33,24 @@ bool cpu_has_avx512() {
 #endif
 }
 
-SimdLevel detect_simd() {
-    if (cpu_has_avx512()) return SimdLevel::Avx512;
-    if (cpu_has_avx2_fma()) return SimdLevel::Avx2;
-    return SimdLevel::Scalar;
+int simd_lanes(SimdLevel level) { return level == SimdLevel::Avx512 ? 16 : level == SimdLevel::Avx2 ? 8 : 1; }
+
+bool simd_available(SimdLevel level) {
+    switch (level) {
+        case SimdLevel::Avx512: return cpu_has_avx512();
+        case SimdLevel::Avx2: return cpu_has_avx2_fma();
+        default: return true;
+    }
 }
+
+std::vector<SimdLevel> simd_levels_present() {
+    std::vector<SimdLevel> out;
+    for (SimdLevel l : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512})
+        if (simd_available(l)) out.push_back(l);
+    return out;
+}
+
+SimdLevel detect_simd() { return simd_levels_present().back(); }
 
 MachineInfo describe_machine() {
     MachineInfo m;

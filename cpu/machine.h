@@ -2,11 +2,18 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace mml {
 
+// The one ISA table of the project: every SIMD level the code knows, its name,
+// its width, and whether this CPU has it (lab 5's kernels dispatch on it, the
+// peak and the machine header print it).
 enum class SimdLevel { Scalar, Avx2, Avx512 };  // Avx2 means AVX2 + FMA
-const char* simd_name(SimdLevel level);
+const char* simd_name(SimdLevel level);          // "scalar", "AVX2+FMA", "AVX-512"
+int simd_lanes(SimdLevel level);                 // floats per vector register: 1, 8, 16
+bool simd_available(SimdLevel level);            // does this CPU (and OS) support it?
+std::vector<SimdLevel> simd_levels_present();    // scalar first, the widest last
 
 // Widest SIMD the CPU and OS support, read with cpuid at run time (never a
 // compile-time guess: the binary may run on another machine than it was built on).

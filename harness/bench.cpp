@@ -37,56 +37,6 @@ public:
     std::vector<RawRun> collected;
 };
 
-// The inputs of one shape, shared by every job at that shape.
-struct Problem {
-    explicit Problem(Shape s) : shape(s), A(s.M, s.K), B(s.K, s.N), C(s.M, s.N) {
-        const std::uint64_t seed = fresh_seed();
-        fill_inputs(A, B, seed);
-        check_seed = seed + 1;
-    }
-    gpu::DeviceProblem& device() {
-        if (!dev) {
-            dev = std::make_unique<gpu::DeviceProblem>(shape);
-            dev->upload(A.data(), B.data());
-        }
-        return *dev;
-    }
-    Shape shape;
-    Matrix A, B, C;
-    std::uint64_t check_seed;
-    std::unique_ptr<gpu::DeviceProblem> dev;
-};
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-// Run once with C poisoned, verify, and return the time of that run.
-double run_once_and_verify(const Job& job, const MatmulFn& fn, Problem& p, const StageParams& params,
-                           Measurement& m) {
-    double seconds = 0;
-    poison(p.C);
-    if (job.stage->device == Device::Cpu) {
-        const auto t0 = std::chrono::steady_clock::now();
-        fn(p.A.data(), p.B.data(), p.C.data(), p.shape, params);
-        seconds = seconds_since(t0);
-    } else {
-        auto& dev = p.device();
-        dev.poison_c();
-        seconds = dev.run_timed_ms(fn, params) / 1e3;
-        dev.download_c(p.C.data());
-    }
-    const CheckResult check = verify_product(p.A.data(), p.B.data(), p.C.data(), p.shape,
-                                             job.stage->bound(p.shape, params), VerifyMethod::Auto,
-                                             p.check_seed);
-    m.passed = check.passed;
-    m.worst_ratio = check.worst_ratio;
-    m.max_abs_error = check.max_abs_error;
-    m.check_method = check.method;
-    m.failure = check.failure;
-    return seconds;
-}
-
 double percent_of_peak(const Stage& stage, const Measurement& m) {
     if (stage.device == Device::Gpu) {
         static const double gpu_peak = gpu::probe().fp32_peak_gflops;
@@ -103,12 +53,6 @@ std::string job_name(const Job& job, int index) {
 }
 
 }  // namespace
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings) {
     BenchOutput out;
@@ -160,8 +104,14 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
                              job.stage->name.c_str(), impl_name(job.impl), shape_text(shape).c_str());
             const MatmulFn fn = version_of(*job.stage, job.runs);
             const StageParams params = job.own_params ? job.params : settings.params;
-            const double pilot = run_once_and_verify(job, fn, problem, params, m);
+            const CheckedRun first_run = run_once_and_verify(*job.stage, fn, problem, params);
+            m.passed = first_run.check.passed;
+            m.worst_ratio = first_run.check.worst_ratio;
+            m.max_abs_error = first_run.check.max_abs_error;
+            m.check_method = first_run.check.method;
+            m.failure = first_run.check.failure;
             if (!m.passed) continue;  // a wrong result is not timed
+            const double pilot = first_run.seconds;
 
             const std::string name = job_name(job, int(idx));
             by_name[name] = idx;

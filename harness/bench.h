@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/stats.h"
 #include "harness/stage.h"
 
 namespace mml {
@@ -18,9 +19,6 @@ struct Job {
     StageParams params;
 };
 
-// The middle value of `values` (the mean of the two middle ones when the count
-// is even): one slow repetition, disturbed by other work, does not move it.
-double median(std::vector<double> values);
 
 struct BenchSettings {
     int reps = 0;  // 0 = automatic

@@ -8,26 +8,13 @@
 #include <sstream>
 
 #include "cpu/verify.h"
+#include "harness/catalog.h"
 #include "harness/targets.h"
 
 namespace mml {
 
-std::string usage_text() {
-    return R"(mmlab - the matmul-lab harness: run, time and verify C = A*B stages.
-
-usage: mmlab <command> [options]
-
-commands:
-  list                 every stage and lab, with one line each
-  machine              CPU model, cores, SIMD level, GPU, compiler and flags
-  peak                 measure the CPU's FMA peak (scalar, AVX2, AVX-512 where present)
-  run                  time and verify the stages chosen with --stage or --lab
-  lab N                lab N: your version beside the reference and the baseline,
-                       then whether the lab's target is met (what `make labN` runs)
-  demo                 the progression: each lab's main stages, reference code (`make demo`)
-  breakdown            GPU cost split: allocation, copies in, kernel, copy out, free
-
-options:
+std::string shared_options_text() {
+    return R"(options of the commands above:
   --stage A,B          stages by name (see `mmlab list`), e.g. lab1.ijk,lab1.ikj
   --lab N              all stages of lab N (with `run`)
   --size LIST          shapes: 512 (square) or MxNxK, comma-separated: 256,17x31x63;
@@ -201,12 +188,6 @@ void check_fits_in_memory(Shape s, Device device) {
     (void)device;  // the GPU side checks its own free memory when it allocates
 }
 
-namespace {
-
-const char* kCommands[] = {"list", "machine", "peak", "run", "lab", "demo", "breakdown", "help"};
-
-}  // namespace
-
 StageParams parse_param_list(const std::string& text) {
     StageParams p;
     for (const auto& kv : split_list(text, "--param")) {
@@ -218,20 +199,10 @@ StageParams parse_param_list(const std::string& text) {
     return p;
 }
 
-Options parse_options(int argc, char** argv) {
+Options parse_options(const std::string& command, const std::vector<std::string>& args) {
     Options o;
-    std::vector<std::string> args(argv + 1, argv + argc);
-    if (args.empty()) throw UsageError("no command given; try 'mmlab --help'");
+    o.command = command;
     std::size_t i = 0;
-    if (args[0] == "--help" || args[0] == "-h") {
-        o.command = "help";
-        return o;
-    }
-    o.command = args[i++];
-    bool known = false;
-    for (const char* c : kCommands) known = known || o.command == c;
-    if (!known) throw UsageError("unknown command '" + o.command + "'; try 'mmlab --help'");
-
     auto value = [&](const std::string& flag) -> std::string {
         if (i >= args.size() || args[i].rfind("--", 0) == 0)
             throw UsageError(flag + " needs a value; see 'mmlab --help'");
@@ -239,9 +210,8 @@ Options parse_options(int argc, char** argv) {
     };
     while (i < args.size()) {
         const std::string a = args[i++];
-        if (a == "--help" || a == "-h") o.command = "help";
-        else if (a == "--stage") o.stages = split_list(value(a), "--stage");
-        else if (a == "--lab") o.lab = int(parse_integer(value(a), "--lab", 1, 10));
+        if (a == "--stage") o.stages = split_list(value(a), "--stage");
+        else if (a == "--lab") o.lab = int(parse_integer(value(a), "--lab", 1, last_lab_number()));
         else if (a == "--size") o.shapes = parse_shapes(value(a));
         else if (a == "--impl") {
             const std::string v = value(a);
@@ -266,7 +236,7 @@ Options parse_options(int argc, char** argv) {
     }
     if (o.command == "lab") {
         if (o.rest.size() != 1) throw UsageError("'mmlab lab' needs one lab number, e.g. 'mmlab lab 1'");
-        o.lab = int(parse_integer(o.rest[0], "lab number", 1, 10));
+        o.lab = int(parse_integer(o.rest[0], "lab number", 1, last_lab_number()));
         o.rest.clear();
     }
     if (!o.rest.empty()) throw UsageError("unexpected argument '" + o.rest[0] + "'; try 'mmlab --help'");

@@ -17,7 +17,7 @@ struct UsageError : std::runtime_error {
 enum class ImplChoice { Student, Reference, Both };
 
 struct Options {
-    std::string command;               // run, lab, demo, list, peak, machine, breakdown, help
+    std::string command;               // the core command these options are for (run, lab, demo...)
     std::vector<std::string> stages;   // --stage
     int lab = 0;                       // --lab N, or `lab N`
     std::vector<Shape> shapes;         // --size
@@ -35,8 +35,11 @@ struct Options {
     std::vector<std::string> rest;     // positional words after the command
 };
 
-Options parse_options(int argc, char** argv);
-std::string usage_text();
+// The flags of the core commands (run, lab, demo, list, machine, peak): the
+// words after the command name. Unknown flags and stray words: UsageError.
+Options parse_options(const std::string& command, const std::vector<std::string>& args);
+// Their help, for `mmlab --help` (harness/commands.h puts the commands around it).
+std::string shared_options_text();
 
 // "512", "512,1024", "300x200x100" (M x N x K), comma-separated; the names
 // of seed 000's skinny shapes (MTXA, MTXB, MTXC, MTX1, MTX2, MTX3) too.
@@ -57,6 +60,9 @@ std::vector<long long> parse_integer_list(const std::string& text, const std::st
 Impl parse_impl(const std::string& text);
 // The stage of that name; unknown names are a UsageError that points at `mmlab list`.
 const Stage& stage_or_error(const std::string& name);
+// The lab of that number; one not in the catalog, or a GPU lab in a build
+// without CUDA, is a UsageError that says which (harness/commands/lab.cpp).
+const Lab& lab_or_error(int number);
 
 // The words after an extra command's name (harness/commands.h), read in
 // order: while (a.next(flag)) { if (flag == "--size") v = a.value(flag); ...

@@ -1,8 +1,10 @@
-// Extra mmlab commands that a lab adds from its own file (for example a
-// parameter sweep or a performance model), without touching main.cpp:
-//   static mml::CommandRegistrar r({"phvm-model", "one line", usage, run});
-// `run` gets the words after the command name and parses them itself with
-// the helpers of harness/cli.h, throwing UsageError for bad input (exit 2).
+// Every mmlab command, in one registry: the core ones (harness/commands/:
+// list, machine, peak, run, lab, demo) and each lab's own, which live beside
+// the lab's stages (harness/stages/labN/), registered by a static object:
+//   static mml::CommandRegistrar r({"phvm-model", "one line", usage, run, 9});
+// `run` gets the words after the command name. The core commands parse them
+// with parse_options (harness/cli.h: the flags they share); a lab's command
+// parses its own with CommandArgs. Bad input is a UsageError (exit 2).
 #pragma once
 
 #include <functional>
@@ -16,13 +18,18 @@ struct Command {
     std::string summary;  // one line for `mmlab --help`
     std::string usage;    // the command's own help text (`mmlab NAME --help`)
     std::function<int(const std::vector<std::string>& args)> run;
+    int lab = 0;          // the lab it belongs to; 0 = a core command
 };
 
-std::vector<Command>& extra_commands();
+// Core commands first (by name), then each lab's (by lab, then name).
+std::vector<const Command*> all_commands();
 const Command* find_command(const std::string& name);
+// The text of `mmlab --help`: the core commands, the shared options, then
+// every lab's commands.
+std::string help_text();
 
 struct CommandRegistrar {
-    explicit CommandRegistrar(Command c) { extra_commands().push_back(std::move(c)); }
+    explicit CommandRegistrar(Command c);
 };
 
 }  // namespace mml

@@ -1,5 +1,5 @@
 // What the harness and the tests need from a GPU, in plain C++ so that they
-// build with or without CUDA. gpu/harness_backend.cu implements it with CUDA;
+// build with or without CUDA. harness/gpu_backend_cuda.cu implements it with CUDA;
 // harness/gpu_backend_none.cpp stands in when nvcc is absent and says so.
 #pragma once
 
@@ -7,24 +7,17 @@
 #include <memory>
 #include <string>
 
+#include "gpu/device_info.h"
 #include "harness/stage.h"
 
 namespace mml::gpu {
 
-struct DeviceInfo {
-    bool available = false;
-    std::string why_not;  // when unavailable: the reason, and what to do
-    std::string name;
-    int cc_major = 0, cc_minor = 0;
-    int sm_count = 0;
-    double sm_clock_ghz = 0;
-    double fp32_peak_gflops = 0;  // SMs x FP32 lanes per SM x 2 x clock (spec, not measured)
-    std::size_t total_bytes = 0, free_bytes = 0;
-    int driver_version = 0, runtime_version = 0;
-};
 
 bool built_with_cuda();
 DeviceInfo probe();  // never throws
+// Throws UsageError "<what> needs a CUDA GPU, but <why>" when no GPU is
+// usable: the one capability check of commands and stages (device_check.cpp).
+void require_gpu(const std::string& what);
 
 // Host <-> device cost of one product, step by step (lab 6, seed 003 Fig. 9).
 struct CostBreakdown {

@@ -1,4 +1,4 @@
-// Stand-in for gpu/harness_backend.cu when this build has no CUDA toolkit.
+// Stand-in for harness/gpu_backend_cuda.cu when this build has no CUDA toolkit.
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -42,23 +42,24 @@ void DeviceProblem::poison_c() {}
 double DeviceProblem::run_timed_ms(const MatmulFn&, const StageParams&) { return 0; }
 void DeviceProblem::download_c(float*) {}
 
-// The GPU labs' own mmlab commands live in harness/stages/gpu/, which a build
+// The GPU labs' own mmlab commands live in harness/stages/labN/ of the GPU labs, which a build
 // without CUDA leaves out. Without these stand-ins, `mmlab gpu-latency` (lab 10's
 // handout names it) would answer "unknown command", as if it were a typo.
 namespace {
-Command left_out(const char* name, const char* lab, const char* summary, const char* note = "") {
-    const std::string why = std::string("'mmlab ") + name + "' is " + lab + "'s command and is left out of this build" +
-                            note + ": " + kNoCuda;
+Command left_out(const char* name, int lab, const char* summary, const char* note = "") {
+    const std::string why = std::string("'mmlab ") + name + "' is lab " + std::to_string(lab) +
+                            "'s command and is left out of this build" + note + ": " + kNoCuda;
     return {name, std::string(summary) + " (not in this build: no CUDA)", why + "\n",
-            [why](const std::vector<std::string>&) -> int { throw UsageError(why); }};
+            [why](const std::vector<std::string>&) -> int { throw UsageError(why); }, lab};
 }
 CommandRegistrar left_out_commands[] = {
-    CommandRegistrar(left_out("gpu-vs-cpu", "lab 6", "lab 6: a CPU stage against a GPU stage across sizes")),
-    CommandRegistrar(left_out("phvm", "lab 9", "lab 9: the skinny shapes on the GPU (seed 000, Exp. 1)")),
-    CommandRegistrar(left_out("phvm-sweep", "lab 9", "lab 9: PHVM over GS x BS against the model (seed 000, Exp. 2)")),
-    CommandRegistrar(left_out("phvm-model", "lab 9", "lab 9: the PHVM time-cost model",
+    CommandRegistrar(left_out("breakdown", 6, "lab 6: GPU cost split: allocation, copies in, kernel, copy out, free")),
+    CommandRegistrar(left_out("gpu-vs-cpu", 6, "lab 6: a CPU stage against a GPU stage across sizes")),
+    CommandRegistrar(left_out("phvm", 9, "lab 9: the skinny shapes on the GPU (seed 000, Exp. 1)")),
+    CommandRegistrar(left_out("phvm-sweep", 9, "lab 9: PHVM over GS x BS against the model (seed 000, Exp. 2)")),
+    CommandRegistrar(left_out("phvm-model", 9, "lab 9: the PHVM time-cost model",
                               " (it needs no GPU, but it is built only with the CUDA toolkit)")),
-    CommandRegistrar(left_out("gpu-latency", "lab 9", "lab 9: latency micro-benchmarks and read bandwidth")),
+    CommandRegistrar(left_out("gpu-latency", 9, "lab 9: latency micro-benchmarks and read bandwidth")),
 };
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "harness/catalog.h"
 #include "harness/cli.h"
 #include "harness/stage.h"
 
@@ -25,12 +26,14 @@ MatmulFn from_threaded(ThreadedMatmul fn) {
     };
 }
 
-Stage make_stage(int lab, Device device, const std::string& short_name, const std::string& summary,
-                 MatmulFn student, MatmulFn reference) {
+Stage make_stage(int lab, const std::string& short_name, const std::string& summary, MatmulFn student,
+                 MatmulFn reference) {
+    const CatalogEntry* entry = catalog_entry(lab);
+    if (!entry) throw std::logic_error("lab " + std::to_string(lab) + " is not in labs/catalog.txt");
     Stage s;
     s.name = "lab" + std::to_string(lab) + "." + short_name;
     s.lab = lab;
-    s.device = device;
+    s.device = entry->kind;
     s.summary = summary;
     s.student = std::move(student);
     s.reference = std::move(reference);
@@ -70,6 +73,7 @@ void Registry::add(Stage stage) {
 
 void Registry::add_lab(Lab lab) {
     if (find_lab(lab.number)) throw std::logic_error("lab registered twice");
+    if (!catalog_entry(lab.number)) throw std::logic_error("lab " + std::to_string(lab.number) + " is not in labs/catalog.txt");
     labs_.push_back(std::move(lab));
 }
 

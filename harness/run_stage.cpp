@@ -1,8 +1,7 @@
 #include "harness/run_stage.h"
 
+#include <chrono>
 #include <stdexcept>
-
-#include "harness/gpu_backend.h"
 
 namespace mml {
 
@@ -12,22 +11,41 @@ const MatmulFn& version_of(const Stage& stage, Impl impl) {
     return impl == Impl::Student ? stage.student : stage.reference;
 }
 
-CheckResult run_and_check(const Stage& stage, Impl impl, Shape s, const StageParams& params,
-                          std::uint64_t seed, VerifyMethod method) {
-    const MatmulFn& fn = version_of(stage, impl);
-    Matrix A(s.M, s.K), B(s.K, s.N), C(s.M, s.N);
+Problem::Problem(Shape s, std::uint64_t seed) : shape(s), A(s.M, s.K), B(s.K, s.N), C(s.M, s.N), check_seed(seed + 1) {
     fill_inputs(A, B, seed);
-    poison(C);
-    if (stage.device == Device::Cpu) {
-        fn(A.data(), B.data(), C.data(), s, params);
-    } else {
-        gpu::DeviceProblem dev(s);
-        dev.upload(A.data(), B.data());
-        dev.poison_c();
-        dev.run_timed_ms(fn, params);
-        dev.download_c(C.data());
+}
+
+gpu::DeviceProblem& Problem::device() {
+    if (!dev) {
+        dev = std::make_unique<gpu::DeviceProblem>(shape);
+        dev->upload(A.data(), B.data());
     }
-    return verify_product(A.data(), B.data(), C.data(), s, stage.bound(s, params), method, seed + 1);
+    return *dev;
+}
+
+CheckedRun run_once_and_verify(const Stage& stage, const MatmulFn& fn, Problem& p, const StageParams& params,
+                               VerifyMethod method) {
+    CheckedRun out;
+    poison(p.C);
+    if (stage.device == Device::Cpu) {
+        const auto t0 = std::chrono::steady_clock::now();
+        fn(p.A.data(), p.B.data(), p.C.data(), p.shape, params);
+        out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    } else {
+        gpu::DeviceProblem& dev = p.device();
+        dev.poison_c();
+        out.seconds = dev.run_timed_ms(fn, params) / 1e3;
+        dev.download_c(p.C.data());
+    }
+    out.check = verify_product(p.A.data(), p.B.data(), p.C.data(), p.shape, stage.bound(p.shape, params), method,
+                               p.check_seed);
+    return out;
+}
+
+CheckResult run_and_check(const Stage& stage, Impl impl, Shape s, const StageParams& params, std::uint64_t seed,
+                          VerifyMethod method) {
+    Problem problem(s, seed);
+    return run_once_and_verify(stage, version_of(stage, impl), problem, params, method).check;
 }
 
 }  // namespace mml

@@ -5,9 +5,10 @@
 // labs/) and the reference (from solutions/); the harness and the tests look
 // both up here by name, so they can run side by side in one run.
 //
-// Each lab registers its stages in harness/stages/labN.cpp (GPU labs in
-// harness/stages/gpu/labN.cpp) with a static Registrar; nothing else in the
-// harness needs to change when a lab is added.
+// Each lab registers its stages in harness/stages/labN/stages.cpp with a
+// static Registrar; which labs exist, their kind (CPU or GPU) and their demo
+// stages are in the lab catalog (labs/catalog.txt, harness/catalog.h).
+// Nothing else in the harness changes when a lab is added.
 #pragma once
 
 #include <functional>
@@ -80,7 +81,6 @@ struct Stage {
     // kernel per CPU at run time (on a CPU it does not know, an older one).
     // Empty for the stages written here.
     std::function<std::string()> describe_library;
-    bool in_demo = true;  // run by `make demo`
     // Shapes `make demo` uses for this stage instead of its default size
     // (lab 9's skinny products); empty = the demo's size. --size overrides.
     std::vector<Shape> demo_shapes;
@@ -89,11 +89,11 @@ struct Stage {
 
 // A stage of lab `lab` named "lab<lab>.<short_name>", with its one-line
 // summary and its two versions (`student` empty for a peer row the student
-// does not write); every other field keeps its default. The lab's
-// registration sets what differs (threaded, bound, in_demo...) on the result
-// before Registry::add.
-Stage make_stage(int lab, Device device, const std::string& short_name, const std::string& summary,
-                 MatmulFn student, MatmulFn reference);
+// does not write); it runs on the lab's kind of device (the catalog's). Every
+// other field keeps its default. The lab's registration sets what differs
+// (threaded, bound...) on the result before Registry::add.
+Stage make_stage(int lab, const std::string& short_name, const std::string& summary, MatmulFn student,
+                 MatmulFn reference);
 
 // Throws UsageError when `p` sets a parameter that none of `stages` reads,
 // naming the parameters each of them does read.
@@ -126,10 +126,10 @@ struct TargetVerdict {
     std::string explanation;  // one or two lines: what was compared, the numbers
 };
 
+// What a lab does beyond its catalog line (labs/catalog.txt: number, kind,
+// suites, demo stages, title): its default sizes, its target and its judge.
 struct Lab {
     int number = 0;
-    std::string title;
-    Device device = Device::Cpu;
     std::vector<Shape> default_shapes;  // what `make labN` times
     std::string target;                 // the goal in words, printed with the verdict
     std::function<TargetVerdict(const std::vector<Measurement>&)> judge;

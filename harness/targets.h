@@ -1,4 +1,4 @@
-// Helpers for the labs' target judges (harness/stages/labN.cpp): find a row,
+// Helpers for the labs' target judges (harness/stages/labN/stages.cpp): find a row,
 // the fastest row, the first failure, and format numbers for the verdict.
 #pragma once
 

@@ -1,5 +1,5 @@
 // Lab 6: the host launch functions of your CUDA kernels (labs/lab6/*.cu).
-// Plain C++ (no CUDA types), so the registration in harness/stages/gpu/lab6.cpp
+// Plain C++ (no CUDA types), so the registration in harness/stages/lab6/stages.cpp
 // is ordinary C++. A, B, C are DEVICE pointers; every function launches on the
 // default stream and returns without waiting (the harness synchronises).
 //   A is M x K (A[i*K + k]), B is K x N (B[k*N + j]), C is M x N (C[i*N + j]).

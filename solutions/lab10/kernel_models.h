@@ -4,7 +4,7 @@
 // into basic blocks at its waits, and each block gets its issue time (ILP),
 // the latency of the memory it waits on and the transfer time of its bytes.
 // Plain C++: the hardware and the occupancy are inputs, read from the GPU by
-// harness/stages/gpu/lab10_gpu.cpp or stated (the paper's Tesla C1060).
+// harness/stages/lab10/measured_gpu.cpp or stated (the paper's Tesla C1060).
 #pragma once
 
 #include <string>

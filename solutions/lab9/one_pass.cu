@@ -18,7 +18,7 @@
 // shared memory summed by thread, one partial per block to a workspace, and a
 // second small kernel that adds the GS partials of each output by halving.
 // The order is fixed, so results repeat bit for bit, and the error bound
-// follows from the depth of that tree (harness/stages/gpu/lab9.cpp).
+// follows from the depth of that tree (harness/stages/lab9/stages.cpp).
 #include <algorithm>
 
 #include "gpu/cuda_check.h"

@@ -7,7 +7,7 @@
 
 #include "gpu/occupancy.h"
 #include "harness/gpu_backend.h"
-#include "harness/stages/lab10.h"
+#include "harness/stages/lab10/lab10.h"
 #include "solutions/lab10/kernel_models.h"
 #include "solutions/lab6/lab6.h"
 #include "solutions/lab7/lab7.h"

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "harness/cli.h"
-#include "harness/stages/gpu/lab9.h"
+#include "harness/stages/lab9/lab9.h"
 #include "tests/stage_check.h"
 
 using mml::Shape;

@@ -4,7 +4,7 @@
 // E(T) = S(T) / T (1.0 = every added core fully used). Wall-clock time of one
 // call, as seed 003 measured threads with clock_gettime: clock() would add up
 // the CPU time of all threads and hide the speedup.
-#include "harness/stages/lab4_scaling.h"
+#include "harness/stages/lab4/scaling.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -141,7 +141,7 @@ int run_scaling(const std::vector<std::string>& args) {
 }
 
 CommandRegistrar scaling_command({"scaling", "lab 4: time a threaded stage at T = 1, 2, ... threads; speedup, efficiency",
-                                  kUsage, run_scaling});
+                                  kUsage, run_scaling, 4});
 
 }  // namespace
 }  // namespace mml::lab4

@@ -7,7 +7,7 @@
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
 #include "gpu/event_timer.h"
-#include "harness/bench.h"
+#include "cpu/stats.h"
 #include "harness/gpu_backend.h"
 
 namespace mml::gpu {

@@ -21,7 +21,7 @@
 #include "harness/csv_file.h"
 #include "harness/gpu_backend.h"
 #include "harness/report.h"
-#include "harness/stages/gpu/lab9.h"
+#include "harness/stages/lab9/lab9.h"
 #include "harness/targets.h"
 #include "solutions/lab9/config_model.h"
 
@@ -528,13 +528,13 @@ int run_latency(const std::vector<std::string>& raw) {
 }
 
 CommandRegistrar phvm_cmd({"phvm", "lab 9: BasicMM, PHVM, cuBLAS and one-pass on the skinny shapes (seed 000, Exp. 1)",
-                           kPhvmUsage, run_phvm});
+                           kPhvmUsage, run_phvm, 9});
 CommandRegistrar sweep_cmd({"phvm-sweep", "lab 9: PHVM over GS x BS, measured vs the time-cost model (seed 000, Exp. 2)",
-                            kSweepUsage, run_sweep});
+                            kSweepUsage, run_sweep, 9});
 CommandRegistrar model_cmd({"phvm-model", "lab 9: the PHVM time-cost model (Eq. 1-11) and its optimum", kModelUsage,
-                            run_model});
+                            run_model, 9});
 CommandRegistrar latency_cmd({"gpu-latency", "lab 9: latency micro-benchmarks and read bandwidth (the model's inputs)",
-                              kLatencyUsage, run_latency});
+                              kLatencyUsage, run_latency, 9});
 
 }  // namespace
 }  // namespace mml::lab9

@@ -30,10 +30,8 @@ MatmulFn with_block_param(BlockReduceFn fn) {
     };
 }
 
-void add_stage(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary,
-               bool in_demo, bool reads_block = false) {
-    Stage s = make_stage(6, Device::Gpu, name, summary, std::move(student), std::move(reference));
-    s.in_demo = in_demo;
+void add_stage(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary, bool reads_block = false) {
+    Stage s = make_stage(6, name, summary, std::move(student), std::move(reference));
     if (reads_block) {  // --param block: said, and a bad value refused before anything runs
         s.param_names = {"block"};
         s.check_params = [](const StageParams& p) { block_param(p); };
@@ -64,18 +62,15 @@ Registrar lab6_stages([](Registry& reg) {
     namespace st = student::lab6;
     namespace ref = reference::lab6;
     add_stage(reg, "naive_coalesced", from_plain(st::matmul_naive_coalesced), from_plain(ref::matmul_naive_coalesced),
-              "naive CUDA kernel, one thread per C element, threadIdx.x along C's columns (coalesced)", true);
+              "naive CUDA kernel, one thread per C element, threadIdx.x along C's columns (coalesced)");
     add_stage(reg, "naive_uncoalesced", from_plain(st::matmul_naive_uncoalesced),
               from_plain(ref::matmul_naive_uncoalesced),
-              "the same kernel with threadIdx.x along C's rows (uncoalesced, seed 002's mapping)", false);
+              "the same kernel with threadIdx.x along C's rows (uncoalesced, seed 002's mapping)");
     add_stage(reg, "block_reduce", with_block_param(st::matmul_block_reduce), with_block_param(ref::matmul_block_reduce),
-              "one block per C element, strided partial sums, shared-memory halving (seed 003; --param block=64)",
-              false, true);
+              "one block per C element, strided partial sums, shared-memory halving (seed 003; --param block=64)", true);
 
     Lab lab;
     lab.number = 6;
-    lab.title = "CUDA basics: naive kernels, coalescing, a reduction kernel";
-    lab.device = Device::Gpu;
     lab.default_shapes = {{1024, 1024, 1024}, {4096, 4096, 4096}};
     lab.target = "all stages correct; your coalesced naive kernel within 1.25x of the reference's time and >= 2x faster "
                  "than your uncoalesced one (largest shape)";

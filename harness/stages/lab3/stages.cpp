@@ -45,12 +45,12 @@ TargetVerdict judge_lab3(const std::vector<Measurement>& rows) {
 }
 
 Registrar lab3_stages([](Registry& reg) {
-    reg.add(make_stage(3, Device::Cpu, "classical",
+    reg.add(make_stage(3, "classical",
                        "the classical base case alone (blocked i-k-j, AVX2 when present): Strassen's yardstick", {},
                        from_plain(reference::lab3::matmul_classical)));
 
     Stage strassen =
-        make_stage(3, Device::Cpu, "strassen",
+        make_stage(3, "strassen",
                    "Strassen, 7 products a level, peeling for odd sizes, one workspace (--param cutoff=1024)",
                    strassen_fn(student::lab3::matmul_strassen), strassen_fn(reference::lab3::matmul_strassen));
     strassen.bound = [](Shape s, const StageParams& p) { return reference::lab3::strassen_bound(s, cutoff_of(p)); };
@@ -60,7 +60,6 @@ Registrar lab3_stages([](Registry& reg) {
 
     Lab lab;
     lab.number = 3;
-    lab.title = "Strassen: recursion with a cutoff, one workspace, crossover and error growth";
     lab.default_shapes = {{2048, 2048, 2048}};
     lab.target = "lab3.strassen correct at every shape and cutoff (the tests); your Strassen within 1.25x of the reference's time at the largest size";
     lab.judge = judge_lab3;

@@ -4,7 +4,7 @@
 #include "harness/cli.h"
 #include "harness/report.h"
 #include "harness/stage.h"
-#include "harness/stages/lab4_scaling.h"
+#include "harness/stages/lab4/scaling.h"
 #include "harness/targets.h"
 #include "labs/lab4/threads.h"
 #include "solutions/lab3/strassen.h"
@@ -40,10 +40,8 @@ MatmulFn strassen_fn(StrassenFn fn) {
     };
 }
 
-Stage threaded_stage(const char* name, const char* summary, MatmulFn student, MatmulFn reference,
-                     bool in_demo = false) {
-    Stage s = make_stage(4, Device::Cpu, name, summary, std::move(student), std::move(reference));
-    s.in_demo = in_demo;  // the progression shows one threaded row (mmlab demo --threads 2 shows it on 2 threads)
+Stage threaded_stage(const char* name, const char* summary, MatmulFn student, MatmulFn reference) {
+    Stage s = make_stage(4, name, summary, std::move(student), std::move(reference));
     s.threaded = true;
     return s;
 }
@@ -110,7 +108,7 @@ Registrar lab4_stages([](Registry& reg) {
     namespace st = student::lab4;
     namespace ref = reference::lab4;
     reg.add(threaded_stage("pthreads", "pthreads: C's rows in T contiguous blocks, one thread each (create/join)",
-                           from_threaded(st::matmul_pthreads), from_threaded(ref::matmul_pthreads), true));
+                           from_threaded(st::matmul_pthreads), from_threaded(ref::matmul_pthreads)));
     reg.add(with_positive_param(threaded_stage("omp_static", "OpenMP parallel for over row blocks, schedule(static) (--param block_rows=64)",
                                                omp_fn(st::matmul_omp_static), omp_fn(ref::matmul_omp_static)),
                                 "block_rows"));
@@ -128,7 +126,6 @@ Registrar lab4_stages([](Registry& reg) {
 
     Lab lab;
     lab.number = 4;
-    lab.title = "threads: pthreads, OpenMP, parallel Strassen, scaling";
     lab.default_shapes = {{2048, 2048, 2048}};  // the triple loop is skipped there (too slow): about a minute in all
     lab.target = "every lab4 stage correct (tests at 1, 2, 3 and 7 threads); your lab4.pthreads at 2048^3 with 2 threads >= 1.8x as fast as with 1 (measured by the judge)";
     lab.judge = judge_lab4;

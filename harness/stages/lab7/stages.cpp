@@ -13,10 +13,9 @@ namespace {
 using namespace mml;
 
 void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul reference,
-               const char* summary, bool in_demo) {
+               const char* summary) {
     MatmulFn own = student ? from_plain(student) : MatmulFn{};  // none: a peer row the student does not write
-    Stage s = make_stage(7, Device::Gpu, name, summary, std::move(own), from_plain(reference));
-    s.in_demo = in_demo;
+    Stage s = make_stage(7, name, summary, std::move(own), from_plain(reference));
     reg.add(std::move(s));
 }
 
@@ -47,24 +46,22 @@ Registrar lab7_stages([](Registry& reg) {
     namespace st = student::lab7;
     namespace ref = reference::lab7;
     add_stage(reg, "naive", nullptr, reference::lab6::matmul_naive_coalesced,
-              "lab 6's naive coalesced kernel (reference), the yardstick for lab 7", false);
+              "lab 6's naive coalesced kernel (reference), the yardstick for lab 7");
     add_stage(reg, "tiled16", st::matmul_tiled16, ref::matmul_tiled16,
-              "16x16 shared-memory tiles of A and B, zero-padded at the edges (seed 002)", false);
+              "16x16 shared-memory tiles of A and B, zero-padded at the edges (seed 002)");
     add_stage(reg, "tiled32", st::matmul_tiled32, ref::matmul_tiled32,
-              "32x32 shared-memory tiles of A and B, zero-padded at the edges", true);
+              "32x32 shared-memory tiles of A and B, zero-padded at the edges");
     add_stage(reg, "transposed_b", st::matmul_transposed_b, ref::matmul_transposed_b,
-              "tile 32, B's tile stored transposed in float[32][32]: 32-way bank conflicts (seed 001)", false);
+              "tile 32, B's tile stored transposed in float[32][32]: 32-way bank conflicts (seed 001)");
     add_stage(reg, "transposed_b_padded", st::matmul_transposed_b_padded, ref::matmul_transposed_b_padded,
-              "the same in float[32][33]: one column of padding, no bank conflicts", false);
+              "the same in float[32][33]: one column of padding, no bank conflicts");
     add_stage(reg, "volkov", st::matmul_volkov, ref::matmul_volkov,
-              "Volkov-Demmel: A's tile in shared, B streamed (coalesced), 64 C values a thread in registers", true);
+              "Volkov-Demmel: A's tile in shared, B streamed (coalesced), 64 C values a thread in registers");
     add_stage(reg, "volkov_seed", nullptr, ref::matmul_volkov_seed,
-              "seed 001's layout: B's tile in shared, A streamed (uncoalesced), a row strip of C in registers", false);
+              "seed 001's layout: B's tile in shared, A streamed (uncoalesced), a row strip of C in registers");
 
     Lab lab;
     lab.number = 7;
-    lab.title = "shared memory: tiling, bank conflicts, the Volkov-Demmel kernel";
-    lab.device = Device::Gpu;
     lab.default_shapes = {{4096, 4096, 4096}};
     lab.target = "all stages correct; your volkov >= 1.5x faster than your tiled32 and >= 2x faster than lab 6's "
                  "naive kernel; padding makes your transposed-B kernel >= 1.5x faster";

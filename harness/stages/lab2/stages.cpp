@@ -45,13 +45,11 @@ MatmulFn blocked(BlockedMatmul fn) {
     };
 }
 
-void add(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary,
-         bool in_demo, std::function<void(const StageParams&)> check_params = {},
+void add(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary, std::function<void(const StageParams&)> check_params = {},
          std::vector<std::string> param_names = {}) {
-    Stage s = make_stage(2, Device::Cpu, name, summary, std::move(student), std::move(reference));
+    Stage s = make_stage(2, name, summary, std::move(student), std::move(reference));
     s.check_params = std::move(check_params);
     s.param_names = std::move(param_names);
-    s.in_demo = in_demo;
     reg.add(std::move(s));
 }
 
@@ -83,18 +81,16 @@ Registrar lab2_stages([](Registry& reg) {
     namespace st = student::lab2;
     namespace ref = reference::lab2;
     add(reg, "interchanged", from_plain(st::matmul_interchanged), from_plain(ref::matmul_interchanged),
-        "loop interchange i-k-j, row pointers and __restrict__ (B and C along rows)",
-        false);  // the demo already shows lab1.ikj, which runs at the same speed
+        "loop interchange i-k-j, row pointers and __restrict__ (B and C along rows)");  // the demo already shows lab1.ikj, which runs at the same speed
     add(reg, "transposed", from_plain(st::matmul_transposed), from_plain(ref::matmul_transposed),
-        "transpose B (cost included), then a row-by-row dot product per element", true);
+        "transpose B (cost included), then a row-by-row dot product per element");
     add(reg, "blocked", blocked(st::matmul_blocked), blocked(ref::matmul_blocked),
-        "cache blocking: KC x NC blocks of B stay in cache (--param kc=..,nc=.. or block=..)", true,
+        "cache blocking: KC x NC blocks of B stay in cache (--param kc=..,nc=.. or block=..)",
         [](const StageParams& p) { blocks_from(p); },  // bad block sizes: refused before anything runs
         {"block", "kc", "nc"});
 
     Lab lab;
     lab.number = 2;
-    lab.title = "memory locality: loop interchange, transposed B, cache blocking";
     lab.default_shapes = {{1024, 1024, 1024}};
     lab.target = "all three stages correct; your fastest stage >= 10x faster than the baseline (reference lab1.ijk) at the largest size where the baseline runs";
     lab.judge = judge_lab2;

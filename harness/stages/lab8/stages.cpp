@@ -18,22 +18,20 @@ constexpr const char* kPeer = "lab8.cublas";
 constexpr double kGoal = 0.85;  // best FP32 stage's speed / cuBLAS FP32's
 
 void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul reference,
-               const char* summary, bool in_demo, bool tf32 = false) {
-    Stage s = make_stage(8, Device::Gpu, name, summary, from_plain(student), from_plain(reference));
+               const char* summary, bool tf32 = false) {
+    Stage s = make_stage(8, name, summary, from_plain(student), from_plain(reference));
     // TF32 rounds every input to 10 mantissa bits: its own, looser bound.
     if (tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
-    s.in_demo = in_demo;
     reg.add(std::move(s));
 }
 
-void add_cublas(Registry& reg, const char* name, gpu::CublasMath math, const char* summary, bool in_demo) {
-    Stage s = make_stage(8, Device::Gpu, name, summary, {},
+void add_cublas(Registry& reg, const char* name, gpu::CublasMath math, const char* summary) {
+    Stage s = make_stage(8, name, summary, {},
                          [math](const float* A, const float* B, float* C, Shape shape, const StageParams&) {
                              gpu::cublas_sgemm_row_major(A, B, C, shape, math);
                          });
     if (math == gpu::CublasMath::Tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
     s.describe_library = gpu::cublas_description;
-    s.in_demo = in_demo;
     reg.add(std::move(s));
 }
 
@@ -83,22 +81,20 @@ Registrar lab8_stages([](Registry& reg) {
     namespace st = student::lab8;
     namespace ref = reference::lab8;
     add_stage(reg, "tile8x8", st::register_tile, ref::register_tile,
-              "8x8 thread tile in registers, 128x128 block tile, k-step 8", true);
+              "8x8 thread tile in registers, 128x128 block tile, k-step 8");
     add_stage(reg, "float4", st::vector_loads, ref::vector_loads,
-              "+ 16-byte (float4) global and shared loads, A transposed in shared", false);
+              "+ 16-byte (float4) global and shared loads, A transposed in shared");
     add_stage(reg, "no_conflicts", st::conflict_free, ref::conflict_free,
-              "+ padded shared rows and split thread tiles: no bank conflicts", false);
+              "+ padded shared rows and split thread tiles: no bank conflicts");
     add_stage(reg, "double_buffer", st::double_buffer, ref::double_buffer,
-              "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order", true);
-    add_cublas(reg, "cublas", gpu::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)", true);
+              "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order");
+    add_cublas(reg, "cublas", gpu::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)");
     add_stage(reg, "wmma_tf32", st::wmma_tf32, ref::wmma_tf32,
-              "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)", false, true);
-    add_cublas(reg, "cublas_tf32", gpu::CublasMath::Tf32, "the extension's peer: cuBLAS SGEMM with TF32 tensor cores", false);
+              "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)", true);
+    add_cublas(reg, "cublas_tf32", gpu::CublasMath::Tf32, "the extension's peer: cuBLAS SGEMM with TF32 tensor cores");
 
     Lab lab;
     lab.number = 8;
-    lab.title = "register blocking: thread tiles, float4, conflict-free shared memory, double buffering";
-    lab.device = Device::Gpu;
     lab.default_shapes = {{4096, 4096, 4096}};
     lab.target = "every stage correct; your fastest FP32 stage >= 85% of cuBLAS FP32 SGEMM's speed "
                  "(tensor cores off) at every size >= 4096 timed (the course's goal: 4096^3 and 8192^3)";

@@ -1,6 +1,6 @@
 // Lab 9 - skinny products R = E*F (E M x K, F K x N, M, N << K): BasicMM and
 // PHVM (seed 000), cublasSgemm as the peer, and a one-pass kernel.
-#include "harness/stages/gpu/lab9.h"
+#include "harness/stages/lab9/lab9.h"
 
 #include <cmath>
 #include <algorithm>
@@ -113,7 +113,7 @@ MatmulFn one_pass_fn() {
 }
 
 Stage gpu_stage(const char* name, const char* summary) {
-    Stage s = make_stage(9, Device::Gpu, name, summary, {}, {});  // the versions are set by the caller
+    Stage s = make_stage(9, name, summary, {}, {});  // the versions are set by the caller
     // `make demo` runs lab 9 on MTX1 (5 x 5 x 3e7), not on the demo's square size.
     s.demo_shapes = {{5, 5, 30000000}};
     return s;
@@ -189,8 +189,6 @@ Registrar lab9_stages([](Registry& reg) {
 
     Lab lab;
     lab.number = 9;
-    lab.title = "skinny products: PHVM, its configuration model, a one-pass kernel";
-    lab.device = Device::Gpu;
     // MTXA, MTX1 and MTX3 of seed 000 (MTXB and MTXC: `mmlab phvm`).
     lab.default_shapes = {{3, 3, 50000000}, {5, 5, 30000000}, {9, 9, 30000000}};
     lab.target = "on every shape: your one-pass kernel >= 90% of the measured read bandwidth and >= 3x "

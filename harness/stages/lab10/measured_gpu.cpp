@@ -19,7 +19,7 @@
 #include "harness/cli.h"
 #include "harness/gpu_backend.h"
 #include "harness/run_stage.h"
-#include "harness/stages/lab10.h"
+#include "harness/stages/lab10/lab10.h"
 #include "harness/targets.h"
 #include "solutions/lab10/kernel_models.h"
 #include "solutions/lab6/lab6.h"

@@ -1,6 +1,6 @@
 // Lab 10 helpers shared by its CPU-side registration and commands
-// (harness/stages/lab10.cpp) and its GPU measurements
-// (harness/stages/gpu/lab10_gpu.cpp, built only with CUDA).
+// (harness/stages/lab10/stages.cpp) and its GPU measurements
+// (harness/stages/lab10/measured_gpu.cpp, built only with CUDA).
 #pragma once
 
 #include <functional>
@@ -59,7 +59,7 @@ struct GpuLh {
     std::vector<LhCase> cases;
 };
 
-// Filled in by harness/stages/gpu/lab10_gpu.cpp in CUDA builds; empty otherwise.
+// Filled in by harness/stages/lab10/measured_gpu.cpp in CUDA builds; empty otherwise.
 struct GpuSections {
     std::function<GpuRoofline(Shape, const BenchSettings&)> roofline;
     std::function<GpuLh(const std::vector<long long>& sizes, int reps, bool quiet)> lh;  // quiet: no progress on stderr

@@ -204,9 +204,9 @@ int run_strassen_error(const std::vector<std::string>& args) {
 }
 
 CommandRegistrar crossover_command({"crossover", "lab 3: where one level of Strassen beats the classical kernel",
-                                    kCrossoverUsage, run_crossover});
+                                    kCrossoverUsage, run_crossover, 3});
 CommandRegistrar error_command({"strassen-error", "lab 3: error growth with n, classical vs Strassen, beside the bounds",
-                                kErrorUsage, run_strassen_error});
+                                kErrorUsage, run_strassen_error, 3});
 
 }  // namespace
 }  // namespace mml

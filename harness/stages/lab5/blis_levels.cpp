@@ -211,7 +211,7 @@ int run_levels(const std::vector<std::string>& args) {
 }
 
 CommandRegistrar registrar({"blis-levels", "lab 5: where lab5.blis loses time against the FMA peak, level by level",
-                            kUsage, run_levels});
+                            kUsage, run_levels, 5});
 
 }  // namespace
 }  // namespace mml

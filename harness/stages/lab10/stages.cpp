@@ -3,10 +3,10 @@
 // student's traffic and bound functions, then evaluates seed 004's
 // latency-hidden-factor model with the student's LH / TimeOneRep / TimeTotal:
 // on the paper's Tesla C1060 inputs (no GPU needed), and on this GPU beside
-// the measured kernel times (harness/stages/gpu/lab10_gpu.cpp).
+// the measured kernel times (harness/stages/lab10/measured_gpu.cpp).
 // Commands: mmlab roofline, mmlab lh-model (the same sections, with options
 // and CSV output for plots).
-#include "harness/stages/lab10.h"
+#include "harness/stages/lab10/lab10.h"
 
 #include <algorithm>
 #include <cmath>
@@ -614,9 +614,9 @@ int run_lh(const std::vector<std::string>& raw) {
 }
 
 CommandRegistrar roofline_cmd({"roofline", "lab 10: the measured stages of labs 1-8 on the roofline (CSV for plots)",
-                               kRoofUsage, run_roofline});
+                               kRoofUsage, run_roofline, 10});
 CommandRegistrar lh_cmd({"lh-model", "lab 10: seed 004's latency-hidden model, predicted vs measured (naive, tiled, Volkov)",
-                         kLhUsage, run_lh});
+                         kLhUsage, run_lh, 10});
 
 // ---------------------------------------------------------------- make lab10
 
@@ -656,8 +656,6 @@ int run_lab10(const Options& o) {
 Registrar lab10_registration([](Registry& reg) {
     Lab lab;
     lab.number = 10;
-    lab.title = "performance models: the roofline, the latency-hidden-factor model (seed 004)";
-    lab.device = Device::Cpu;  // its GPU part runs where a GPU is and is reported skipped elsewhere
     lab.default_shapes = {{1000, 1000, 1000}};
     lab.target = kTarget;
     lab.run = run_lab10;

@@ -134,7 +134,7 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
 
 CommandRegistrar gpu_vs_cpu_command(
     {"gpu-vs-cpu", "lab 6: a CPU stage against a GPU stage across sizes, kernel alone and with transfers",
-     kUsage, run_gpu_vs_cpu});
+     kUsage, run_gpu_vs_cpu, 6});
 
 }  // namespace
 }  // namespace mml

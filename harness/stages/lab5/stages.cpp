@@ -94,8 +94,7 @@ TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
 }
 
 Registrar lab5_stages([](Registry& reg) {
-    reg.add(with_simd_param(make_stage(
-        5, Device::Cpu, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
+    reg.add(with_simd_param(make_stage(5, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
         },
@@ -103,8 +102,7 @@ Registrar lab5_stages([](Registry& reg) {
             ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), 1);
         })));
 
-    reg.add(with_simd_param(make_stage(
-        5, Device::Cpu, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
+    reg.add(with_simd_param(make_stage(5, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
         },
@@ -112,8 +110,7 @@ Registrar lab5_stages([](Registry& reg) {
             ref::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p));
         })));
 
-    Stage blis = make_stage(
-        5, Device::Cpu, "blis", "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows",
+    Stage blis = make_stage(5, "blis", "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_blis(A, B, C, sh.M, sh.N, sh.K, student_kernels(p),
                             {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")}, p.threads);
@@ -130,8 +127,7 @@ Registrar lab5_stages([](Registry& reg) {
     };
     reg.add(std::move(blis));
 
-    Stage combined = make_stage(
-        5, Device::Cpu, "combined", "seed 003's best row: transposed B + SIMD dot products + threads over row blocks",
+    Stage combined = make_stage(5, "combined", "seed 003's best row: transposed B + SIMD dot products + threads over row blocks",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
         },
@@ -140,11 +136,9 @@ Registrar lab5_stages([](Registry& reg) {
         });
     combined.threaded = true;
     combined = with_simd_param(std::move(combined));
-    combined.in_demo = false;  // the progression shows lab5.dot and lab5.blis
     reg.add(std::move(combined));
 
-    Stage openblas = make_stage(
-        5, Device::Cpu, "openblas", "the peer: OpenBLAS cblas_sgemm (OS package) on the same threads", {},
+    Stage openblas = make_stage(5, "openblas", "the peer: OpenBLAS cblas_sgemm (OS package) on the same threads", {},
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             ref::matmul_openblas(A, B, C, sh.M, sh.N, sh.K, p.threads);
         });
@@ -154,7 +148,6 @@ Registrar lab5_stages([](Registry& reg) {
 
     Lab lab;
     lab.number = 5;
-    lab.title = "SIMD: AVX2/AVX-512 kernels, the register tile, a packed BLIS-style GEMM vs OpenBLAS";
     lab.default_shapes = {{1024, 1024, 1024}};
     lab.target = "every stage correct; your fastest stage >= 75% of OpenBLAS's speed on the same threads "
                  "(the reference runs within 1-3% of OpenBLAS on the 2-core Zen 3; try SIZE=2048 THREADS=2)";

@@ -1,0 +1,53 @@
+// mmlab demo (make demo): each lab's main stages (the catalog's demo column),
+// reference code, CPU at 1000^3 and GPU at 4096^3 unless --size says otherwise.
+#include <cstdio>
+
+#include "harness/catalog.h"
+#include "harness/commands.h"
+#include "harness/gpu_backend.h"
+#include "harness/jobs.h"
+#include "harness/report.h"
+
+namespace mml {
+namespace {
+
+int demo_command(const std::vector<std::string>& args) {
+    const Options o = parse_options("demo", args);
+    refuse_no_baseline(o);
+    const bool gpu = gpu::probe().available;
+    std::vector<const Stage*> cpu_stages, gpu_stages;
+    for (const Stage* s : Registry::instance().stages()) {
+        if (!in_demo(*s)) continue;
+        (s->device == Device::Gpu ? gpu_stages : cpu_stages).push_back(s);
+    }
+    // CPU: 1000, not 1024: at powers of two the triple loop's column walks
+    // collide in the cache's sets and the baseline runs 3-5x slower, which
+    // would inflate every speedup in the table (lab 2's handout shows it).
+    const std::vector<Shape> cpu_shapes = o.shapes.empty() ? std::vector<Shape>{{1000, 1000, 1000}} : o.shapes;
+    const std::vector<Shape> gpu_shapes = o.shapes.empty() ? std::vector<Shape>{{4096, 4096, 4096}} : o.shapes;
+    std::vector<Job> jobs = make_jobs(cpu_stages, cpu_shapes, ImplChoice::Reference, false);
+    add_baseline(jobs, cpu_shapes);
+    if (gpu)
+        for (const Stage* s : gpu_stages) {  // a stage may name its own demo shapes (lab 9)
+            const bool own = o.shapes.empty() && !s->demo_shapes.empty();
+            auto g = make_jobs({s}, own ? s->demo_shapes : gpu_shapes, ImplChoice::Reference, false);
+            jobs.insert(jobs.end(), g.begin(), g.end());
+        }
+    validate(jobs, o.params);
+    check_json_path(o.json_path);
+    std::printf("== matmul-lab: the progression, reference solutions ==\n");
+    print_machine_header(true);
+    print_peer_libraries(jobs);
+    if (!gpu && !gpu_stages.empty())
+        std::printf("(the %zu GPU stages are left out: no usable GPU)\n", gpu_stages.size());
+    const BenchOutput out = measure(jobs, settings_from(o));
+    print_table(out.rows);
+    if (!o.json_path.empty()) write_json(o.json_path, o, out, std::nullopt, "");
+    return all_passed(out) ? 0 : 1;
+}
+
+CommandRegistrar demo_cmd({"demo", "the progression: each lab's main stages, reference code (`make demo`)", "",
+                           demo_command});
+
+}  // namespace
+}  // namespace mml

@@ -1,0 +1,59 @@
+// mmlab lab N (make labN): the student's version beside the reference and the
+// baseline, then whether the lab's target is met.
+#include <cstdio>
+
+#include "harness/catalog.h"
+#include "harness/commands.h"
+#include "harness/gpu_backend.h"
+#include "harness/jobs.h"
+#include "harness/report.h"
+
+namespace mml {
+
+const Lab& lab_or_error(int number) {
+    const Lab* lab = Registry::instance().find_lab(number);
+    if (lab) return *lab;
+    const CatalogEntry* entry = catalog_entry(number);
+    if (!entry) throw UsageError("there is no lab " + std::to_string(number) + ": the labs are 1 to " +
+                                 std::to_string(last_lab_number()) + " ('mmlab list')");
+    throw UsageError("lab " + std::to_string(number) + " is not in this build: " +
+                     (entry->kind == Device::Gpu && !gpu::built_with_cuda() ? gpu::probe().why_not
+                                                                             : "its stages are not registered"));
+}
+
+namespace {
+
+int lab_command(const std::vector<std::string>& args) {
+    const Options o = parse_options("lab", args);
+    refuse_no_baseline(o);
+    const Lab& lab = lab_or_error(o.lab);
+    const CatalogEntry& entry = *catalog_entry(o.lab);
+    if (lab.run) return lab.run(o);
+    if (entry.kind == Device::Gpu) gpu::require_gpu("lab " + std::to_string(o.lab));
+    const auto stages = Registry::instance().stages_of_lab(o.lab);
+    const std::vector<Shape> shapes = o.shapes.empty() ? lab.default_shapes : o.shapes;
+    std::vector<Job> jobs = make_jobs(stages, shapes, o.impl_given ? o.impl : ImplChoice::Both, o.solution);
+    // The CPU baseline beside the CPU labs only: at a GPU lab's sizes (4096^3)
+    // it is over its size limit, and a row saying "skipped" is only noise.
+    if (entry.kind == Device::Cpu) add_baseline(jobs, shapes);
+    validate(jobs, o.params);
+    check_json_path(o.json_path);
+    std::printf("== lab %d: %s ==\n", lab.number, entry.title.c_str());
+    if (o.solution) std::printf("SOLUTION=1: the reference runs in the student's place.\n");
+    print_machine_header(entry.kind == Device::Gpu);
+    print_peer_libraries(jobs);
+    const BenchOutput out = measure(jobs, settings_from(o));
+    print_table(out.rows);
+    const TargetVerdict v = lab.judge ? lab.judge(out.rows) : TargetVerdict{true, "no target set"};
+    std::printf("\ntarget : %s\nresult : %s - %s\n", lab.target.c_str(), v.met ? "TARGET MET" : "TARGET NOT MET",
+                v.explanation.c_str());
+    if (!o.json_path.empty()) write_json(o.json_path, o, out, v, lab.target);
+    return all_passed(out) ? 0 : 1;
+}
+
+CommandRegistrar lab_cmd({"lab", "lab N: your version beside the reference and the baseline, then whether the lab's\n"
+                                 "                       target is met (what `make labN` runs)",
+                          "", lab_command});
+
+}  // namespace
+}  // namespace mml

@@ -1,0 +1,80 @@
+#include "harness/jobs.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <set>
+
+#include "harness/gpu_backend.h"
+
+namespace mml {
+
+std::vector<Job> make_jobs(const std::vector<const Stage*>& stages, const std::vector<Shape>& shapes,
+                           ImplChoice choice, bool solution) {
+    std::vector<Job> jobs;
+    for (Shape shape : shapes)
+        for (const Stage* s : stages) {
+            if ((choice == ImplChoice::Student || choice == ImplChoice::Both) && s->student)
+                jobs.push_back({s, Impl::Student, solution ? Impl::Reference : Impl::Student, shape, false, {}});
+            if (choice == ImplChoice::Reference || choice == ImplChoice::Both || !s->student)
+                jobs.push_back({s, Impl::Reference, Impl::Reference, shape, false, {}});
+        }
+    return jobs;
+}
+
+void add_baseline(std::vector<Job>& jobs, const std::vector<Shape>& shapes) {
+    const Stage* base = Registry::instance().find(kBaselineStage);
+    if (!base) return;
+    for (Shape s : shapes) {
+        bool present = false;
+        for (const Job& j : jobs)
+            present = present || (j.stage == base && j.impl == Impl::Reference && j.shape.M == s.M &&
+                                  j.shape.N == s.N && j.shape.K == s.K);
+        if (!present) jobs.insert(jobs.begin(), Job{base, Impl::Reference, Impl::Reference, s, false, {}});
+    }
+}
+
+void validate(const std::vector<Job>& jobs, const StageParams& params) {
+    std::set<std::string> gpu_stages;
+    std::vector<const Stage*> stages;  // each once: --param names must be read by one of them
+    for (const Job& j : jobs) {
+        check_fits_in_memory(j.shape, j.stage->device);
+        if (j.own_params) check_param_names({j.stage}, j.params);
+        if (j.stage->check_params) j.stage->check_params(j.own_params ? j.params : params);
+        if (j.stage->device == Device::Gpu) gpu_stages.insert(j.stage->name);
+        if (std::find(stages.begin(), stages.end(), j.stage) == stages.end()) stages.push_back(j.stage);
+    }
+    check_param_names(stages, params);
+    if (!gpu_stages.empty()) gpu::require_gpu("stage " + *gpu_stages.begin());
+}
+
+void check_json_path(const std::string& path) {
+    if (path.empty()) return;
+    const std::string probe = path + ".tmp";
+    std::ofstream f(probe);
+    if (!f) throw UsageError("cannot write --json " + path + " (does its folder exist and is it writable?)");
+    f.close();
+    std::remove(probe.c_str());
+}
+
+BenchSettings settings_from(const Options& o) {
+    BenchSettings s;
+    s.reps = o.reps;
+    s.params = o.params;
+    s.force = o.force;
+    s.quiet = o.quiet;
+    return s;
+}
+
+bool all_passed(const BenchOutput& out) {
+    for (const auto& r : out.rows)
+        if (!r.skipped && !r.passed) return false;
+    return true;
+}
+
+void refuse_no_baseline(const Options& o) {
+    if (o.no_baseline)  // the speedup column and lab 2's target are measured against it
+        throw UsageError("--no-baseline is for 'mmlab run'; '" + o.command + "' needs the baseline row");
+}
+
+}  // namespace mml
