@@ -68,16 +68,24 @@ COMMA := ,
 # Sources, found by folder so that a new lab needs no Makefile change. A lab's
 # registration (harness/stages/labN/) needs CUDA when the catalog says the lab
 # is a GPU lab, or when the file's name ends in _gpu.cpp (a CPU lab's GPU part).
+# The reference solutions (solutions/) and the files that bind them to the
+# stages (harness/stages/labN/references*.cpp, the only ones that include
+# solutions/) are kept apart: NO_REFERENCE=1 leaves them out (the grader
+# builds submissions so: a call to a reference function does not link), and
+# a student release, which has no solutions/, links them prebuilt
+# (prebuilt/lib/libmmlab-reference.a, declarations in prebuilt/include/).
+lab_regs = $(filter-out %_gpu.cpp,$(foreach n,$(1),$(wildcard harness/stages/lab$(n)/*.cpp)))
 CORE_SRCS := $(wildcard cpu/*.cpp peers/*.cpp models/*.cpp harness/commands/*.cpp) \
              $(filter-out harness/main.cpp harness/gpu_backend_none.cpp,$(wildcard harness/*.cpp))
-STAGE_SRCS := $(wildcard labs/*/*.cpp solutions/*/*.cpp)
-REG_SRCS := $(filter-out %_gpu.cpp,$(foreach n,$(CPU_LAB_NUMBERS),$(wildcard harness/stages/lab$(n)/*.cpp)))
+STAGE_SRCS := $(wildcard labs/*/*.cpp)
+REF_SRCS := $(wildcard solutions/*/*.cpp)
+REG_SRCS := $(call lab_regs,$(CPU_LAB_NUMBERS))
 TEST_SRCS := $(wildcard tests/*.cpp)
 
 ifeq ($(HAVE_CUDA),1)
-  CU_SRCS := $(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu solutions/*/*.cu)
-  REG_SRCS += $(foreach n,$(GPU_LAB_NUMBERS),$(wildcard harness/stages/lab$(n)/*.cpp)) \
-              $(wildcard harness/stages/*/*_gpu.cpp)
+  CU_SRCS := $(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu)
+  REF_SRCS += $(wildcard solutions/*/*.cu)
+  REG_SRCS += $(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
   NVCCFLAGS := -std=c++17 -O3 -lineinfo -I. -MMD -MP -Xcompiler -fopenmp \
                -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) \
@@ -87,10 +95,16 @@ else
   CU_SRCS :=
   CORE_SRCS += harness/gpu_backend_none.cpp
 endif
+REF_BIND_SRCS := $(filter %/references.cpp %/references_gpu.cpp,$(REG_SRCS))
+REG_SRCS := $(filter-out $(REF_BIND_SRCS),$(REG_SRCS))
+ifeq ($(NO_REFERENCE),1)
+  REF_SRCS :=
+  REF_BIND_SRCS :=
+endif
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(1))
-CORE_OBJS := $(call obj,$(CORE_SRCS) $(CU_SRCS) $(REG_SRCS))
-STAGE_OBJS := $(call obj,$(STAGE_SRCS))
+CORE_OBJS := $(call obj,$(CORE_SRCS) $(CU_SRCS) $(REG_SRCS) $(REF_BIND_SRCS))
+STAGE_OBJS := $(call obj,$(STAGE_SRCS) $(REF_SRCS))
 LIB_OBJS := $(CORE_OBJS) $(STAGE_OBJS)
 
 # The build flags travel into the binary (the harness prints them) and into

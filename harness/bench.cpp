@@ -93,6 +93,11 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
             m.threads = job.stage->threaded ? (job.own_params ? job.params : settings.params).threads : 1;
             ++done;
             const double macs = double(shape.M) * double(shape.N) * double(shape.K);
+            if (job.runs == Impl::Reference && !job.stage->reference) {
+                m.skipped = true;
+                m.skip_reason = kNoReference;
+                continue;
+            }
             if (job.stage->max_macs > 0 && macs > job.stage->max_macs && !settings.force) {
                 m.skipped = true;
                 m.skip_reason = "over this stage's limit of " + fixed(job.stage->max_macs / 1e9, 1) +

@@ -8,6 +8,8 @@ namespace mml {
 const MatmulFn& version_of(const Stage& stage, Impl impl) {
     if (impl == Impl::Student && !stage.student)
         throw std::invalid_argument("stage " + stage.name + " has no student version");
+    if (impl == Impl::Reference && !stage.reference)
+        throw std::invalid_argument("stage " + stage.name + ": " + kNoReference);
     return impl == Impl::Student ? stage.student : stage.reference;
 }
 

@@ -16,6 +16,10 @@
 
 namespace mml {
 
+// Why a reference row is missing in a build without the answers.
+constexpr const char* kNoReference =
+    "the reference is not in this build (built without the solutions, as the grader builds submissions)";
+
 // The function of one version of a stage; throws std::invalid_argument when
 // the stage has no such version (peer rows have no student version).
 const MatmulFn& version_of(const Stage& stage, Impl impl);

@@ -56,6 +56,11 @@ struct Stage {
     Device device = Device::Cpu;
     std::string summary;  // one line for `mmlab list`
     MatmulFn student;     // empty for peer rows the student does not write (OpenBLAS, cuBLAS)
+    // The reference solution's version, or a peer row's library call. A lab's
+    // reference is bound by name from harness/stages/labN/references.cpp
+    // (ReferenceRegistrar below), the only files that include solutions/: a
+    // build without the answers (the grader's, NO_REFERENCE=1) leaves them
+    // out, and this stays empty ("the reference is not in this build").
     MatmulFn reference;
     bool threaded = false;  // reads StageParams::threads (used for % of peak)
     // The tolerance of the check, from the algorithm's error analysis. It may
@@ -144,6 +149,12 @@ public:
     static Registry& instance();
     void add(Stage stage);
     void add_lab(Lab lab);
+    // The reference version of the stage named `stage_name` (which may be
+    // registered before or after this call: static objects of different files
+    // are built in no fixed order). An unknown name stops the program.
+    void add_reference(const std::string& stage_name, MatmulFn fn);
+    // True when this build holds the reference solutions (not a grading build).
+    bool has_references() const;
 
     const Stage* find(const std::string& name) const;  // nullptr if unknown
     const Lab* find_lab(int number) const;
@@ -152,13 +163,24 @@ public:
     std::vector<const Lab*> labs() const;
 
 private:
-    std::vector<Stage> stages_;
+    void bind_references() const;  // attaches the pending references to their stages
+    mutable std::vector<Stage> stages_;
     std::vector<Lab> labs_;
+    mutable std::vector<std::pair<std::string, MatmulFn>> pending_references_;
+    bool any_reference_ = false;
 };
 
 // Static registration: `static mml::Registrar r([](mml::Registry& reg) {...});`
 struct Registrar {
     explicit Registrar(const std::function<void(Registry&)>& fn) { fn(Registry::instance()); }
+};
+
+// A reference version, bound by stage name, in harness/stages/labN/references.cpp:
+//   static mml::ReferenceRegistrar r("lab1.ijk", from_plain(reference::lab1::matmul_ijk));
+struct ReferenceRegistrar {
+    ReferenceRegistrar(const std::string& stage_name, MatmulFn fn) {
+        Registry::instance().add_reference(stage_name, std::move(fn));
+    }
 };
 
 // The stage every speedup is measured against: the reference triple loop.
