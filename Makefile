@@ -10,6 +10,9 @@
 #   make peak              measure this CPU's FMA peak (mmlab peak)
 #   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
 #                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
+#   make student-release OUT=dir   a tree to publish to students: no solutions/ source (the references
+#                          prebuilt), no grader
+#   make gradescope LAB=N [OUT=dir]   autograder_labN.zip for Gradescope (PERF=1: also the speed target)
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
 #   make sanitize LAB=N    the same for lab N's tests on YOUR code (SOLUTION=1: the reference)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
@@ -36,7 +39,7 @@ ifeq ($(CUDA),0)
     $(shell rm -f $(BUILD)/config.mk)
   endif
 endif
-ifneq ($(filter-out help clean grade,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out help clean grade student-release gradescope,$(or $(MAKECMDGOALS),all)),)
 -include $(BUILD)/config.mk
 endif
 
@@ -218,6 +221,18 @@ grade:
 	$(if $(and $(SUBMISSIONS),$(LAB)),,$(error make grade needs the submissions and the lab: make grade SUBMISSIONS=<folder, one sub-folder per student> LAB=<N> [OUT=<folder>]))
 	@command -v python3 > /dev/null || { echo "make grade: python3 is needed: sudo apt-get install python3" >&2; exit 2; }
 	@python3 tools/grade.py "$(SUBMISSIONS)" --lab "$(LAB)" $(if $(OUT),--out "$(OUT)") $(GRADE_FLAGS)
+
+# make student-release OUT=dir: the tree a course publishes - starters, harness,
+# tests, handouts, the references prebuilt (no solutions/ source, no grader).
+.PHONY: student-release
+student-release:
+	@bash tools/release/student_release.sh "$(OUT)"
+
+# make gradescope LAB=N [OUT=dir] [PERF=1]: OUT/autograder_labN.zip for a
+# Gradescope programming assignment (handouts/grading.md, "Gradescope").
+.PHONY: gradescope
+gradescope:
+	@bash tools/gradescope/make_zip.sh "$(LAB)" "$(or $(OUT),.)" "$(or $(PERF),0)"
 
 # make labN: the lab's tests on the student's code (or the reference with
 # SOLUTION=1), then the timing table beside the reference and the baseline.
