@@ -10,9 +10,10 @@
 #   make peak              measure this CPU's FMA peak (mmlab peak)
 #   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
 #                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
-#   make student-release OUT=dir   a tree to publish to students: no solutions/ source (the references
-#                          prebuilt), no grader
+#   make student-release OUT=dir [LAB=N]   a tree to publish to students: no solutions/ source (the
+#                          references prebuilt), no grader; LAB=N adds lab N's GitHub Classroom workflow
 #   make gradescope LAB=N [OUT=dir]   autograder_labN.zip for Gradescope (PERF=1: also the speed target)
+#   make check LAB=N [TEST=name]   lab N's tests only: one line per test case, exit 0 when all pass (Classroom)
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
 #   make sanitize LAB=N    the same for lab N's tests on YOUR code (SOLUTION=1: the reference)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
@@ -226,13 +227,24 @@ grade:
 # tests, handouts, the references prebuilt (no solutions/ source, no grader).
 .PHONY: student-release
 student-release:
-	@bash tools/release/student_release.sh "$(OUT)"
+	@bash tools/release/student_release.sh "$(OUT)" "$(LAB)"
 
 # make gradescope LAB=N [OUT=dir] [PERF=1]: OUT/autograder_labN.zip for a
 # Gradescope programming assignment (handouts/grading.md, "Gradescope").
 .PHONY: gradescope
 gradescope:
 	@bash tools/gradescope/make_zip.sh "$(LAB)" "$(or $(OUT),.)" "$(or $(PERF),0)"
+
+# make check LAB=N [TEST=name]: lab N's tests only, on the student's code: no
+# timing, no prompts, one line per test case, everything on stdout, exit 0
+# only when all pass (GitHub Classroom; handouts/grading.md). The build's own
+# output goes to build/check-build.log and is shown only when it fails.
+.PHONY: check
+check:
+	$(if $(filter $(LAB),$(LAB_NUMBERS)),,$(error make check needs LAB=<N>, one of $(LAB_NUMBERS) (labs/catalog.txt)))
+	@$(MAKE) --no-print-directory all > $(BUILD)/check-build.log 2>&1 || \
+	  { cat $(BUILD)/check-build.log; echo "check: the build failed (above)"; exit 1; }
+	@bash tools/check.sh $(BIN) $(call lab_suites,$(LAB)) "$(TEST)" 2>&1
 
 # make labN: the lab's tests on the student's code (or the reference with
 # SOLUTION=1), then the timing table beside the reference and the baseline.

@@ -18,14 +18,22 @@
 # and PTX for newer GPUs. Without nvcc the GPU references are left out and
 # their rows say "the reference is not in this build".
 #
-# Usage: tools/release/student_release.sh OUT   (OUT must not exist, or be empty)
+# With LAB=N, the release is the template repository of a GitHub Classroom
+# assignment for lab N: .github/workflows/classroom.yml runs its test cases
+# (tools/classroom/workflow.py).
+#
+# Usage: tools/release/student_release.sh OUT [LAB]   (OUT must not exist, or be empty)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 repo=$PWD
 
 die() { echo "student-release: $*" >&2; exit 2; }
 out=${1:-}
-[ -n "$out" ] || die "no OUT given: make student-release OUT=<new folder>"
+lab=${2:-}
+[ -n "$out" ] || die "no OUT given: make student-release OUT=<new folder> [LAB=<N>]"
+if [ -n "$lab" ] && ! awk -F'|' -v n="$lab" '/^ *[0-9]/ { gsub(/[ \t]/, "", $1); if ($1 == n) found = 1 } END { exit !found }' labs/catalog.txt; then
+  die "there is no lab '$lab' (labs/catalog.txt lists them)"
+fi
 if [ -e "$out" ] && { [ ! -d "$out" ] || [ -n "$(ls -A "$out")" ]; }; then
   die "OUT=$out exists and is not an empty folder: name a new one (nothing was written)"
 fi
@@ -92,7 +100,15 @@ here, compiled; their source is not part of this release.
 Made by \`make student-release\` on $(date -u +%Y-%m-%d) from $(git rev-parse --short HEAD 2>/dev/null || echo "a checkout without git").
 MD
 
-# 4. In place, all at once (no half-written OUT).
+# 4. With LAB: the Classroom workflow of that lab (from the built test cases).
+if [ -n "$lab" ]; then
+  make -s --no-print-directory all >&2 || die "building the tests (for the Classroom workflow) failed"
+  mkdir -p "$staging/.github/workflows"
+  python3 tools/classroom/workflow.py "$lab" build/bin/mmlab-tests > "$staging/.github/workflows/classroom.yml" ||
+    die "writing the Classroom workflow of lab $lab failed"
+fi
+
+# 5. In place, all at once (no half-written OUT).
 [ -d "$out" ] && rmdir "$out"
 mv "$staging" "$out"
 echo "student-release: wrote $out ($(find "$out" -type f | wc -l) files, $(du -sh "$out" | cut -f1)); $(ls "$out/prebuilt/lib" | tr '\n' ' ')" >&2
