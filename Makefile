@@ -14,6 +14,7 @@
 #                          references prebuilt), no grader; LAB=N adds lab N's GitHub Classroom workflow
 #   make gradescope LAB=N [OUT=dir]   autograder_labN.zip for Gradescope (PERF=1: also the speed target)
 #   make check LAB=N [TEST=name]   lab N's tests only: one line per test case, exit 0 when all pass (Classroom)
+#   make compare BEFORE=a.json AFTER=b.json [PLOT=dir]   before/after of two --json runs, with significance
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
 #   make sanitize LAB=N    the same for lab N's tests on YOUR code (SOLUTION=1: the reference)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
@@ -40,7 +41,7 @@ ifeq ($(CUDA),0)
     $(shell rm -f $(BUILD)/config.mk)
   endif
 endif
-ifneq ($(filter-out help clean grade student-release gradescope,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out help clean grade student-release gradescope compare,$(or $(MAKECMDGOALS),all)),)
 -include $(BUILD)/config.mk
 endif
 
@@ -245,6 +246,14 @@ check:
 	@$(MAKE) --no-print-directory all > $(BUILD)/check-build.log 2>&1 || \
 	  { cat $(BUILD)/check-build.log; echo "check: the build failed (above)"; exit 1; }
 	@bash tools/check.sh $(BIN) $(call lab_suites,$(LAB)) "$(TEST)" 2>&1
+
+# make compare BEFORE=a.json AFTER=b.json [PLOT=dir] [FORMAT=png]: two runs'
+# --json files, benchmark by benchmark: the change and whether it is more than
+# noise (tools/compare.py); PLOT=dir also draws dir/compare.svg.
+.PHONY: compare
+compare:
+	$(if $(and $(BEFORE),$(AFTER)),,$(error make compare needs two --json files: make compare BEFORE=before.json AFTER=after.json [PLOT=dir]))
+	@python3 tools/compare.py "$(BEFORE)" "$(AFTER)" $(if $(PLOT),--out "$(PLOT)") $(if $(FORMAT),--format $(FORMAT))
 
 # make labN: the lab's tests on the student's code (or the reference with
 # SOLUTION=1), then the timing table beside the reference and the baseline.
