@@ -8,7 +8,6 @@ import contextlib
 import io
 import sys
 sys.dont_write_bytecode = True
-from pathlib import Path
 
 import checks
 from checks import Scratch, check, raises

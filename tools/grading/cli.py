@@ -100,6 +100,7 @@ class Inputs:
 
 
 def check_inputs(options, labs):
+    """Every check that needs no build; raises UsageError (one line, exit 2) at the first that fails."""
     lab = resolve_lab(labs, options.lab)
     sub = Path(options.submissions).expanduser()
     students, stray = intake.student_folders(sub)

@@ -16,7 +16,7 @@ from .testcases import TestResult
 
 @dataclass
 class ClassSetup:
-    """What every student of one run is graded against (made once, by cli.py)."""
+    """What every student of one run is graded against (made once, by class_run.py)."""
     options: object       # the command line (cli.parse_args): budget, --perf, --keep, build timeout
     lab: object           # the catalog's entry (catalog.Lab)
     work: object          # the run's temporary folder: each student's tree goes in it
