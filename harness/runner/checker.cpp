@@ -155,6 +155,19 @@ private:
             fail_without_process(std::string("is not configured: this is the grader's checker, built without the "
                                              "student's code; ") + variable_ + " must name the runner's command line");
         const std::string line = std::string("exec ") + command;
+        // The runner's environment: this one without the grader's variables
+        // (the runners' command lines would tell it where the reference runner is).
+        std::vector<std::string> env_strings;
+        for (char** e = environ; *e; ++e) {
+            const std::string entry = *e;
+            if (entry.rfind("MML_RUNNER", 0) == 0 || entry.rfind("MML_REFERENCE_RUNNER", 0) == 0 ||
+                entry.rfind("MMLAB=", 0) == 0)
+                continue;
+            env_strings.push_back(entry);
+        }
+        std::vector<char*> envp;
+        for (auto& e : env_strings) envp.push_back(e.data());
+        envp.push_back(nullptr);
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
             fail_without_process(std::string("could not be started: socketpair: ") + std::strerror(errno));
@@ -184,7 +197,7 @@ private:
             } else if (dup2(sv[1], kChannelFd) < 0) {
                 _exit(126);
             }
-            execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+            execle("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr), envp.data());
             _exit(127);
         }
         setpgid(pid, pid);  // also here: whichever runs first, the group exists before any kill
@@ -501,12 +514,14 @@ public:
         : c_(std::move(c)), stage_(std::move(stage)), device_(device), impl_(impl) {}
 
     void call(const float* A, const float* B, float* C, Shape s, const StageParams& p) override {
-        c_->prepare(s);
-        c_->touch();  // these inputs replace any loaded for timing
-        std::memcpy(c_->A(), A, std::size_t(s.M * s.K) * sizeof(float));
-        std::memcpy(c_->B(), B, std::size_t(s.K * s.N) * sizeof(float));
-        poison(c_->C(), s.M * s.N);
-        c_->process().request(run_line("new", p));
+        in_context(s, [&] {
+            c_->prepare(s);
+            c_->touch();  // these inputs replace any loaded for timing
+            std::memcpy(c_->A(), A, std::size_t(s.M * s.K) * sizeof(float));
+            std::memcpy(c_->B(), B, std::size_t(s.K * s.N) * sizeof(float));
+            poison(c_->C(), s.M * s.N);
+            c_->process().request(run_line("new", p));
+        });
         // One copy out, then nothing more is read from the shared memory: what
         // the runner writes there later cannot change what is verified.
         std::memcpy(C, c_->C(), std::size_t(s.M * s.N) * sizeof(float));
@@ -535,10 +550,14 @@ public:
         // The clock starts BEFORE the factors reach the shared memory: nothing
         // the runner did earlier can have computed A diag(d) B. It stops when
         // the answer arrives, with C (copied back from a GPU too) in place.
-        const Clock::time_point t0 = Clock::now();
-        std::memcpy(c_->d(), d_.data(), d_.size() * sizeof(float));
-        c_->process().request(line);
-        const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+        Clock::time_point t0, t1;
+        in_context(s, [&] {
+            t0 = Clock::now();
+            std::memcpy(c_->d(), d_.data(), d_.size() * sizeof(float));
+            c_->process().request(line);
+            t1 = Clock::now();
+        });
+        const double seconds = std::chrono::duration<double>(t1 - t0).count();
         result_.resize(std::size_t(s.M * s.N));
         std::memcpy(result_.data(), c_->C(), result_.size() * sizeof(float));
         const std::string wrong = check_scaled_product(A_, B_, d_.data(), result_.data(), s, bound, rng_);
@@ -547,6 +566,22 @@ public:
     }
 
 private:
+    // Runs fn; a failure of the runner itself (not an error the version
+    // reported) says which stage and shape it was running.
+    template <typename Fn>
+    void in_context(Shape s, Fn fn) const {
+        try {
+            fn();
+        } catch (const UsageError&) {
+            throw;
+        } catch (const std::runtime_error& e) {
+            const std::string what = e.what();
+            if (what.rfind(kRunnerPrefix, 0) != 0) throw;
+            throw std::runtime_error(what + ", while running " + stage_ + " at M x N x K = " + std::to_string(s.M) +
+                                     " x " + std::to_string(s.N) + " x " + std::to_string(s.K));
+        }
+    }
+
     std::string run_line(const char* inputs, const StageParams& p) const {
         return "run " + stage_ + " " + impl_name(impl_) + " " + inputs + " " + params_words(p);
     }

@@ -20,7 +20,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, calibration, outputs, score, testcases
+from . import build, calibration, checker, outputs, score, testcases
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
 from .sandbox import Limits, STOPPING, kill_running, probe_sandbox
@@ -36,6 +36,7 @@ class Starter:
     lab_files: list        # the names of the lab's files in the starter
     tests: list            # [(suite, name)]
     gpu_note: object       # why GPU tests do not run here, or None
+    programs: object       # checker.Programs: the grader's checker and runners, built in base
 
 
 def containment_notes(mode, requested):
@@ -64,8 +65,10 @@ def prepare_starter(inputs, work, limits, mode, cores):
     reused = build.seed_build(base / "build", options.fresh_build, lab.needs_cuda)
     say(f"building the starter tree ({'from this checkout' + chr(39) + 's build/' if reused else 'from scratch'};"
         f" containment: {mode}) ...")
-    build.build_starter(base, work / "base-build.log", limits, cores, without_cuda=not reused and not lab.needs_cuda)
-    tests, gpu_note = testcases.list_tests(base, lab, work, limits)
+    programs = checker.Programs(base, lab.number)
+    build.build_starter(base, work / "base-build.log", limits, cores, without_cuda=not reused and not lab.needs_cuda,
+                        programs=programs)
+    tests, gpu_note = testcases.list_tests(base, lab, work, limits, programs)
     if not tests:
         raise UsageError(f"lab {lab.number} has no test cases (test suites {' and '.join(lab.suites) or '(none)'} "
                          "are empty): nothing to grade")
@@ -74,7 +77,7 @@ def prepare_starter(inputs, work, limits, mode, cores):
     if unknown:
         raise UsageError(f"{inputs.weights_path} names a test case lab {lab.number} does not have: '{unknown[0]}' "
                          f"(see: build/bin/mmlab-tests --test-suite={','.join(lab.suites)} --list-test-cases)")
-    return Starter(base, commit, notes, lab_files, tests, gpu_note)
+    return Starter(base, commit, notes, lab_files, tests, gpu_note, programs)
 
 
 def grade_students(setup, students, staging, jobs):
@@ -144,14 +147,15 @@ def grade_class(inputs):
             warn(f"no usable GPU here ({starter.gpu_note}): the {len(gpu_tests)} GPU test(s) of lab {lab.number} "
                  "score 0 for everyone; grade on a GPU machine for the real scores")
         cal = calibration.calibrate(starter.base, lab.suites, starter.tests, starter.gpu_note, limits,
-                                    inputs.given_weights, inputs.weights_path)
+                                    inputs.given_weights, inputs.weights_path, starter.programs)
 
         # Output goes to a staging folder beside OUT, renamed into place at the end.
         out.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
         setup = ClassSetup(options, lab, work, starter.base, starter.lab_files, starter.tests, cal.weights, cal.free,
                            starter.gpu_note, limits, options.build_jobs or max(1, cores // options.jobs),
-                           calibration.test_time_limits(names, options.test_timeout, cal.auto_timeouts))
+                           calibration.test_time_limits(names, options.test_timeout, cal.auto_timeouts),
+                           starter.programs, cal.in_process)
         total_points = sum(cal.weights[n] for n in names) + (options.perf_points if options.perf else 0)
         say(f"grading {len(students)} submission(s), {options.jobs} at a time; {len(starter.tests)} test case(s), "
             f"{fmt(total_points)} points; time limit per test case "
