@@ -240,9 +240,11 @@ grade:
 #   make student-tests LAB=N      the tests linked with the student's code, without the
 #                         references: only for test cases that call student code directly
 #                         (the checker cannot run those; the grader says so)
-# Only lab N's and lab 1's (the baseline's) stages are linked, and of the tests
-# only the files that hold lab N's suites (labs/catalog.txt). `make labN` and
-# `make all` are untouched by any of this.
+# Only the stages of labs 1..N are linked (a lab builds on the ones before it:
+# lab 1's baseline, lab 6's kernels in lab 7's target...), and of the tests
+# only the files that hold lab N's suites (labs/catalog.txt), so that a later
+# lab cannot stop an earlier one from being graded. `make labN` and `make all`
+# are untouched by any of this.
 GRADING_GOALS := checker runner reference-runner student-tests
 .PHONY: $(GRADING_GOALS)
 ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
@@ -252,10 +254,10 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
   ifeq ($(filter $(LAB),$(GPU_LAB_NUMBERS)) $(HAVE_CUDA),$(LAB) 0)
     $(error lab $(LAB) is a GPU lab and this build has no CUDA (configured with CUDA=0 or without nvcc))
   endif
-  G_LABS := $(sort 1 $(LAB))
+  G_LABS := $(foreach n,$(LAB_NUMBERS),$(if $(shell [ $(n) -le $(LAB) ] && echo y),$(n)))
   g_of_labs = $(filter $(foreach n,$(G_LABS),$(1)$(n)/%),$(2))
   G_BIN := $(BIN)/lab$(LAB)
-  # The student's code: lab N's (and lab 1's) folder under labs/. labs/common/ is
+  # The student's code: the folders of labs 1..N under labs/. labs/common/ is
   # given code, not theirs: the checker has it too.
   G_STUDENT_SRCS := $(call g_of_labs,labs/lab,$(STAGE_SRCS) $(filter labs/%,$(CU_SRCS)))
   G_GIVEN_SRCS := $(filter-out labs/lab%,$(STAGE_SRCS) $(filter labs/%,$(CU_SRCS)))
