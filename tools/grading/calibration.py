@@ -6,9 +6,12 @@ harness) would give everyone a free point: it is not graded unless the
 weights file names it. A test the reference fails is broken here: the run
 warns. The reference's time for each test sets that test's automatic time
 limit (--test-timeout overrides it). A test that calls student code directly,
-not through a stage, cannot run in the checker (it has no student code): it is
-found here, on the starter, and graded in the student's own process for
-everyone, which the run and summary.txt say (its verdict could be forged)."""
+not through a stage, cannot run in the checker (it has no student code), nor
+can one that watches the process of the code it tests (counts its heap
+allocations): the first is found here on the starter (the checker's stubs say
+so), the second because the reference passes it only in its own process; both
+are graded in the student's own process for everyone, which the run and
+summary.txt say (their verdicts could be forged)."""
 
 import shutil
 from dataclasses import dataclass, field
@@ -54,18 +57,30 @@ def calibrate(base, suites, tests, gpu_note, limits, given_weights, weights_path
         weights[n] = given_weights.get(n, 1.0)
         if n in gpu_tests and gpu_note:
             continue  # cannot run here: graded 0 for everyone (the run warns)
-        direct = programs is None
+        in_own_process = programs is None
         if programs:
             starter, direct = run_checked_test_case(programs, base, suites, s, n, cal, f"s{i}", limits,
                                                     CALIBRATION_TIMEOUT, gpu_note)
-            if not direct:
-                ref, _ = run_checked_test_case(programs, base, suites, s, n, cal, f"r{i}", limits,
-                                               CALIBRATION_TIMEOUT, gpu_note, impl="reference")
-            else:
-                in_process.add(n)
+            if direct:
+                in_own_process = True
                 lines.append(f"'{n}' calls student code directly, not through a stage, so the checker cannot run "
                              "it: graded in the student's own process, where a submission could forge its result")
-        if direct:  # the starter with its own code linked in; the reference with the references
+            else:
+                ref, _ = run_checked_test_case(programs, base, suites, s, n, cal, f"r{i}", limits,
+                                               CALIBRATION_TIMEOUT, gpu_note, impl="reference")
+                # A test the reference passes only in its own process watches that process (counts its
+                # heap allocations...): there is no other way to run it.
+                if ref.status != "passed" and run_test_case(base, suites, s, n, cal, f"p{i}", limits,
+                                                            CALIBRATION_TIMEOUT, gpu_note,
+                                                            impl="reference").status == "passed":
+                    in_own_process = True
+                    lines.append(f"'{n}' passes on the reference in its own process only, not through the checker "
+                                 f"(it watches the process of the code it tests; through the checker: "
+                                 f"{ref.status}): graded in the student's own process, where a submission could "
+                                 "forge its result")
+            if in_own_process:
+                in_process.add(n)
+        if in_own_process:  # the starter with its own code linked in; the reference with the references
             extra = {}
             program = "build/bin/mmlab-tests"
             if programs:
