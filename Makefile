@@ -83,10 +83,13 @@ COMMA := ,
 lab_regs = $(filter-out %_gpu.cpp,$(foreach n,$(1),$(wildcard harness/stages/lab$(n)/*.cpp)))
 CORE_SRCS := $(wildcard cpu/*.cpp peers/*.cpp models/*.cpp harness/commands/*.cpp) \
              $(filter-out harness/main.cpp harness/gpu_backend_none.cpp,$(wildcard harness/*.cpp))
-STAGE_SRCS := $(wildcard labs/*/*.cpp)
+STAGE_SRCS := $(wildcard labs/*/*.cpp)  # the starters, and labs/common/: the given code they use
 REF_SRCS := $(wildcard solutions/*/*.cpp)
 REG_SRCS := $(call lab_regs,$(CPU_LAB_NUMBERS))
 TEST_SRCS := $(wildcard tests/*.cpp)
+# Tests of the reference's internals (its kernels, its packing...): they
+# include solutions/, so they are built only when the references are.
+REF_TEST_SRCS := $(wildcard tests/reference/*.cpp)
 
 ifeq ($(HAVE_CUDA),1)
   CU_SRCS := $(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu)
@@ -102,7 +105,7 @@ else
   CU_SRCS :=
   CORE_SRCS += harness/gpu_backend_none.cpp
 endif
-REF_BIND_SRCS := $(filter %/references.cpp %/references_gpu.cpp,$(REG_SRCS))
+REF_BIND_SRCS := $(foreach f,$(REG_SRCS),$(if $(filter references%,$(notdir $(f))),$(f)))
 REG_SRCS := $(filter-out $(REF_BIND_SRCS),$(REG_SRCS))
 # A student release: no solutions/, the references prebuilt (make student-release).
 PREBUILT := prebuilt
@@ -126,6 +129,7 @@ ifeq ($(NO_REFERENCE),1)
   REF_SRCS :=
   REF_BIND_SRCS :=
   REF_LIBS :=
+  REF_TEST_SRCS :=
 endif
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(1))
@@ -179,7 +183,7 @@ $(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp) $(REF_LIBS)
 	@$(if $(V),,echo "  LINK  $@")
 	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
 
-$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS)) $(REF_LIBS)
+$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS) $(REF_TEST_SRCS)) $(REF_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
 	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
@@ -203,7 +207,7 @@ json_escape = $(subst ",\",$(subst \,\\,$(1)))
 cc_entry = $(CC_DIR)/$(subst /,__,$(1)).json
 $(shell mkdir -p $(CC_DIR))
 # An object compiled before its entry existed is compiled again (once).
-CC_OBJS := $(filter %.o,$(LIB_OBJS) $(call obj,harness/main.cpp $(TEST_SRCS)))
+CC_OBJS := $(filter %.o,$(LIB_OBJS) $(call obj,harness/main.cpp $(TEST_SRCS) $(REF_TEST_SRCS)))
 $(foreach o,$(CC_OBJS),$(if $(wildcard $(call cc_entry,$(o))),,$(eval $(o): FORCE)))
 .PHONY: FORCE
 $(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests
