@@ -1,12 +1,13 @@
-// The classical base case: cache-blocked i-k-j (lab 2's idea), written so the
-// compiler vectorises the innermost loop. It is the yardstick of lab 3: the
-// crossover is measured against THIS kernel, and Strassen's recursion stops at
-// it, so "Strassen is faster" means "fewer calls of the same kernel win".
+// Given code (labs 3 and 4). The classical base case: cache-blocked i-k-j
+// (lab 2's idea), written so the compiler vectorises the innermost loop. It
+// is the yardstick of lab 3: the crossover is measured against THIS kernel,
+// and Strassen's recursion stops at it, so "Strassen is faster" means "fewer
+// calls of the same kernel win".
 //
-// What changed from lab2.blocked (solutions/lab2/blocked.cpp): the block of B
-// is packed into a contiguous buffer, two rows of C share each load of B, it
-// works on views (any row stride, so quadrants need no copy), and an
-// AVX2+FMA copy is picked at run time.
+// What changed from lab2.blocked (lab 2's task 3): the block of B is packed
+// into a contiguous buffer, two rows of C share each load of B, it works on
+// views (any row stride, so quadrants need no copy), and an AVX2+FMA copy is
+// picked at run time.
 //
 // Loop structure (BLIS names: KC rows of B and NC columns form one block of B):
 //   for each block of NC columns of C and B
@@ -30,11 +31,11 @@
 // multiply-add) and once for the baseline x86-64 (SSE2); the AVX2 copy is
 // chosen at run time when the CPU has it. Never -march=native: the binary may
 // run on another machine. (Lab 5 goes much further with a register tile.)
-#include "solutions/lab3/classical_kernel.h"
+#include "labs/common/classical_kernel.h"
 
 #include "cpu/machine.h"
 
-namespace reference::lab3 {
+namespace common::lab3 {
 namespace {
 
 constexpr std::int64_t KC = 128;  // rows of B in one block
@@ -143,4 +144,4 @@ void matmul_classical(const float* A, const float* B, float* C, std::int64_t M, 
     classical_kernel(A, K, B, N, C, N, M, N, K, false);
 }
 
-}  // namespace reference::lab3
+}  // namespace common::lab3

@@ -1,4 +1,5 @@
-// Lab 4 (given): how C's rows are split between threads.
+// Given code (lab 4): you use it, you do not write it. How C's rows are
+// split between threads.
 //
 // False sharing: two threads writing different floats of the same 64-byte
 // cache line make that line bounce between their cores (each write
@@ -13,7 +14,7 @@
 
 #include <cstdint>
 
-namespace reference::lab4 {
+namespace common::lab4 {
 
 struct RowRange {
     std::int64_t begin = 0, end = 0;  // rows [begin, end); empty when begin == end
@@ -28,4 +29,10 @@ std::int64_t rows_per_line_unit(std::int64_t N);
 // in order, covering [0, M) exactly once. Threads past the work get empty ranges.
 RowRange rows_for_thread(std::int64_t M, std::int64_t N, int threads, int t);
 
-}  // namespace reference::lab4
+// The OpenMP stages' blocks of rows: `block_rows` (>= 1; less counts as 1)
+// rounded up to whole cache-line units of C, so no line of C is written by
+// two threads. The default block height (--param block_rows=64):
+std::int64_t rounded_block_rows(std::int64_t N, std::int64_t block_rows);
+constexpr std::int64_t kDefaultBlockRows = 64;
+
+}  // namespace common::lab4

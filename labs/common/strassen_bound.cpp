@@ -1,14 +1,14 @@
-// Strassen's norm-wise error bound, following the recursion of strassen.cpp
-// level by level (the derivation is in strassen_bound.h).
-#include "solutions/lab3/strassen_bound.h"
+// Given code (labs 3 and 4): Strassen's norm-wise error bound, following the
+// recursion level by level (the derivation is in strassen_bound.h).
+#include "labs/common/strassen_bound.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "solutions/lab3/strassen.h"
+#include "labs/common/strassen_plan.h"
 
-namespace reference::lab3 {
+namespace common::lab3 {
 
 double strassen_error_constant(mml::Shape s, std::int64_t cutoff) {
     const double K = double(s.K);
@@ -33,4 +33,4 @@ mml::ErrorBound strassen_bound(mml::Shape s, std::int64_t cutoff) {
                 "): f*u*max|A|*max|B|, u=2^-24"};
 }
 
-}  // namespace reference::lab3
+}  // namespace common::lab3

@@ -1,8 +1,9 @@
-// Strassen's error bound. Strassen does NOT satisfy the classical
-// element-wise bound |C - C^| <= gamma_K |A||B|: an entry of C can carry
-// rounding errors of the size of the largest entries of A and B, even when it
-// is itself tiny (tests/test_lab3.cpp shows one). What it satisfies is a
-// NORM-WISE bound, with ||X|| = max |x_ij|:
+// Given code (labs 3 and 4): Strassen's error bound, the tolerance of the
+// checks of lab3.strassen and lab4.strassen_par. Strassen does NOT satisfy
+// the classical element-wise bound |C - C^| <= gamma_K |A||B|: an entry of C
+// can carry rounding errors of the size of the largest entries of A and B,
+// even when it is itself tiny (tests/test_lab3.cpp shows one). What it
+// satisfies is a NORM-WISE bound, with ||X|| = max |x_ij|:
 //
 // Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Thm 23.2:
 //   for n = 2^L * n0 and a recursion that stops at n0 (classical product there),
@@ -43,7 +44,7 @@
 #include "cpu/error_bound.h"
 #include "cpu/matrix.h"
 
-namespace reference::lab3 {
+namespace common::lab3 {
 
 // f above: ||C - C^|| <= f * u * ||A|| * ||B|| to first order in u.
 double strassen_error_constant(mml::Shape s, std::int64_t cutoff);
@@ -54,4 +55,4 @@ double higham_strassen_constant(double n, double n0);
 // The check's tolerance: ErrorBound::Kind::Normwise, factor = f u / (1 - f u).
 mml::ErrorBound strassen_bound(mml::Shape s, std::int64_t cutoff);
 
-}  // namespace reference::lab3
+}  // namespace common::lab3

@@ -1,12 +1,12 @@
-// The plan of Strassen's recursion: every decision that depends on the shape
-// alone. The recursion (strassen.cpp), the workspace size and the error bound
-// (strassen_bound.cpp) all follow these two functions, so they cannot disagree
-// about where the recursion stops or how a level splits.
+// Given code (labs 3 and 4): the plan of Strassen's recursion, every
+// decision that depends on the shape alone. The recursion, the workspace size
+// and the error bound (strassen_bound.cpp) all follow these two functions, so
+// they cannot disagree about where the recursion stops or how a level splits.
+#include "labs/common/strassen_plan.h"
+
 #include <algorithm>
 
-#include "solutions/lab3/strassen.h"
-
-namespace reference::lab3 {
+namespace common::lab3 {
 
 // Stop when ANY dimension is small: halving a 4096 x 4096 x 8 product would
 // give 7 products of 2048 x 2048 x 4 - more additions of big matrices to save
@@ -28,4 +28,4 @@ std::int64_t workspace_floats(mml::Shape s, std::int64_t cutoff) {
     return h.M * h.N + product_workspace_floats(h, cutoff);  // Z, then one product at a time
 }
 
-}  // namespace reference::lab3
+}  // namespace common::lab3

@@ -1,14 +1,15 @@
-// Strassen's algorithm (1969), as seed 003 writes it, with three changes that
-// seed 003's measurements call for ("frequent recursion and frequent
-// allocation and freeing of temporaries" made it slower than the classical
-// loop):
+// Given code for lab 4 (strassen_recursion.h says why, and that it is lab
+// 3's answer). Strassen's algorithm (1969), as seed 003 writes it, with three
+// changes that seed 003's measurements call for ("frequent recursion and
+// frequent allocation and freeing of temporaries" made it slower than the
+// classical loop):
 //   1. a CUTOFF: below it the recursion stops at a fast classical kernel
 //      (classical_kernel.h), so there are few, large recursive calls;
 //   2. ONE WORKSPACE: every temporary of every level lives in one buffer whose
 //      size is computed up front (workspace_floats) and allocated once per
 //      call; nothing is allocated inside the recursion;
 //   3. VIEWS: quadrants are a pointer and a row stride into A, B, C, never copies.
-// Odd sizes are peeled (see strassen.h for why not padding).
+// Odd sizes are peeled (strassen_fix_ups.h says why not padding).
 //
 // One level, with quadrants of size m x k (A), k x n (B), m x n (C):
 //   M1 = (A11 + A22)(B11 + B22)      C11 = M1 + M4 - M5 + M7
@@ -22,41 +23,15 @@
 // The workspace of a level: Z (m x n) receives each product in turn and is
 // added into C before the next; X (m x k) and Y (k x n) hold the operand
 // sums; the level below gets the rest.
-#include "solutions/lab3/strassen.h"
+#include "labs/common/strassen_recursion.h"
 
 #include <memory>
 
-#include "solutions/lab3/classical_kernel.h"
+#include "labs/common/classical_kernel.h"
+#include "labs/common/strassen_fix_ups.h"
+#include "labs/common/strassen_plan.h"
 
-namespace reference::lab3 {
-
-Quadrants split(ConstView A, ConstView B, mml::Shape h) {
-    Quadrants q;
-    q.A11 = {A.p, A.ld};
-    q.A12 = {A.p + h.K, A.ld};
-    q.A21 = {A.p + h.M * A.ld, A.ld};
-    q.A22 = {A.p + h.M * A.ld + h.K, A.ld};
-    q.B11 = {B.p, B.ld};
-    q.B12 = {B.p + h.N, B.ld};
-    q.B21 = {B.p + h.K * B.ld, B.ld};
-    q.B22 = {B.p + h.K * B.ld + h.N, B.ld};
-    q.half = h;
-    return q;
-}
-
-CQuadrants split(View C, mml::Shape h) {
-    return {{C.p, C.ld}, {C.p + h.N, C.ld}, {C.p + h.M * C.ld, C.ld}, {C.p + h.M * C.ld + h.N, C.ld}};
-}
-
-void add_views(ConstView P, ConstView Q, float* out, std::int64_t rows, std::int64_t cols) {
-    for (std::int64_t i = 0; i < rows; ++i)
-        for (std::int64_t j = 0; j < cols; ++j) out[i * cols + j] = P.p[i * P.ld + j] + Q.p[i * Q.ld + j];
-}
-
-void subtract_views(ConstView P, ConstView Q, float* out, std::int64_t rows, std::int64_t cols) {
-    for (std::int64_t i = 0; i < rows; ++i)
-        for (std::int64_t j = 0; j < cols; ++j) out[i * cols + j] = P.p[i * P.ld + j] - Q.p[i * Q.ld + j];
-}
+namespace common::lab3 {
 
 void compute_product(int product, const Quadrants& q, float* Z, float* work, std::int64_t cutoff) {
     const std::int64_t m = q.half.M, n = q.half.N, k = q.half.K;
@@ -110,17 +85,6 @@ void add_product(int product, const float* Z, std::int64_t ldz, const CQuadrants
     }
 }
 
-void fix_up_peeled(ConstView A, ConstView B, View C, mml::Shape s) {
-    const mml::Shape h = halves(s);
-    const std::int64_t M2 = 2 * h.M, N2 = 2 * h.N, K2 = 2 * h.K;  // the even core
-    if (K2 < s.K)  // C[0:M2, 0:N2] += A[0:M2, K-1] * B[K-1, 0:N2]   (rank 1, k = 1)
-        classical_kernel(A.p + K2, A.ld, B.p + K2 * B.ld, B.ld, C.p, C.ld, M2, N2, 1, true);
-    if (M2 < s.M)  // C[M-1, :] = A[M-1, :] * B                       (a whole row)
-        classical_kernel(A.p + M2 * A.ld, A.ld, B.p, B.ld, C.p + M2 * C.ld, C.ld, 1, s.N, s.K, false);
-    if (N2 < s.N)  // C[0:M2, N-1] = A[0:M2, :] * B[:, N-1]           (the column, corner done above)
-        classical_kernel(A.p, A.ld, B.p + N2, B.ld, C.p + N2, C.ld, M2, 1, s.K, false);
-}
-
 void strassen_recursive(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff,
                         float* work) {
     if (stops_at_base_case(s, cutoff)) {
@@ -148,4 +112,4 @@ void matmul_strassen(const float* A, const float* B, float* C, std::int64_t M, s
     strassen_recursive({A, K}, {B, N}, {C, N}, s, cutoff, work.get());
 }
 
-}  // namespace reference::lab3
+}  // namespace common::lab3
