@@ -1,11 +1,13 @@
-#include "solutions/lab5/openblas_gemm.h"
+// The OpenBLAS peer (openblas.h): one cblas_sgemm call and what the library
+// says about itself.
+#include "peers/openblas.h"
 
 #include <cblas.h>
 
 #include <limits>
 #include <stdexcept>
 
-namespace reference::lab5 {
+namespace mml::peers {
 
 void matmul_openblas(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                      int threads) {
@@ -29,4 +31,4 @@ std::string openblas_description() {
 int openblas_parallel_mode() { return openblas_get_parallel(); }
 int openblas_threads() { return openblas_get_num_threads(); }
 
-}  // namespace reference::lab5
+}  // namespace mml::peers

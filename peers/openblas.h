@@ -1,20 +1,26 @@
-// Lab 5 peer row (lab5.openblas): OpenBLAS's sgemm from the OS package, on the
-// same number of threads as our stages. No student version: it is the bar.
+// The CPU peer: OpenBLAS's sgemm from the OS package (libopenblas-dev, found
+// by tools/configure.sh), the bar that lab 5's stages are measured against
+// (the lab5.openblas row). Not a reference solution and not student work: a
+// library call, so it is in every build, the grader's included.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
-namespace reference::lab5 {
+namespace mml::peers {
 
+// C = A*B (row-major float32) on `threads` threads of OpenBLAS's own pool.
+// Dimensions must be below 2^31 (OpenBLAS's int); larger throws std::invalid_argument.
 void matmul_openblas(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                      int threads);
 
 // What OpenBLAS says about itself: version and build options, the kernel it
-// chose for this CPU, its threading model, its current thread count.
+// chose for this CPU, its threading model (printed under the machine header:
+// the peer's speed depends on the kernel it picked).
 std::string openblas_description();
 // 0 = sequential build, 1 = pthreads, 2 = OpenMP (openblas_get_parallel()).
 int openblas_parallel_mode();
+// The number of threads its next call will use.
 int openblas_threads();
 
-}  // namespace reference::lab5
+}  // namespace mml::peers

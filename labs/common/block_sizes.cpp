@@ -1,17 +1,17 @@
-#include "solutions/lab5/blocking.h"
+// Given code (lab 5): the cache block sizes of the BLIS loops (block_sizes.h).
+#include "labs/common/block_sizes.h"
 
 #include <unistd.h>
 
 #include <algorithm>
 
-namespace reference::lab5 {
+namespace common::lab5 {
 
 namespace {
 std::int64_t sysconf_or(int name, std::int64_t fallback) {
     const long v = sysconf(name);
     return v > 0 ? v : fallback;
 }
-std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
 }  // namespace
 
 CacheSizes cache_sizes() {
@@ -26,30 +26,13 @@ CacheSizes cache_sizes() {
     return c;
 }
 
-BlockSizes default_block_sizes(const KernelSet& kernels, const CacheSizes& caches) {
+BlockSizes default_block_sizes(int MR, int NR, const CacheSizes& caches) {
     constexpr std::int64_t F = sizeof(float);
     BlockSizes b;
-    b.KC = std::clamp<std::int64_t>(caches.l1d * 3 / 4 / (kernels.NR * F), 64, 1024);
-    b.MC = std::clamp<std::int64_t>(caches.l2 / 2 / (b.KC * F), kernels.MR, 1024) / kernels.MR * kernels.MR;
-    b.NC = std::clamp<std::int64_t>(caches.l3 / 4 / (b.KC * F), kernels.NR, 4096) / kernels.NR * kernels.NR;
+    b.KC = std::clamp<std::int64_t>(caches.l1d * 3 / 4 / (NR * F), 64, 1024);
+    b.MC = std::clamp<std::int64_t>(caches.l2 / 2 / (b.KC * F), MR, 1024) / MR * MR;
+    b.NC = std::clamp<std::int64_t>(caches.l3 / 4 / (b.KC * F), NR, 4096) / NR * NR;
     return b;
 }
 
-BlockSizes resolve_block_sizes(BlockSizes requested, const KernelSet& kernels) {
-    const BlockSizes d = default_block_sizes(kernels, cache_sizes());
-    BlockSizes b;
-    b.MC = round_up(requested.MC > 0 ? requested.MC : d.MC, kernels.MR);
-    b.KC = requested.KC > 0 ? requested.KC : d.KC;
-    b.NC = round_up(requested.NC > 0 ? requested.NC : d.NC, kernels.NR);
-    return b;
-}
-
-BlockSizes blocks_for_product(BlockSizes requested, const KernelSet& kernels, std::int64_t N, std::int64_t K) {
-    BlockSizes b = resolve_block_sizes(requested, kernels);
-    const std::int64_t k_steps = (K + b.KC - 1) / b.KC;
-    b.KC = (K + k_steps - 1) / k_steps;
-    b.NC = std::min(b.NC, round_up(N, kernels.NR));
-    return b;
-}
-
-}  // namespace reference::lab5
+}  // namespace common::lab5

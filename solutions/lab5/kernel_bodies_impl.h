@@ -18,7 +18,11 @@
 // file's ISA (two files could otherwise share one copy, compiled for the
 // wrong ISA).
 //
-// Not included by anything else: it is part of kernels_*.cpp.
+// Why a header with bodies (the only one of the reference): the three
+// kernels_<level>.cpp files instantiate the same templates, each compiled for
+// its own ISA. It is part of those files, not an API: named *_impl.h so that
+// a student release leaves it out, and included by nothing outside
+// solutions/lab5/kernels_*.cpp.
 #pragma once
 
 #include <cstdint>
