@@ -58,7 +58,7 @@ SOLUTION ?=
 STAGE_FLAGS := $(OPT) $(ARCH)
 BASE_CXXFLAGS := -std=c++17 -Wall -Wextra -fopenmp -pthread -I. $(BLAS_CFLAGS) -MMD -MP
 CXXFLAGS := -O2 $(BASE_CXXFLAGS)
-LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread
+LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread -ldl
 
 # The labs: numbers, kinds and test suites come from the lab catalog
 # (labs/catalog.txt), the one place that lists them.

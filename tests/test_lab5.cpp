@@ -11,7 +11,9 @@
 #include "cpu/machine.h"
 #include "harness/cli.h"
 #include "labs/common/block_sizes.h"
+#include "peers/blis.h"
 #include "peers/openblas.h"
+#include "tests/run_mmlab.h"
 #include "tests/lab5_shapes.h"
 #include "tests/stage_check.h"
 
@@ -190,5 +192,30 @@ TEST_SUITE("lab5") {
             peers::matmul_openblas(A.data(), B.data(), C.data(), 64, 64, 64, 2);
             CHECK(peers::openblas_threads() == 2);
         }
+    }
+}
+
+// The strongest peer, always (issue: a table that flatters us against a
+// hobbled peer is not honest). These run mmlab itself: not a graded test case.
+TEST_SUITE("targets") {
+    TEST_CASE("lab 5's peers: OPENBLAS_CORETYPE narrower than the CPU is undone, or warned about; BLIS is a second peer") {
+        using mml::testing::run_mmlab;
+        const std::string run = "run --stage lab5.openblas,lab5.blis_lib --size 48 --no-baseline --reps 1 --quiet";
+        const auto forced = run_mmlab(run, "OPENBLAS_CORETYPE=Haswell");
+        INFO(forced.output);
+        CHECK(forced.exit_code == 0);
+        if (mml::cpu_has_avx512()) {  // Haswell (AVX2) is narrower here: run again without it
+            CHECK(forced.output.find("running without it") != std::string::npos);
+            CHECK(forced.output.find("kernel Haswell") == std::string::npos);
+            const auto kept = run_mmlab(run, "OPENBLAS_CORETYPE=Haswell MMLAB_KEEP_OPENBLAS_CORETYPE=1");
+            INFO(kept.output);
+            CHECK(kept.output.find("kernel Haswell") != std::string::npos);
+            CHECK(kept.output.find("WARNING: OpenBLAS runs its Haswell kernel") != std::string::npos);
+        } else {  // on an AVX2 CPU, Haswell is the widest kernel: nothing to undo
+            CHECK(forced.output.find("running without it") == std::string::npos);
+        }
+        // BLIS: timed and checked where installed, skipped with the reason where not.
+        const bool blis_here = mml::peers::blis_unavailable_reason().empty();
+        CHECK(forced.output.find(blis_here ? "lab5.blis_lib = BLIS " : "libblis-dev") != std::string::npos);
     }
 }
