@@ -45,8 +45,9 @@ def parse_args(argv, labs):
                    help="address space per process in MiB, CPU labs (default 4096; GPU labs: no limit)")
     p.add_argument("--max-output-mb", type=int, default=64, help="largest file a student's process may write (default 64)")
     p.add_argument("--max-procs", type=int, default=256, help="extra processes a student's code may start (default 256)")
-    p.add_argument("--sandbox", choices=["auto", "full", "net", "none"], default="auto",
-                   help="containment level (default auto: the strongest this machine allows)")
+    p.add_argument("--sandbox", choices=["auto"] + list(sandbox.LEVELS), default="auto",
+                   help="containment level (default auto: the strongest this machine allows; strongest first: "
+                        "bwrap, unshare, net, none; handouts/grading.md says what each protects)")
     p.add_argument("--perf", action="store_true",
                    help="also run `mmlab lab N` and score the lab's performance target (off by default: noisy)")
     p.add_argument("--perf-points", type=float, default=1.0, help="points for the target with --perf (default 1)")
@@ -97,6 +98,7 @@ class Inputs:
     out: Path
     weights_path: Path
     given_weights: dict    # the weights file's {test case: points} ({} without one)
+    user: sandbox.User     # who student code runs as (sandbox.grading_user)
 
 
 def check_inputs(options, labs):
@@ -125,7 +127,7 @@ def check_inputs(options, labs):
             raise UsageError(f"'{tool}' is not installed here: grading builds the code (see README.md)")
     if options.work and not Path(options.work).is_dir():
         raise UsageError(f"--work {options.work} is not a folder")
-    return Inputs(options, lab, sub, students, stray, out, weights_path, given_weights)
+    return Inputs(options, lab, sub, students, stray, out, weights_path, given_weights, sandbox.grading_user())
 
 
 def main(argv):
