@@ -191,6 +191,7 @@ def interrupt_check(tmp, sub):
 
 def main():
     tmp = Path(tempfile.mkdtemp(prefix="mmlab-grade-test-"))
+    os.chmod(tmp, 0o711)  # --work folders below it: the grading user (root: nobody) must reach the build trees
     try:
         sub = tmp / "submissions"
         scratch = tmp / "scratch"
