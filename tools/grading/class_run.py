@@ -84,12 +84,14 @@ def containment_notes(limits, requested):
     return notes
 
 
-def prepare_starter(inputs, work, limits, cores):
-    """Snapshot, seed, build and list the starter tree (step 2); checks the weights file's names."""
+def prepare_starter(inputs, work, limits, cores, skip=()):
+    """Snapshot, seed, build and list the starter tree (step 2); checks the weights file's names.
+    skip: more folders to leave out of the snapshot (Slurm's state folder, when OUT is in this checkout)."""
     lab, options = inputs.lab, inputs.options
     base = work / "base"
     base.mkdir()
-    commit, notes = build.snapshot_sources(base, lab.folder, [inputs.submissions.resolve(), inputs.out, work])
+    commit, notes = build.snapshot_sources(base, lab.folder, [inputs.submissions.resolve(), inputs.out, work]
+                                            + [Path(p).resolve() for p in skip])
     for n in notes:
         warn(n)
     lab_files = sorted(p.name for p in (base / lab.folder).iterdir() if p.is_file())
@@ -109,9 +111,9 @@ def prepare_starter(inputs, work, limits, cores):
     return Starter(base, commit, notes, lab_files, tests, gpu_note)
 
 
-def prepare(inputs, work, limits, cores):
-    """Steps 2 and 3: the built starter and its calibration, each student's tree's masks ready."""
-    starter = prepare_starter(inputs, work, limits, cores)
+def prepare(inputs, work, limits, cores, skip=()):
+    """Steps 2 and 3: the built starter and its calibration."""
+    starter = prepare_starter(inputs, work, limits, cores, skip)
     gpu_tests = [n for s, n in starter.tests if is_gpu_suite(s)]
     if gpu_tests and starter.gpu_note:
         warn(f"no usable GPU here ({starter.gpu_note}): the {len(gpu_tests)} GPU test(s) of lab {inputs.lab.number} "
