@@ -181,10 +181,9 @@ def make_class(sub):
     reference(sub / "alice" / "labs" / "lab1")
     shutil.copytree(REPO / "labs" / "lab1", sub / "bob" / "lab1")
     reference(sub / "carol", lambda t: t.replace("float sum = 0.0f;", "float sum = 0.0f  // no semicolon", 1))
-    # Two orders wrong (C one too big at [0]): 4 of 6.
-    reference(sub / "dan" / "lab1", lambda t: re.sub(r"(void matmul_(ijk|kji)\([^)]*\)\s*\{)",
-                                                     r"\1\n    struct Off { float* c; ~Off() { c[0] += 1.0f; } } off{C};",
-                                                     t))
+    # Two orders that never write C: 4 of 6. (Not a wrong value: the tests draw new random inputs every run,
+    # so a wrong value's message differs from run to run, here and between two local runs alike.)
+    reference(sub / "dan" / "lab1", lambda t: re.sub(r"(void matmul_(ijk|kji)\([^)]*\)\s*\{)", r"\1\n    return;", t))
 
 
 def normalized(out):

@@ -89,7 +89,11 @@ def settings_fingerprint(inputs):
     and uncommitted changes), the grading user. A different fingerprint makes earlier results stale."""
     opts = {k: v for k, v in sorted(vars(inputs.options).items()) if k not in _VOLATILE_OPTIONS}
     weights = inputs.weights_path.read_text("utf-8", "replace") if inputs.weights_path.is_file() else ""
-    diff = build.git("diff", "HEAD", binary=True) or b""
+    # The checkout's uncommitted changes and untracked files, but not those that change no grade (the
+    # grader's own tests, the handouts): an instructor fixing a typo in the manual keeps the class's results.
+    unrelated = [":(exclude)tests/grading", ":(exclude)handouts", ":(exclude)README.md"]
+    diff = (build.git("diff", "HEAD", "--", ".", *unrelated, binary=True) or b"") + \
+        (build.git("ls-files", "--others", "--exclude-standard", "--", ".", *unrelated, binary=True) or b"")
     data = json.dumps({"options": opts, "weights": weights, "commit": build.git("rev-parse", "HEAD"),
                        "diff": hashlib.sha256(diff).hexdigest(), "user": inputs.user.name,
                        "submissions": str(inputs.submissions.resolve()), "out": str(inputs.out)}, sort_keys=True)
