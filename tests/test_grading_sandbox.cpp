@@ -5,7 +5,7 @@
 // writes outside, daemons, fork storms, memory hogs, endless output, network,
 // hangs, crashes, compile bombs, odd folder names, symbolic links) twice, with
 // the expected score and review line of each and identical CSVs (about two
-// minutes on 2 cores). tests/grading/test_slurm.py starts a one-node Slurm
+// minutes on 2 cores). tests/grading/test_slurm_cluster.py starts a one-node Slurm
 // cluster (as root it installs slurm-wlm and munge when missing) and checks
 // that --slurm writes what a local run writes, and that a rerun grades only
 // the students without a result (about a minute, plus the install); where the
@@ -30,6 +30,6 @@ TEST_SUITE("grading") {
 
     TEST_CASE("tools/grade.py --slurm on a one-node Slurm cluster: the local run's outputs; a rerun grades only what is missing" *
               doctest::skip(!grading_tests_enabled())) {
-        mml::testing::run_python_test("tests/grading/test_slurm.py", "slurm grading tests: all passed");
+        mml::testing::run_python_test("tests/grading/test_slurm_cluster.py", "slurm grading tests: all passed");
     }
 }

@@ -310,11 +310,11 @@ def _start_fresh_if_stale(state, fingerprint, argv):
 
 def grade_class_slurm(inputs, argv):
     """--slurm: the class as Slurm jobs, merged here. Returns the exit status (0 all graded, 1 some not)."""
-    options, out, students = inputs.options, inputs.out, inputs.students
     for tool in ("sbatch", "squeue"):
         if not shutil.which(tool):
             raise UsageError(f"--slurm needs Slurm's commands ({tool} is not on PATH): run on a machine that "
                              "submits to the cluster, or grade here without --slurm")
+    options, out, students = inputs.options, inputs.out, inputs.students
     t0 = time.monotonic()
     started = datetime.datetime.now(datetime.timezone.utc)
     state = state_dir(out)
