@@ -64,8 +64,8 @@ def plan_and_rows(tmp):
 
 FAKE_SLURM = {
     "sbatch": '#!/bin/sh\necho "$@" >> "$FAKE_LOG"\necho "4242;cluster"\n',
-    "squeue": '#!/bin/sh\ncase "$*" in *9999*) echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1;; esac\n'
-              'printf "4242 RUNNING\\n4242 PENDING\\n4243 PENDING\\n"\n',
+    "squeue": '#!/bin/sh\ncase "$*" in *9999*) echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1;;\n'
+              '*4242*) printf "4242 RUNNING\\n4242 PENDING\\n";; *4243*) printf "4243 PENDING\\n";; esac\n',
     "sacct": '#!/bin/sh\necho "Slurm accounting storage is disabled" >&2\nexit 1\n',
 }
 
@@ -88,7 +88,8 @@ def commands(tmp):
               "'/state dir' b.json" in logged, "the worker's command line is quoted for --wrap", logged)
         check(slurm.queued(["4242", "4243"]) == {"4242": ["RUNNING", "PENDING"], "4243": ["PENDING"]},
               "squeue: the tasks still pending or running, per job")
-        check(slurm.queued(["9999"]) == {}, "squeue on jobs Slurm has forgotten: none left")
+        check(slurm.queued(["9999"]) == {} and slurm.queued(["9999", "4243"]) == {"4243": ["PENDING"]},
+              "squeue on jobs Slurm has forgotten: none left (and the others still counted)")
         check(slurm.queued([]) == {}, "no jobs: none left (squeue not asked)")
         check(slurm.final_states(["4242"]) == {}, "sacct without accounting (no slurmdbd): no final states, no error")
     finally:

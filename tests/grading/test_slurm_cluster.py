@@ -276,6 +276,31 @@ def main():
               f"make grade SLURM=1 again: only the student without a result is graded ({rerun_s:.0f} s)",
               r.stdout[-1500:])
         compare(local, through, "after the rerun, the outputs are still the local run's")
+
+        # The grader stopped (Ctrl-C, a closed terminal) while its jobs run: they go on; the same command again
+        # waits for them (or finds their results) and submits nothing new.
+        for name in ("carol", "dan"):
+            (state / "rows" / f"{name}.json").unlink()
+        cmd = GRADE + [str(sub), "--lab", "1", "--out", str(through)] + slurm_flags
+        p = subprocess.Popen(cmd, cwd=REPO, env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+        seen = ""
+        for line in p.stdout:
+            seen += line
+            if "submitted the job array" in line:
+                p.send_signal(signal.SIGTERM)
+                break
+        seen += p.stdout.read()
+        rc = p.wait(timeout=60)
+        check(rc == 130 and "go on: run the same command again" in seen,
+              "the grader interrupted while its jobs run: exit 130, it says the jobs go on", seen[-800:])
+        r = subprocess.run(cmd, cwd=REPO, env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           timeout=900)
+        check(r.returncode == 0 and "submitted" not in r.stdout
+              and ("still queued or running" in r.stdout or "4 of 4 student(s) already graded" in r.stdout),
+              "the same command again: waits for those jobs (or finds their results), submits nothing",
+              r.stdout[-1500:])
+        compare(local, through, "and the outputs are the local run's")
         print(f"note - times: local {local_s:.0f} s, through Slurm {slurm_s:.0f} s, rerun of one student "
               f"{rerun_s:.0f} s", flush=True)
     finally:

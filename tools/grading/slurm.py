@@ -239,20 +239,20 @@ def sbatch(args, command):
 
 
 def queued(job_ids):
-    """{job id: [states of its tasks]} of the jobs still pending or running (squeue lists only those)."""
-    if not job_ids:
-        return {}
-    r = subprocess.run(["squeue", "-h", "-j", ",".join(job_ids), "-o", "%F %T"], stdout=subprocess.PIPE,
-                       stderr=subprocess.PIPE, text=True, timeout=120)
-    if r.returncode != 0:
-        if "Invalid job id" in r.stderr:  # all of them ended long enough ago to be forgotten
-            return {}
-        raise SetupError(f"squeue failed: {r.stderr.strip()}")
+    """{job id: [states of its tasks]} of the jobs still pending or running (squeue lists only those). One
+    squeue per job: squeue refuses a whole list when one job in it ended long enough ago to be forgotten."""
     left = {}
-    for line in r.stdout.splitlines():
-        parts = line.split()
-        if len(parts) == 2:
-            left.setdefault(parts[0], []).append(parts[1])
+    for job in job_ids:
+        r = subprocess.run(["squeue", "-h", "-j", job, "-o", "%F %T"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           text=True, timeout=120)
+        if r.returncode != 0:
+            if "Invalid job id" in r.stderr:  # ended, and forgotten since
+                continue
+            raise SetupError(f"squeue failed: {r.stderr.strip()}")
+        for line in r.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 2:
+                left.setdefault(parts[0], []).append(parts[1])
     return left
 
 
@@ -326,7 +326,7 @@ def grade_class_slurm(inputs, argv):
     earlier = [j for j in (_read_json(state / "jobs.json", []) or []) if j]
     if queued(earlier):
         say(f"jobs of an earlier run are still queued or running ({', '.join(earlier)}): waiting for them first")
-        _wait(state, inputs, earlier, {}, class_run.Progress(len(students)))
+        _wait(state, inputs, earlier, set(), class_run.Progress(len(students)))
     todo = [s for s in students if read_row(state, s) is None]
     done_before = len(students) - len(todo)
     if done_before:
@@ -339,6 +339,7 @@ def grade_class_slurm(inputs, argv):
         prep = sbatch(_sbatch_common(inputs, state, f"mmlab-lab{inputs.lab.number}-prepare", PREPARE_TIME_MIN)
                       + [f"--output={state}/logs/prepare-%j.log"], _worker_command("prepare", state))
         jobs.append(prep)
+        _write_json(state / "jobs.json", jobs)  # at once: a rerun must know them, even if stopped now
         say(f"submitted the prepare job {prep} (the starter built and calibrated once)")
     if todo:
         chunk = max(options.slurm_chunk, -(-len(todo) // MAX_ARRAY_TASKS))
@@ -351,12 +352,11 @@ def grade_class_slurm(inputs, argv):
             args += [f"--dependency=afterok:{prep}", "--kill-on-invalid-dep=yes"]
         array = sbatch(args, _worker_command("task", state, batches_file))
         jobs.append(array)
+        _write_json(state / "jobs.json", jobs)
         say(f"submitted the job array {array}: {len(batches)} task(s) of up to {chunk} student(s)"
             + (f", {options.slurm_cpus} CPU(s) each" if options.slurm_cpus else "")
             + (", one GPU each" if class_run.lab_uses_gpu(inputs.lab) else "")
             + (f", after job {prep}" if prep else ""))
-    _write_json(state / "jobs.json", jobs)
-
     progress = class_run.Progress(len(students), done_before)
     try:
         _wait(state, inputs, jobs, {s.name for s in todo}, progress)
