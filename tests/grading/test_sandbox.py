@@ -203,6 +203,33 @@ def masks(tmp):
           "masks: each file keeps its modification time (make finds it up to date)")
 
 
+def toolchain(tmp):
+    shared = tmp / "apps" / "gcc-13"
+    (shared / "bin").mkdir(parents=True)
+    os.chmod(tmp / "apps", 0o755)
+    os.chmod(shared, 0o755)
+    os.chmod(shared / "bin", 0o755)
+    (shared / "bin" / "g++").write_text("#!/bin/sh\n")
+    os.chmod(shared / "bin" / "g++", 0o755)
+    private = tmp / "private"
+    private.mkdir(mode=0o700)
+    secret_lib = tmp / "checkout" / "lib"
+    secret_lib.mkdir(parents=True)
+    saved = dict(os.environ)
+    os.environ.update({"CXX": str(shared / "bin" / "g++"), "LD_LIBRARY_PATH": f"/usr/lib:{private}:{secret_lib}",
+                       "MMLAB_SANDBOX_DIRS": "/etc/ssl:/"})
+    try:
+        dirs = sandbox.toolchain_dirs(None, [tmp / "checkout"])
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    check(shared in dirs, "toolchain: a compiler installed outside the system's folders is shown (its prefix)",
+          str(dirs))
+    check(not any(d in (private, secret_lib, Path("/"), Path("/usr/lib"), Path("/etc/ssl")) for d in dirs),
+          "toolchain: not the system's folders (shown anyway), /, a folder others may not read, or the checkout",
+          str(dirs))
+
+
 def ownership(tmp):
     if os.geteuid() != 0:
         print("note - not root: handing a tree to another user is not checked")
@@ -232,5 +259,6 @@ with Scratch() as tmp:
     limits = probe(tmp)
     bwrap_level(tmp, limits)
     masks(tmp)
+    toolchain(tmp)
     ownership(tmp)
 checks.finish("sandbox")

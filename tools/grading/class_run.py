@@ -59,8 +59,11 @@ def open_work(inputs, parent=None):
     script = work / "sandbox.sh"
     shutil.copyfile(sandbox.SANDBOX, script)
     os.chmod(script, 0o755)
+    # The toolchain where a cluster's modules put it (bwrap shows only the system's folders otherwise), never
+    # the submissions, OUT or this checkout.
+    extra = sandbox.toolchain_dirs(REPO / "build" / "config.mk", [inputs.submissions.resolve(), inputs.out, REPO, work])
     wanted = Limits("none", 0 if lab.needs_cuda else options.memory_mb * 1024, options.max_output_mb * 1024,
-                    options.max_procs, user=inputs.user, gpu=lab_uses_gpu(lab), script=script)
+                    options.max_procs, user=inputs.user, gpu=lab_uses_gpu(lab), script=script, extra_dirs=extra)
     try:
         return work, probe_sandbox(options.sandbox, work, wanted)
     except BaseException:
@@ -193,7 +196,9 @@ def summary_head(inputs, started, starter, limits, cal, notes):
     o, lab = inputs.options, inputs.lab
     lines = [f"matmul-lab grading, lab {lab.number}, {started.strftime('%Y-%m-%d %H:%M UTC')}",
              f"code: {REPO} at {starter.commit or '(not a git checkout)'}",
-             f"containment: {sandbox.describe(limits)}",
+             f"containment: {sandbox.describe(limits)}"
+             + (f"; also shown, read-only: {', '.join(map(str, limits.extra_dirs))}"
+                if limits.mode == "bwrap" and limits.extra_dirs else ""),
              f"limits: build {o.build_timeout:g} s, test case {calibration.timeout_text(o.test_timeout, cal.auto_timeouts)}"
              f", tests per student {o.student_budget:g} s, memory {o.memory_mb if not lab.needs_cuda else 'unlimited'} "
              f"MiB, output {o.max_output_mb} MiB", f"weights: {inputs.weights_path if inputs.given_weights else 'all 1'}"]

@@ -33,6 +33,7 @@ left of it.
 
 import os
 import pwd
+import re
 import shutil
 import stat
 import subprocess
@@ -113,7 +114,8 @@ class Limits:
     mode: the containment level (LEVELS); mem_kb 0: no address-space limit; nproc: processes the command may
     add; user: User (None: this process's own, no switch); masks: ((stub folder, folder relative to the build
     tree), ...) hidden by bwrap; gpu: show the NVIDIA devices; script: sandbox.sh's path (a copy the grading
-    user can read); tmp_size: bwrap supports --size for its /tmp; no_userns: bwrap supports --disable-userns."""
+    user can read); tmp_size: bwrap supports --size for its /tmp; no_userns: bwrap supports --disable-userns;
+    extra_dirs: more folders bwrap shows read-only (the toolchain outside the system's folders: toolchain_dirs)."""
     mode: str
     mem_kb: int
     fsize_kb: int
@@ -124,6 +126,8 @@ class Limits:
     script: object = SANDBOX
     tmp_size: bool = False
     no_userns: bool = False
+    extra_dirs: tuple = ()
+
 
     def with_masks(self, masks):
         return replace(self, masks=tuple(masks))
@@ -214,6 +218,8 @@ def _bwrap_command(work, cwd, limits):
             args += ["--symlink", os.readlink(d), d]
         elif os.path.isdir(d):
             args += ["--ro-bind", d, d]
+    for d in limits.extra_dirs:
+        args += ["--ro-bind", str(d), str(d)]
     args += ["--proc", "/proc", "--dev", "/dev"]
     size = ["--size", str(PRIVATE_TMP_BYTES)] if limits.tmp_size else []
     args += size + ["--tmpfs", "/tmp"] + size + ["--tmpfs", "/dev/shm"]
@@ -338,6 +344,51 @@ def check_reachable(folder, user):
             raise UsageError(f"student code runs as '{user.name}', who cannot enter {p} (mode "
                              f"{stat.filemode(st.st_mode)}), where the build trees are: pick --work under /tmp "
                              "or another folder anyone may enter")
+
+
+def _under(path, folders):
+    return any(path == Path(f) or Path(f) in path.parents for f in folders)
+
+
+def _reachable_by_all(path):
+    """Every folder down to `path` lets others through, and `path` lets them read: the grading user (any)
+    can see it, so bubblewrap, running as that user, can show it."""
+    try:
+        if not path.stat().st_mode & stat.S_IROTH:
+            return False
+        return all(p.stat().st_mode & stat.S_IXOTH for p in [path] + list(path.parents))
+    except OSError:
+        return False
+
+
+def toolchain_dirs(config_mk=None, private=()):
+    """Folders outside SYSTEM_DIRS that builds and tests need, for bwrap to show read-only: the compilers'
+    installations (g++, nvcc, $CXX, $CC, $NVCC: where a cluster's module system puts them), CUDA_HOME (the
+    environment's, or build/config.mk's), the library, include and pkg-config paths of the environment, and
+    MMLAB_SANDBOX_DIRS (colon-separated, for what the rest misses). Left out: what lies in `private` (the
+    submissions, OUT, this checkout) and what not every user may read (a folder under /root)."""
+    wanted = []
+    for tool in {"g++", "nvcc", os.environ.get("CXX"), os.environ.get("CC"), os.environ.get("NVCC")} - {None, ""}:
+        found = shutil.which(tool)
+        if found:
+            wanted.append(Path(os.path.realpath(found)).parent.parent)  # .../bin/g++ -> its installation
+    homes = [os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")]
+    if config_mk and Path(config_mk).is_file():
+        m = re.search(r"^CUDA_HOME\s*:?=\s*(\S+)", Path(config_mk).read_text(errors="replace"), re.M)
+        homes.append(m.group(1) if m else None)
+    wanted += [Path(h) for h in homes if h]
+    for var in ("LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "PKG_CONFIG_PATH",
+                "MMLAB_SANDBOX_DIRS"):
+        wanted += [Path(p) for p in os.environ.get(var, "").split(":") if p]
+    shown = []
+    for d in wanted:
+        d = Path(os.path.realpath(d))
+        if not d.is_absolute() or not d.is_dir() or d == Path("/") or _under(d, SYSTEM_DIRS) or \
+                _under(d, [Path(p).resolve() for p in private]) or any(p in d.parents for p in private) or \
+                not _reachable_by_all(d) or any(d == s or s in d.parents for s in shown):
+            continue
+        shown = [s for s in shown if d not in s.parents] + [d]
+    return tuple(sorted(shown))
 
 
 def masks_for_lab(base, lab_folder, dest):

@@ -124,6 +124,7 @@ def plan_to_json(starter, cal, limits, notes):
     return {"base": str(starter.base), "commit": starter.commit, "notes": starter.notes,
             "lab_files": starter.lab_files, "tests": [list(t) for t in starter.tests], "gpu_note": starter.gpu_note,
             "mode": limits.mode, "user": dataclasses.asdict(limits.user) if limits.user else None,
+            "extra_dirs": [str(d) for d in limits.extra_dirs],
             "containment_notes": notes,
             "calibration": {"weights": cal.weights, "free": sorted(cal.free), "lines": cal.lines,
                             "auto_timeouts": cal.auto_timeouts}}
@@ -135,7 +136,8 @@ def plan_from_json(plan):
     c = plan["calibration"]
     cal = Calibration(c["weights"], set(c["free"]), c["lines"], c["auto_timeouts"])
     user = sandbox.User(**plan["user"]) if plan.get("user") else None
-    limits = sandbox.Limits(plan["mode"], 0, 0, 0, user=user)  # for describe(): the level and the user
+    limits = sandbox.Limits(plan["mode"], 0, 0, 0, user=user,  # for summary.txt: the level, the user, the folders
+                            extra_dirs=tuple(Path(d) for d in plan.get("extra_dirs", [])))
     return starter, cal, limits, plan["containment_notes"]
 
 
@@ -334,12 +336,27 @@ def grade_class_slurm(inputs, argv):
             f"{len(todo)} left to grade")
 
     jobs = []
+    try:
+        _submit(state, inputs, todo, jobs)
+        _wait(state, inputs, jobs, {s.name for s in todo}, class_run.Progress(len(students), done_before))
+    except KeyboardInterrupt:
+        if jobs:
+            warn(f"the Slurm jobs {', '.join(jobs)} go on: run the same command again to wait for them and write "
+                 f"{out}, or cancel them with scancel {' '.join(jobs)}")
+        raise
+    return _merge(state, inputs, jobs, started, t0, done_before)
+
+
+def _submit(state, inputs, todo, jobs):
+    """The prepare job (unless an earlier run's plan is there) and the job array for `todo`; each job id goes
+    into `jobs` and jobs.json the moment sbatch gives it (a grader stopped then still knows its jobs)."""
+    options = inputs.options
     prep = None
     if not (state / "plan.json").is_file():
         prep = sbatch(_sbatch_common(inputs, state, f"mmlab-lab{inputs.lab.number}-prepare", PREPARE_TIME_MIN)
                       + [f"--output={state}/logs/prepare-%j.log"], _worker_command("prepare", state))
         jobs.append(prep)
-        _write_json(state / "jobs.json", jobs)  # at once: a rerun must know them, even if stopped now
+        _write_json(state / "jobs.json", jobs)
         say(f"submitted the prepare job {prep} (the starter built and calibrated once)")
     if todo:
         chunk = max(options.slurm_chunk, -(-len(todo) // MAX_ARRAY_TASKS))
@@ -354,17 +371,9 @@ def grade_class_slurm(inputs, argv):
         jobs.append(array)
         _write_json(state / "jobs.json", jobs)
         say(f"submitted the job array {array}: {len(batches)} task(s) of up to {chunk} student(s)"
-            + (f", {options.slurm_cpus} CPU(s) each" if options.slurm_cpus else "")
+            + f", {options.slurm_cpus} CPU(s) each"
             + (", one GPU each" if class_run.lab_uses_gpu(inputs.lab) else "")
             + (f", after job {prep}" if prep else ""))
-    progress = class_run.Progress(len(students), done_before)
-    try:
-        _wait(state, inputs, jobs, {s.name for s in todo}, progress)
-    except KeyboardInterrupt:
-        warn(f"the Slurm jobs {', '.join(jobs) or '(none)'} go on: run the same command again to wait for them and "
-             f"write {out}, or cancel them with scancel {' '.join(jobs)}")
-        raise
-    return _merge(state, inputs, jobs, started, t0, done_before)
 
 
 def _wait(state, inputs, jobs, todo, progress):
