@@ -70,13 +70,14 @@ SYSTEM_DIRS = ("/usr", "/etc", "/opt", "/sys", "/bin", "/sbin", "/lib", "/lib32"
 PRIVATE_TMP_BYTES = 64 * 1024 * 1024
 
 # Folders of a student's build tree (a copy of this checkout) that student
-# code must not read: the reference solutions, the grader and its tests. Each
+# code must not read: the reference solutions, the tests of the reference's
+# internals, the grader and its tests. Each
 # is replaced, in the sandbox, by a copy whose files are empty but keep their
 # names and modification times, so that make still finds every prerequisite
 # up to date; the files a rebuild of the student's code needs (the given
 # headers of labs 3 and 4, found from the starter build's dependency files)
 # keep their content. See masks_for_lab.
-MASKED_FOLDERS = ("solutions", "tools", "tests/grading")
+MASKED_FOLDERS = ("solutions", "tests/reference", "tools", "tests/grading")
 
 
 @dataclass(frozen=True)
