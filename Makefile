@@ -8,7 +8,7 @@
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
 #   make list              every stage and lab, one line each (mmlab list)
 #   make peak              measure this CPU's FMA peak (mmlab peak)
-#   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
+#   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [SLURM=1] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
 #                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
 #   make student-release OUT=dir [LAB=N]   a tree to publish to students: no solutions/ source (the
 #                          references prebuilt), no grader; LAB=N adds lab N's GitHub Classroom workflow
@@ -218,15 +218,16 @@ $(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests
 test: all
 	@MMLAB=$(BIN)/mmlab MML_GRADING_TESTS=1 bash tools/run-tests.sh $(BIN)/mmlab-tests
 
-# make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 --perf ..."]:
+# make grade SUBMISSIONS=dir LAB=N [OUT=dir] [SLURM=1] [GRADE_FLAGS="-j 2 --perf ..."]:
 # every student's lab N (one sub-folder each) built and tested on its own,
 # contained; grades.csv, results.json (Gradescope) and feedback per student.
+# SLURM=1: as a Slurm job array (--slurm), restartable.
 # tools/grade.py --help lists the flags; handouts/grading.md is the manual.
 .PHONY: grade
 grade:
 	$(if $(and $(SUBMISSIONS),$(LAB)),,$(error make grade needs the submissions and the lab: make grade SUBMISSIONS=<folder, one sub-folder per student> LAB=<N> [OUT=<folder>]))
 	@command -v python3 > /dev/null || { echo "make grade: python3 is needed: sudo apt-get install python3" >&2; exit 2; }
-	@python3 tools/grade.py "$(SUBMISSIONS)" --lab "$(LAB)" $(if $(OUT),--out "$(OUT)") $(GRADE_FLAGS)
+	@python3 tools/grade.py "$(SUBMISSIONS)" --lab "$(LAB)" $(if $(OUT),--out "$(OUT)") $(if $(filter 1,$(SLURM)),--slurm) $(GRADE_FLAGS)
 
 # make student-release OUT=dir: the tree a course publishes - starters, harness,
 # tests, handouts, the references prebuilt (no solutions/ source, no grader).
