@@ -8,7 +8,8 @@
 # U(-1,1) inputs). Every step has a time limit inside LAB11_BUDGET_S (default
 # 540 s); logs go to $OUT (at most 8 files) or build/lab11-gpu.
 # LAB11_STEPS="build tests starters sanitizer sass bench" picks steps;
-# LAB11_SIZES and LAB11_STAGES change the benchmark.
+# LAB11_SIZES/LAB11_STAGES (first benchmark run) and LAB11_SIZES2/LAB11_STAGES2
+# (second) change the benchmark.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/lab11-gpu}
@@ -16,7 +17,9 @@ mkdir -p "$out"
 budget=${LAB11_BUDGET_S:-540}
 steps=${LAB11_STEPS:-build tests starters sanitizer sass bench}
 sizes=${LAB11_SIZES:-1000,1024,2048,4095,4096,5000,8192}
-stages=${LAB11_STAGES:-lab11.wgmma,lab11.cublas_bf16,lab11.mma_sync,lab11.wmma_bf16,lab11.wgmma_tf32,lab11.cublas_tf32}
+stages=${LAB11_STAGES:-lab11.wgmma,lab11.cublas_bf16}
+sizes2=${LAB11_SIZES2:-4096,8192}
+stages2=${LAB11_STAGES2:-lab11.wmma_bf16,lab11.mma_sync,lab11.wgmma,lab11.cublas_bf16,lab11.wgmma_tf32,lab11.cublas_tf32}
 t0=$(date +%s)
 left() { echo $(( budget - ($(date +%s) - t0) )); }
 want() { [[ " $steps " == *" $1 "* ]]; }
@@ -66,7 +69,7 @@ if want sanitizer; then
   : > "$out/sanitizer.log"
   for tool in memcheck racecheck; do
     step "compute-sanitizer --tool $tool, lab 11 small shapes"
-    limited 120 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 \
+    limited 100 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 \
       build/bin/mmlab-tests --test-suite=gpu-lab11 --test-case-exclude='*big odd*' > "$out/san.tmp" 2>&1
     rc=$?
     cat "$out/san.tmp" >> "$out/sanitizer.log"
@@ -81,39 +84,53 @@ fi
 
 if want sass; then
   step "SASS: tensor-core instructions per lab 11 kernel (cuobjdump -sass build/bin/mmlab)"
-  cuobjdump -sass build/bin/mmlab > "$out/sass.tmp" 2>&1
+  sass=$(mktemp)
+  cuobjdump -sass build/bin/mmlab > "$sass" 2>&1
   awk '/Function :/ { name = $3 } name ~ /lab11/ && /HGMMA|HMMA|FFMA|UTMALDG|SYNCS/ {
          for (i = 1; i <= NF; i++) if ($i ~ /^(HGMMA|HMMA|FFMA|UTMALDG|SYNCS)/) { split($i, p, "."); n[name " " p[1]]++ } }
-       END { for (k in n) print n[k], k }' "$out/sass.tmp" | sort -k2 > "$out/sass.txt"
-  cat "$out/sass.txt"
-  grep -m3 -E "HGMMA\.64x256x16\.F32\.BF16|HGMMA\.64x256x8\.F32\.TF32" "$out/sass.tmp" | sed 's/^ *//' | cut -c1-140
-  rm -f "$out/sass.tmp"
+       END { for (k in n) print n[k], k }' "$sass" | sort -k2
+  grep -m4 -E "HGMMA\.64x256x16\.F32\.BF16|HGMMA\.64x256x8\.F32\.TF32" "$sass" | sed 's/^ *//' | cut -c1-150
+  rm -f "$sass"
 fi
 
 if want bench; then
+  # Two runs, each with its peer (ratios in one run): the top of the bf16
+  # ladder and cuBLAS bf16 at every size; every stage and the TF32 pair at 4096, 8192.
   step "benchmark: $stages at $sizes (kernel time between CUDA events; conversion to bf16/TF32 not timed)"
-  limited 300 build/bin/mmlab run --stage "$stages" --size "$sizes" --no-baseline --json "$out/bench.json" \
+  limited 240 build/bin/mmlab run --stage "$stages" --size "$sizes" --no-baseline --json "$out/bench.json" \
     > "$out/bench.txt" 2>&1
-  rc=$?
-  summary+=("bench rc $rc")
-  grep -vE "^\[[0-9]+/[0-9]+\]|^ +timing" "$out/bench.txt" | tail -4
-  python3 - "$out/bench.json" <<'EOF' 2>&1 | tee -a "$out/bench.txt"
+  summary+=("bench rc $?")
+  step "benchmark: $stages2 at $sizes2"
+  limited 150 build/bin/mmlab run --stage "$stages2" --size "$sizes2" --no-baseline --json "$out/bench2.json" \
+    >> "$out/bench.txt" 2>&1
+  summary+=("bench2 rc $?")
+  grep -E "^(peer|gpu) " "$out/bench.txt" | sort -u
+  python3 - "$out/bench.json" "$out/bench2.json" <<'EOF' 2>&1 | tee -a "$out/bench.txt"
 import json, sys
-d = json.load(open(sys.argv[1]))
-rows = d["summary"]
-peer = {("bf16", r["M"]): r for r in rows if r["stage"] == "lab11.cublas_bf16" and r["passed"]}
-peer.update({("tf32", r["M"]): r for r in rows if r["stage"] == "lab11.cublas_tf32" and r["passed"]})
-print("\n%-18s %6s %9s %9s %14s %10s" % ("stage", "n", "TFLOP/s", "% cuBLAS", "err/bound", "vs fp32"))
-for r in rows:
-    fmt = "tf32" if "tf32" in r["stage"] else "bf16"
-    p = peer.get((fmt, r["M"]))
-    if r["skipped"] or not r["passed"]:
-        print("%-18s %6d %s" % (r["stage"], r["M"], "skipped: " + r["skip_reason"] if r["skipped"] else "WRONG: " + r["failure"][:90]))
+for path in sys.argv[1:]:
+    try:
+        d = json.load(open(path))
+    except Exception as e:
+        print(path, "unreadable:", e)
         continue
-    pct = 100 * r["gflops"] / p["gflops"] if p else float("nan")
-    print("%-18s %6d %9.1f %8.1f%% %14.4f %10.2e" % (r["stage"], r["M"], r["gflops"] / 1e3, pct,
-          r["worst_error_over_bound"], r["error_vs_unrounded"] or -1))
-print("device: %s, date %s" % ((d.get("gpu") or {}).get("name"), d.get("date")))
+    rows = d["summary"]
+    peer = {}
+    for r in rows:
+        if r["stage"] in ("lab11.cublas_bf16", "lab11.cublas_tf32") and r["passed"] and not r["skipped"]:
+            peer[("tf32" if "tf32" in r["stage"] else "bf16", r["M"], r["N"], r["K"])] = r
+    print("\n%-18s %6s %9s %9s %11s %10s" % ("stage", "n", "TFLOP/s", "% cuBLAS", "err/bound", "vs fp32"))
+    for r in rows:
+        fmt = "tf32" if "tf32" in r["stage"] else "bf16"
+        p = peer.get((fmt, r["M"], r["N"], r["K"]))
+        if r["skipped"] or not r["passed"]:
+            why = ("skipped: " + r["skip_reason"]) if r["skipped"] else ("WRONG: " + r["failure"][:100])
+            print("%-18s %6d %s" % (r["stage"], r["M"], why))
+            continue
+        pct = 100 * r["gflops"] / p["gflops"] if p else float("nan")
+        err = r["error_vs_unrounded"] if r["error_vs_unrounded"] is not None else -1
+        print("%-18s %6d %9.1f %8.1f%% %11.4f %10.2e" % (r["stage"], r["M"], r["gflops"] / 1e3, pct,
+              r["worst_error_over_bound"], err))
+    print("device: %s, date %s" % ((d.get("gpu") or {}).get("name"), d.get("date")))
 EOF
 fi
 
