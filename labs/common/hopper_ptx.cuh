@@ -7,7 +7,7 @@
 //   cp.async.bulk.tensor.2d ... mbarrier::complete_tx::bytes    one TMA copy of a 2-D box
 //       of a matrix into shared memory (out-of-range elements arrive as zeros)
 //   wgmma.fence / mma_async / commit_group / wait_group        the warpgroup's asynchronous
-//       tensor-core product, 64 x 256 x 16 (bf16) or 64 x 256 x 8 (tf32) per instruction
+//       tensor-core product, 64 x N x 16 (bf16) or 64 x N x 8 (tf32) per instruction, N = 256 or 128
 //   setmaxnreg.inc / dec                                       move registers between warpgroups
 // wgmma and setmaxnreg exist on sm_90a only: files that use them are named
 // *_sm90a.cu, which the Makefile builds for sm_90a alone.
@@ -128,9 +128,10 @@ __device__ __forceinline__ void wgmma_wait() {
 }
 // Tells the compiler that the accumulators change here (wgmma writes them
 // behind its back): no read of them moves above a wait, no copy below an issue.
-__device__ __forceinline__ void fence_accumulators(float (&d)[128]) {
+template <int kRegs>
+__device__ __forceinline__ void fence_accumulators(float (&d)[kRegs]) {
 #pragma unroll
-    for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
+    for (int i = 0; i < kRegs; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
 #define LAB11_WGMMA_D_REGS \
@@ -186,6 +187,48 @@ __device__ __forceinline__ void wgmma_m64n256k8_tf32(float (&d)[128], std::uint6
         "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " LAB11_WGMMA_D_REGS
         ", %128, %129, p, 1, 1;\n}\n"
         : LAB11_WGMMA_D_OPERANDS(d)
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+#define LAB11_WGMMA_D64_REGS \
+    "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, " \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, " \
+    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}"
+#define LAB11_WGMMA_D64_OPERANDS(d) \
+    "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
+    "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), \
+    "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), \
+    "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), \
+    "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), \
+    "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), \
+    "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), \
+    "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+
+// The same products with N = 128 (64 accumulator registers a thread; thread
+// lane l of warp w holds d[4j + r] at row 16w + l/4 + 8*(r/2), column
+// 8j + 2*(l%4) + r%2, j = 0..15): for problems too small to fill the GPU with
+// 256-wide tiles.
+__device__ __forceinline__ void wgmma_m64n128k16_bf16(float (&d)[64], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                      int scale_d) {
+#ifdef LAB11_SM90A
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 " LAB11_WGMMA_D64_REGS
+        ", %64, %65, p, 1, 1, 0, 0;\n}\n"
+        : LAB11_WGMMA_D64_OPERANDS(d)
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+__device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                     int scale_d) {
+#ifdef LAB11_SM90A
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " LAB11_WGMMA_D64_REGS
+        ", %64, %65, p, 1, 1;\n}\n"
+        : LAB11_WGMMA_D64_OPERANDS(d)
         : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 #endif
 }

@@ -14,14 +14,16 @@
 //    address arithmetic, the bounds (zeros outside the matrix: no edge code
 //    at all) and the 128-byte swizzle that wgmma reads without bank conflicts.
 //    The other threads issue no load instructions.
-//  - An mbarrier ring of 4 stages: "full" barriers complete when the copy
+//  - An mbarrier ring of 4 stages (6 for 128-wide tiles): "full" barriers complete when the copy
 //    engine has delivered a stage's bytes (expect_tx), "empty" barriers when
 //    both consumer warpgroups have finished reading it. No __syncthreads in
 //    the main loop: producer and consumers run at their own pace.
 //  - Warp specialization: warpgroup 0 only loads (one thread), warpgroups 1
-//    and 2 only multiply (64 rows of the 128 x 256 block tile each).
-//    setmaxnreg moves registers from the producer (down to 40) to the
-//    consumers (up to 232), whose 64 x 256 accumulators take 128 a thread.
+//    and 2 only multiply (64 rows of the block tile each). setmaxnreg moves
+//    registers from the producer (down to 40) to the consumers (up to 232),
+//    whose 64 x 256 accumulators take 128 a thread.
+//  - Block tile 128 x 256 (or 128 x 128, with 6 stages, when 256-wide tiles
+//    would leave SMs idle: launch() counts the waves of tiles).
 //  - Persistent: one block per SM, each walking its share of the tiles (in
 //    groups of 8 tile rows, so that blocks at work at the same time share the
 //    B tiles in L2); the producer runs ahead into the next tile while the
@@ -47,16 +49,26 @@ namespace reference::lab11 {
 namespace {
 using namespace ::lab11;  // the given PTX wrappers (labs/common/hopper_ptx.cuh)
 
-constexpr int BM = 128, BN = 256;  // block tile: rows and columns of C
-constexpr int kRowBytes = 128;     // one stage holds 128 bytes of k per row: the swizzle's width
-constexpr int kStages = 4;
+// Block tile: BM x BN of C, BN = 256 (or 128 for products too small to fill
+// the GPU with 256-wide tiles: launch() picks). Each stage holds 128 bytes of
+// k per tile row - the width of the 128-byte swizzle: 64 bf16 or 32 TF32.
+constexpr int BM = 128;
+constexpr int kRowBytes = 128;
 constexpr int kConsumers = 2;      // consumer warpgroups: 64 rows of the block tile each
 constexpr int kThreads = 128 * (1 + kConsumers);
-constexpr int kATileBytes = BM * kRowBytes, kBTileBytes = BN * kRowBytes;  // 16 KB, 32 KB
-constexpr int kStageBytes = kATileBytes + kBTileBytes;
-constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + room to align the ring to 1024 bytes
+constexpr int kATileBytes = BM * kRowBytes;  // 16 KB
+constexpr int kRingBytes = 192 * 1024;       // stages: 4 of 48 KB (BN = 256) or 6 of 32 KB (BN = 128)
 constexpr int kGroupRows = 8;      // tile order: 8 tile rows walked together (L2 reuse of B)
 constexpr int kProducerRegs = 40, kConsumerRegs = 232;  // 128*40 + 256*232 <= 65536
+
+template <int BN>
+struct Tiling {
+    static constexpr int kBTileBytes = BN * kRowBytes;
+    static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+    static constexpr int kStages = kRingBytes / kStageBytes;
+    static constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + room to align the ring to 1024 bytes
+    static constexpr int kAccRegs = BN / 2;                           // 64 x BN floats over 128 threads
+};
 
 // What depends on the input type: its size, k per instruction, the TMA's element type, the instruction.
 template <typename T>
@@ -68,6 +80,9 @@ struct Operand<__nv_bfloat16> {
     __device__ static void mma(float (&d)[128], std::uint64_t a, std::uint64_t b, int scale_d) {
         wgmma_m64n256k16_bf16(d, a, b, scale_d);
     }
+    __device__ static void mma(float (&d)[64], std::uint64_t a, std::uint64_t b, int scale_d) {
+        wgmma_m64n128k16_bf16(d, a, b, scale_d);
+    }
 };
 template <>
 struct Operand<float> {  // TF32 values held in float32
@@ -75,6 +90,9 @@ struct Operand<float> {  // TF32 values held in float32
     static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     __device__ static void mma(float (&d)[128], std::uint64_t a, std::uint64_t b, int scale_d) {
         wgmma_m64n256k8_tf32(d, a, b, scale_d);
+    }
+    __device__ static void mma(float (&d)[64], std::uint64_t a, std::uint64_t b, int scale_d) {
+        wgmma_m64n128k8_tf32(d, a, b, scale_d);
     }
 };
 
@@ -98,6 +116,7 @@ __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
 struct TileOrigin {
     int m0, n0;
 };
+template <int BN>
 __device__ __forceinline__ TileOrigin tile_origin(int tile, int tiles_m, int tiles_n) {
     const int per_group = kGroupRows * tiles_n;
     const int first_row = tile / per_group * kGroupRows;
@@ -119,13 +138,14 @@ __device__ __forceinline__ void store_pair(float* C, int row, int col, float x, 
     }
 }
 
-template <typename T>
+template <typename T, int BN>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                  float* __restrict__ C, int M, int N, int K, bool pairs_aligned) {
 #ifdef LAB11_SM90A
     constexpr int BK = kRowBytes / int(sizeof(T));    // k per stage: 64 bf16 or 32 tf32
     constexpr int kSteps = BK / Operand<T>::kInstrK;  // 4 wgmmas per stage
+    constexpr int kStages = Tiling<BN>::kStages, kStageBytes = Tiling<BN>::kStageBytes;
     extern __shared__ unsigned char smem_raw[];
     unsigned char* ring = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
                                                            ~std::uintptr_t(1023));
@@ -150,7 +170,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             int stage = 0;
             unsigned phase = 0;
             for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-                const TileOrigin t = tile_origin(tile, tiles_m, tiles_n);
+                const TileOrigin t = tile_origin<BN>(tile, tiles_m, tiles_n);
                 for (int kt = 0; kt < k_tiles; ++kt) {
                     mbar_wait(&empty[stage], phase ^ 1);  // the consumers are done with this stage
                     unsigned char* dst = ring + stage * kStageBytes;
@@ -165,13 +185,13 @@ __global__ void __launch_bounds__(kThreads, 1)
         setmaxnreg_inc<kConsumerRegs>();
         const int consumer = warpgroup - 1;
         const int warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
-        float acc[128];
+        float acc[Tiling<BN>::kAccRegs];
 #pragma unroll
-        for (int i = 0; i < 128; ++i) acc[i] = 0.0f;
+        for (int i = 0; i < Tiling<BN>::kAccRegs; ++i) acc[i] = 0.0f;
         int stage = 0;
         unsigned phase = 0;
         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-            const TileOrigin t = tile_origin(tile, tiles_m, tiles_n);
+            const TileOrigin t = tile_origin<BN>(tile, tiles_m, tiles_n);
             int previous = 0;
             for (int kt = 0; kt < k_tiles; ++kt) {
                 mbar_wait(&full[stage], phase);  // the copy engine has delivered this stage
@@ -197,11 +217,11 @@ __global__ void __launch_bounds__(kThreads, 1)
             if (lane == 0) mbar_arrive(&empty[previous]);
 
             // Epilogue: thread (warp, lane) holds rows r and r + 8, columns
-            // 8j + 2(lane % 4) and +1, j = 0..31 (wgmma's accumulator layout).
+            // 8j + 2(lane % 4) and +1, j < BN / 8 (wgmma's accumulator layout).
             const int row = t.m0 + consumer * 64 + warp * 16 + lane / 4;
             const int col = t.n0 + 2 * (lane % 4);
 #pragma unroll
-            for (int j = 0; j < 32; ++j) {
+            for (int j = 0; j < BN / 8; ++j) {
                 store_pair(C, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], M, N, pairs_aligned);
                 store_pair(C, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], M, N, pairs_aligned);
             }
@@ -241,31 +261,52 @@ struct MapCache {
     CUtensorMap map_a{}, map_b{};
 };
 
-template <typename T>
-void launch(const T* A, const T* Bt, std::int64_t ld, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
-            const char* stage) {
+template <typename T, int BN>
+void launch_tiles(const T* A, const T* Bt, std::int64_t ld, float* C, std::int64_t M, std::int64_t N,
+                  std::int64_t K, int blocks_max) {
     constexpr int BK = kRowBytes / int(sizeof(T));
+    constexpr int kSmemBytes = Tiling<BN>::kSmemBytes;
     static bool configured = false;
     static MapCache cache;
     if (!configured) {
-        require_hopper(stage);
-        CUDA_CHECK(cudaFuncSetAttribute(wgmma_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+        CUDA_CHECK(cudaFuncSetAttribute(wgmma_kernel<T, BN>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
         configured = true;
     }
-    if (M > INT_MAX || N > INT_MAX || K > INT_MAX || ld > INT_MAX)
-        throw std::runtime_error(std::string(stage) + ": the TMA takes 32-bit coordinates; this shape is too large");
     if (cache.a != A || cache.bt != Bt || cache.ld != ld || cache.M != M || cache.N != N || cache.K != K) {
         cache.map_a = make_tensor_map_2d(A, Operand<T>::kMapType, sizeof(T), M, K, ld, BM, BK);
         cache.map_b = make_tensor_map_2d(Bt, Operand<T>::kMapType, sizeof(T), N, K, ld, BN, BK);
         cache.a = A, cache.bt = Bt, cache.ld = ld, cache.M = M, cache.N = N, cache.K = K;
     }
     const std::int64_t tiles = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
-    if (tiles > INT_MAX) throw std::runtime_error(std::string(stage) + ": too many tiles for this kernel");
-    const int blocks = int(std::min<std::int64_t>(tiles, sm_count()));
+    const int blocks = int(std::min<std::int64_t>(tiles, blocks_max));
     const bool pairs_aligned = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
-    wgmma_kernel<T><<<blocks, kThreads, kSmemBytes>>>(cache.map_a, cache.map_b, C, int(M), int(N), int(K),
-                                                       pairs_aligned);
+    wgmma_kernel<T, BN><<<blocks, kThreads, kSmemBytes>>>(cache.map_a, cache.map_b, C, int(M), int(N), int(K),
+                                                           pairs_aligned);
     CUDA_CHECK_LAUNCH();
+}
+
+template <typename T>
+void launch(const T* A, const T* Bt, std::int64_t ld, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
+            const char* stage) {
+    static bool checked = false;
+    if (!checked) {
+        require_hopper(stage);
+        checked = true;
+    }
+    if (M > INT_MAX || N > INT_MAX || K > INT_MAX || ld > INT_MAX || (M / BM + 1) * (N / 128 + 1) > INT_MAX)
+        throw std::runtime_error(std::string(stage) + ": the TMA takes 32-bit coordinates; this shape is too large");
+    // 256-wide tiles do the most work per byte of shared memory read, but a
+    // product with few of them leaves SMs idle (1000^3: 32 tiles for 132 SMs).
+    // Count the waves of tiles each width needs; a 128-wide tile costs about
+    // half a 256-wide one, plus ~10% (less work per instruction).
+    const int sms = sm_count();
+    const std::int64_t tiles_256 = ((M + BM - 1) / BM) * ((N + 255) / 256);
+    const std::int64_t tiles_128 = ((M + BM - 1) / BM) * ((N + 127) / 128);
+    const double waves_256 = double((tiles_256 + sms - 1) / sms), waves_128 = double((tiles_128 + sms - 1) / sms);
+    if (0.55 * waves_128 < waves_256)
+        launch_tiles<T, 128>(A, Bt, ld, C, M, N, K, sms);
+    else
+        launch_tiles<T, 256>(A, Bt, ld, C, M, N, K, sms);
 }
 
 }  // namespace
