@@ -1,14 +1,14 @@
 // Lab 11, stage 2 - your code: mma.sync.m16n8k16 fed by ldmatrix, a
 // 4-stage cp.async pipeline, swizzled shared memory.
 //
-// Given: the 128 x 256 block tile (8 warps of 64 x 64), the cp.async ring
-// (load_tile, the prologue, the wait/commit in the k-loop), the tile order
-// and the epilogue; the PTX wrappers are in labs/common/ampere_ptx.cuh.
+// Given: the 128 x 256 block tile (8 warps of 64 x 64), k-tiles of 64, the
+// cp.async ring (load_tile, the prologue, the wait/commit in the k-loop), the
+// tile order and the epilogue; the PTX wrappers are in labs/common/ampere_ptx.cuh.
 //
 // Tasks (handouts/lab11.md, stage 2):
 //   TODO 11.2a  the inner product of one k-tile: ldmatrix for A and B, then mma.sync
 //   TODO 11.2b  (speed) the swizzle in swizzled(): without it the code is right but
-//               ldmatrix hits 4-way bank conflicts
+//               every ldmatrix hits an 8-way bank conflict
 #include "labs/lab11/lab11.h"
 
 #include <cuda_bf16.h>
@@ -24,21 +24,21 @@ namespace student::lab11 {
 namespace {
 using namespace ::lab11;  // the given PTX wrappers (labs/common/ampere_ptx.cuh)
 
-constexpr int BM = 128, BN = 256, BK = 32;  // block tile; k-tile of 32 bf16 = 64 bytes a row
+constexpr int BM = 128, BN = 256, BK = 64;  // block tile; k-tile of 64 bf16 = 128 bytes a row
 constexpr int kStages = 4;
 constexpr int WARPS_M = 2, WARPS_N = 4;     // 8 warps, warp tile 64 x 64
 constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;
 constexpr int FM = WM / 16, FN = WN / 8;    // 4 x 8 mma tiles of 16 x 8 per warp
 constexpr int kThreads = WARPS_M * WARPS_N * 32;
-constexpr int kChunks = BK / 8;             // 16-byte chunks per tile row: 4
+constexpr int kChunks = BK / 8;             // 16-byte chunks per tile row: 8
 constexpr int kAStageElems = BM * BK, kBStageElems = BN * BK;
-constexpr int kSmemBytes = kStages * (kAStageElems + kBStageElems) * 2;  // 96 KB
+constexpr int kSmemBytes = kStages * (kAStageElems + kBStageElems) * 2;  // 192 KB
 constexpr int kGroupRows = 8;
 
 // Where chunk `chunk` of row `row` of a k-tile lives (in bf16 elements from the tile's start).
-// TODO(lab11, 11.2b): store chunk c of row r at chunk c ^ ((r / 2) % 4) of the
-// row instead, so that the 8 rows of one ldmatrix tile fall on 32 different
-// banks (rows are 64 bytes: rows r and r + 2 share banks). Both the writes
+// TODO(lab11, 11.2b): store chunk c of row r at chunk c ^ (r % 8) of the row
+// instead, so that the 8 rows of one ldmatrix tile fall on 32 different banks
+// (rows are 128 bytes: every row starts on bank 0). Both the writes
 // (load_tile) and the reads (ldmatrix) go through this function.
 __device__ __forceinline__ int swizzled(int row, int chunk) { return row * BK + chunk * 8; }
 
@@ -69,14 +69,14 @@ __global__ void __launch_bounds__(kThreads, 1)
         __nv_bfloat16* as = As + s * kAStageElems;
         __nv_bfloat16* bs = Bs + s * kBStageElems;
 #pragma unroll
-        for (int i = 0; i < BM * kChunks / kThreads; ++i) {  // 2
+        for (int i = 0; i < BM * kChunks / kThreads; ++i) {  // 4
             const int f = tid + i * kThreads, r = f / kChunks, c = f % kChunks;
             const std::int64_t row = m0 + r, k = k0 + c * 8;
             const bool ok = row < M && k < K;
             cp_async_16(as + swizzled(r, c), ok ? A + row * ld + k : A, ok);
         }
 #pragma unroll
-        for (int i = 0; i < BN * kChunks / kThreads; ++i) {  // 4
+        for (int i = 0; i < BN * kChunks / kThreads; ++i) {  // 8
             const int f = tid + i * kThreads, r = f / kChunks, c = f % kChunks;
             const std::int64_t row = n0 + r, k = k0 + c * 8;
             const bool ok = row < N && k < K;
@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         const __nv_bfloat16* as = As + s * kAStageElems;
         const __nv_bfloat16* bs = Bs + s * kBStageElems;
         // TODO(lab11, 11.2a): the inner product of k-tile `s` (as: BM x BK of A, bs: BN x BK of Bt).
-        //   For kk = 0 and 1 (two k-steps of 16, #pragma unroll):
+        //   For kk < BK / 16 (k-steps of 16, #pragma unroll):
         //   - A: for each i < FM, one ldmatrix_x4(a[i], as + swizzled(row, chunk)) loads the 16 x 16
         //     piece at rows wm0 + 16i..+15, k 16kk..+15 as four 8 x 8 tiles in the order mma.sync
         //     wants: (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15).

@@ -5,8 +5,8 @@
 // A and B before each call, and does not time the conversion):
 //   A  is M x K, row-major:          element (i,k) of A is A[i*ld + k]
 //   Bt is B transposed, N x K:       element (k,j) of B is Bt[j*ld + k]
-//   ld is K rounded up to a multiple of 8 (16 bytes of bf16, the TMA's rule);
-//   the columns K..ld-1 hold zeros.
+//   ld is K rounded up to a multiple of 64 (rows start on 128-byte lines; the
+//   TMA needs at least 16-byte multiples); the columns K..ld-1 hold zeros.
 //   C  is M x N float32, row-major:  element (i,j) is C[i*N + j]
 // Each function gets DEVICE pointers, launches its kernel on the default
 // stream and returns without waiting (the harness times it with CUDA events

@@ -56,7 +56,7 @@ mml::CheckResult run(const mml::Stage& stage, Shape s, const StageParams& p = {}
     return mml::run_and_check(stage, impl, s, p, mml::fresh_seed());
 }
 
-const mml::Stage& stage_named(const std::string& name) {
+const mml::Stage& stage_named(const char* name) {  // (a char*: no temporary for the reference to outlive)
     const mml::Stage* s = mml::Registry::instance().find(name);
     REQUIRE_MESSAGE(s != nullptr, "stage " << name << " is not registered");
     return *s;
@@ -64,7 +64,7 @@ const mml::Stage& stage_named(const std::string& name) {
 
 // A kernel told K - drop instead of K (--param drop_k, harness/stages/lab11/adapters.h)
 // leaves out the last `drop` products of every sum: the check must fail it.
-void check_dropped_products_fail(const std::string& name) {
+void check_dropped_products_fail(const char* name) {
     struct Case {
         Shape shape;
         long long drop;
@@ -92,7 +92,7 @@ void check_dropped_products_fail(const std::string& name) {
 // about the format's unit roundoff (reported in the table, not judged), and
 // it fails the FP32 check there - else the check of rounded inputs would not
 // be telling the formats apart.
-void check_precision_shows(const std::string& name, double at_least, double at_most) {
+void check_precision_shows(const char* name, double at_least, double at_most) {
     const mml::Stage& stage = stage_named(name);
     const Shape s{256, 256, 256};
     const mml::CheckResult r = run(stage, s);
