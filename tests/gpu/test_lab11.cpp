@@ -64,7 +64,8 @@ const mml::Stage& stage_named(const char* name) {  // (a char*: no temporary for
 
 // A kernel told K - drop instead of K (--param drop_k, harness/stages/lab11/adapters.h)
 // leaves out the last `drop` products of every sum: the check must fail it.
-void check_dropped_products_fail(const char* name) {
+void check_dropped_products_fail(const char* stage) {
+    const std::string name = stage;  // (streamed into the messages as text, not as a pointer)
     struct Case {
         Shape shape;
         long long drop;
@@ -78,7 +79,7 @@ void check_dropped_products_fail(const char* name) {
     for (const Case& c : cases) {
         StageParams p;
         p.values["drop_k"] = c.drop;
-        const mml::CheckResult r = run(stage_named(name), c.shape, p);
+        const mml::CheckResult r = run(stage_named(stage), c.shape, p);
         CHECK_MESSAGE(!r.passed, name << " leaving out " << c.what << " at " << mml::shape_text(c.shape)
                                       << " passed the check (worst error / bound " << r.worst_ratio
                                       << "): the bound is too loose to catch a missing k-tile");
@@ -92,8 +93,9 @@ void check_dropped_products_fail(const char* name) {
 // about the format's unit roundoff (reported in the table, not judged), and
 // it fails the FP32 check there - else the check of rounded inputs would not
 // be telling the formats apart.
-void check_precision_shows(const char* name, double at_least, double at_most) {
-    const mml::Stage& stage = stage_named(name);
+void check_precision_shows(const char* stage_name, double at_least, double at_most) {
+    const std::string name = stage_name;  // (streamed into the messages as text, not as a pointer)
+    const mml::Stage& stage = stage_named(stage_name);
     const Shape s{256, 256, 256};
     const mml::CheckResult r = run(stage, s);
     REQUIRE_MESSAGE(r.passed, name << " is wrong at 256^3: " << r.failure);
