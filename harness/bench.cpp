@@ -38,6 +38,9 @@ public:
 };
 
 double percent_of_peak(const Stage& stage, const Measurement& m) {
+    // bf16/TF32 rows (lab 11) run on the tensor cores: a % of the FP32 peak
+    // (over 1000 %) would mislead, and the tensor-core peak is not probed: "?".
+    if (stage.input_rounding != InputRounding::None) return -1;
     if (stage.device == Device::Gpu) {
         static const double gpu_peak = gpu::probe().fp32_peak_gflops;
         return gpu_peak > 0 ? 100.0 * m.gflops / gpu_peak : -1;
