@@ -83,13 +83,16 @@ if want sanitizer; then
 fi
 
 if want sass; then
-  step "SASS: tensor-core instructions per lab 11 kernel (cuobjdump -sass build/bin/mmlab)"
+  step "SASS: tensor-core instructions per lab 11 kernel (cuobjdump -sass on lab 11's objects)"
   sass=$(mktemp)
-  cuobjdump -sass build/bin/mmlab > "$sass" 2>&1
+  objs=$(ls build/obj/solutions/lab11/*.o build/obj/labs/lab11/*.o 2>/dev/null)
+  cuobjdump -sass ${objs:-build/bin/mmlab} > "$sass" 2>&1
   awk '/Function :/ { name = $3 } name ~ /lab11/ && /HGMMA|HMMA|FFMA|UTMALDG|SYNCS/ {
          for (i = 1; i <= NF; i++) if ($i ~ /^(HGMMA|HMMA|FFMA|UTMALDG|SYNCS)/) { split($i, p, "."); n[name " " p[1]]++ } }
-       END { for (k in n) print n[k], k }' "$sass" | sort -k2
-  grep -m4 -E "HGMMA\.64x256x16\.F32\.BF16|HGMMA\.64x256x8\.F32\.TF32" "$sass" | sed 's/^ *//' | cut -c1-150
+       END { for (k in n) print n[k], k }' "$sass" | sort -k2 | sed -E 's/_GLOBAL__N__[0-9a-f_]+_cu_[0-9a-f]+//'
+  echo "instruction forms:"
+  grep -oE "(HGMMA|HMMA)\.[0-9x]+\.F32\.[A-Z0-9]+" "$sass" | sort | uniq -c
+  grep -m1 -E "HGMMA\.64x256x16\.F32\.BF16" "$sass" | sed 's/^ *//' | cut -c1-150
   rm -f "$sass"
 fi
 
