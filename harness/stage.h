@@ -87,9 +87,6 @@ struct Stage {
     // kernel per CPU at run time (on a CPU it does not know, an older one).
     // Empty for the stages written here.
     std::function<std::string()> describe_library;
-    // Peer rows of an optional library (BLIS): empty when the stage can run
-    // here, else why not and the fix; the row is then skipped with that reason.
-    std::function<std::string()> unavailable;
     // Shapes `make demo` uses for this stage instead of its default size
     // (lab 9's skinny products); empty = the demo's size. --size overrides.
     std::vector<Shape> demo_shapes;
@@ -107,8 +104,9 @@ struct Stage {
     // the cuBLAS rows get the same). Empty: none.
     MatmulFn prepare;
     // Why this stage cannot run on this machine (lab 11's wgmma: "needs a
-    // Hopper GPU, sm_90"), or "" when it can: its rows are then skipped with
-    // that reason, never faked. Empty function: it runs everywhere.
+    // Hopper GPU, sm_90"; lab5.blis_lib: BLIS not installed, and the install
+    // line), or "" when it can: its rows are then skipped with that reason,
+    // never faked. Empty function: it runs everywhere.
     std::function<std::string()> unavailable;
     int order = 0;        // set by the registry: registration order
 };

@@ -123,7 +123,7 @@ __global__ void __launch_bounds__(kThreads, 1)
         //     b[j][0], b[j][1] are the fragment of n-tile 2j and b[j][2], b[j][3] of n-tile 2j + 1:
         //     row = wn0 + 16j + (q >> 1) * 8 + qr, chunk = 2kk + (q & 1).
         //   - then mma_bf16_16816(acc[i][j], a[i], b[j/2][2*(j%2)], b[j/2][2*(j%2)+1]) for i < FM, j < FN.
-        (void)q, (void)qr, (void)as, (void)bs;
+        (void)q, (void)qr, (void)as[0], (void)bs[0];  // (delete this line when done)
     }
     cp_async_wait<0>();  // nothing left in flight when the block exits
 
