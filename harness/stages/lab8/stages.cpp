@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "gpu/peer_cublas.h"
+#include "peers/cublas.h"
 #include "harness/stage.h"
 #include "harness/targets.h"
 #include "labs/lab8/lab8.h"
@@ -25,13 +25,13 @@ void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul
     reg.add(std::move(s));
 }
 
-void add_cublas(Registry& reg, const char* name, gpu::CublasMath math, const char* summary) {
+void add_cublas(Registry& reg, const char* name, peers::CublasMath math, const char* summary) {
     Stage s = make_stage(8, name, summary, {},
                          [math](const float* A, const float* B, float* C, Shape shape, const StageParams&) {
-                             gpu::cublas_sgemm_row_major(A, B, C, shape, math);
+                             peers::cublas_sgemm_row_major(A, B, C, shape, math);
                          });
-    if (math == gpu::CublasMath::Tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
-    s.describe_library = gpu::cublas_description;
+    if (math == peers::CublasMath::Tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
+    s.describe_library = peers::cublas_description;
     reg.add(std::move(s));
 }
 
@@ -88,10 +88,10 @@ Registrar lab8_stages([](Registry& reg) {
               "+ padded shared rows and split thread tiles: no bank conflicts");
     add_stage(reg, "double_buffer", st::double_buffer, ref::double_buffer,
               "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order");
-    add_cublas(reg, "cublas", gpu::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)");
+    add_cublas(reg, "cublas", peers::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)");
     add_stage(reg, "wmma_tf32", st::wmma_tf32, ref::wmma_tf32,
               "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)", true);
-    add_cublas(reg, "cublas_tf32", gpu::CublasMath::Tf32, "the extension's peer: cuBLAS SGEMM with TF32 tensor cores");
+    add_cublas(reg, "cublas_tf32", peers::CublasMath::Tf32, "the extension's peer: cuBLAS SGEMM with TF32 tensor cores");
 
     Lab lab;
     lab.number = 8;

@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "gpu/bandwidth.h"
-#include "gpu/peer_cublas.h"
+#include "peers/cublas.h"
 #include "gpu/latency.h"
 #include "harness/cli.h"
 #include "harness/gpu_backend.h"
@@ -169,10 +169,10 @@ Registrar lab9_stages([](Registry& reg) {
 
     Stage cublas = gpu_stage("cublas", "cublasSgemm FP32 on the skinny product (the paper's peer)");
     cublas.reference = [](const float* A, const float* B, float* C, Shape s, const StageParams&) {
-        gpu::cublas_sgemm_row_major(A, B, C, s, gpu::CublasMath::Fp32);
+        peers::cublas_sgemm_row_major(A, B, C, s, peers::CublasMath::Fp32);
     };
     cublas.bound = cublas_bound;
-    cublas.describe_library = gpu::cublas_description;
+    cublas.describe_library = peers::cublas_description;
     reg.add(std::move(cublas));
 
     Stage one = gpu_stage("onepass", "one pass over E and F for all M*N outputs: at the read-bandwidth limit; --param kstep=1: no 16-byte loads");
