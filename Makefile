@@ -83,15 +83,14 @@ REG_SRCS := $(call lab_regs,$(CPU_LAB_NUMBERS))
 TEST_SRCS := $(wildcard tests/*.cpp)
 # Tests of the reference solutions themselves (tests/reference/, suites
 # reference-labN and gpu-reference-labN): linked only where the answers are,
-# not with NO_REFERENCE=1. Those named *_gpu.cpp call CUDA code: CUDA builds only.
-REF_TEST_SRCS := $(filter-out %_gpu.cpp,$(wildcard tests/reference/*.cpp))
+# not with NO_REFERENCE=1.
+REF_TEST_SRCS := $(wildcard tests/reference/*.cpp)
 
 ifeq ($(HAVE_CUDA),1)
   CU_SRCS := $(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu)
   REF_SRCS += $(wildcard solutions/*/*.cu)
   REG_SRCS += $(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
-  REF_TEST_SRCS += $(wildcard tests/reference/*_gpu.cpp)
   NVCCFLAGS := -std=c++17 -O3 -lineinfo -I. -MMD -MP -Xcompiler -fopenmp \
                -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) \
                -gencode arch=compute_$(CUDA_ARCH),code=compute_$(CUDA_ARCH)
