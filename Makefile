@@ -10,6 +10,11 @@
 #   make peak              measure this CPU's FMA peak (mmlab peak)
 #   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
 #                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
+#   make student-release OUT=dir [LAB=N]   a tree to publish to students: no solutions/ source (the
+#                          references prebuilt), no grader; LAB=N adds lab N's GitHub Classroom workflow
+#   make gradescope LAB=N [OUT=dir]   autograder_labN.zip for Gradescope (PERF=1: also the speed target)
+#   make check LAB=N [TEST=name]   lab N's tests only: one line per test case, exit 0 when all pass (Classroom)
+#   make compare BEFORE=a.json AFTER=b.json [PLOT=dir]   before/after of two --json runs, with significance
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
 #   make sanitize LAB=N    the same for lab N's tests on YOUR code (SOLUTION=1: the reference)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
@@ -36,7 +41,7 @@ ifeq ($(CUDA),0)
     $(shell rm -f $(BUILD)/config.mk)
   endif
 endif
-ifneq ($(filter-out help clean grade,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out help clean grade student-release gradescope compare,$(or $(MAKECMDGOALS),all)),)
 -include $(BUILD)/config.mk
 endif
 
@@ -44,6 +49,7 @@ CXX ?= g++
 OPT ?= -O3
 ARCH ?=
 CUDA_ARCH ?= $(DETECTED_CUDA_ARCH)
+CUDA_ARCHS ?= $(CUDA_ARCH)
 THREADS ?= $(shell nproc 2>/dev/null || echo 1)
 SIZE ?=
 SOLUTION ?=
@@ -91,9 +97,10 @@ ifeq ($(HAVE_CUDA),1)
   REF_SRCS += $(wildcard solutions/*/*.cu)
   REG_SRCS += $(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
+  # CUDA_ARCHS="80 90": machine code for each, and PTX of the last for newer GPUs.
   NVCCFLAGS := -std=c++17 -O3 -lineinfo -I. -MMD -MP -Xcompiler -fopenmp \
-               -gencode arch=compute_$(CUDA_ARCH),code=sm_$(CUDA_ARCH) \
-               -gencode arch=compute_$(CUDA_ARCH),code=compute_$(CUDA_ARCH)
+               $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+               -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
   LDLIBS += -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcublas -lcudart
 else
   CU_SRCS :=
@@ -101,9 +108,28 @@ else
 endif
 REF_BIND_SRCS := $(filter %/references.cpp %/references_gpu.cpp,$(REG_SRCS))
 REG_SRCS := $(filter-out $(REF_BIND_SRCS),$(REG_SRCS))
+# A student release: no solutions/, the references prebuilt (make student-release).
+PREBUILT := prebuilt
+REF_LIBS :=
+ifeq ($(wildcard solutions/.),)
+  BASE_CXXFLAGS += -I$(PREBUILT)/include
+  NVCCFLAGS += -I$(PREBUILT)/include
+  REF_LIBS := $(wildcard $(PREBUILT)/lib/libmmlab-reference.a)
+  ifeq ($(HAVE_CUDA),1)
+    ifneq ($(wildcard $(PREBUILT)/lib/libmmlab-reference-gpu.a),)
+      REF_LIBS += $(PREBUILT)/lib/libmmlab-reference-gpu.a
+    else  # released without the GPU references: their rows say "not in this build"
+      REF_BIND_SRCS := $(filter-out $(call lab_regs,$(GPU_LAB_NUMBERS)) %_gpu.cpp,$(REF_BIND_SRCS))
+    endif
+  endif
+  ifeq ($(REF_LIBS),)
+    REF_BIND_SRCS :=
+  endif
+endif
 ifeq ($(NO_REFERENCE),1)
   REF_SRCS :=
   REF_BIND_SRCS :=
+  REF_LIBS :=
   REF_TEST_SRCS :=
 endif
 
@@ -126,7 +152,7 @@ $(shell mkdir -p $(BUILD); [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = "$(FLAGS_TEX
 $(shell [ "$$(cat $(TOOLCHAIN_STAMP) 2>/dev/null)" = "$(TOOLCHAIN_TEXT)" ] || echo "$(TOOLCHAIN_TEXT)" > $(TOOLCHAIN_STAMP))
 
 .PHONY: all test demo clean list peak gpu-check help
-all: $(BIN)/mmlab $(BIN)/mmlab-tests
+all: $(BIN)/mmlab $(BIN)/mmlab-tests $(BUILD)/compile_commands.json
 
 $(BUILD)/obj/cpu/machine.cpp.o: CXXFLAGS += -DMML_BUILD_FLAGS='"$(FLAGS_TEXT)"'
 
@@ -144,22 +170,49 @@ Q := $(if $(V),,@)
 $(BUILD)/obj/%.cpp.o: %.cpp $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  CXX   $<")
+	$(file >$(call cc_entry,$@),{"directory": "$(CURDIR)", "file": "$(CURDIR)/$<", "command": "$(call json_escape,$(CXX) $(CXXFLAGS) -c $< -o $@)"},)
 	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
 
 $(BUILD)/obj/%.cu.o: %.cu $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
+	$(file >$(call cc_entry,$@),{"directory": "$(CURDIR)", "file": "$(CURDIR)/$<", "command": "$(call json_escape,$(NVCC) $(NVCCFLAGS) -c $< -o $@)"},)
 	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
 
-$(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp)
+$(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp) $(REF_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CXX) $^ -o $@ $(LDLIBS)
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
 
-$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS) $(REF_TEST_SRCS))
+$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS) $(REF_TEST_SRCS)) $(REF_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CXX) $^ -o $@ $(LDLIBS)
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
+
+# The reference solutions as libraries (make student-release ships them):
+# the CPU ones, and the GPU ones (built for every CUDA_ARCHS, PTX included).
+REF_LIB_DIR := $(BUILD)/lib
+$(REF_LIB_DIR)/libmmlab-reference.a: $(call obj,$(filter %.cpp,$(REF_SRCS)))
+	@mkdir -p $(dir $@) && rm -f $@
+	$(Q)ar rcs $@ $^
+$(REF_LIB_DIR)/libmmlab-reference-gpu.a: $(call obj,$(filter %.cu,$(REF_SRCS)))
+	@mkdir -p $(dir $@) && rm -f $@
+	$(Q)ar rcs $@ $^
+.PHONY: reference-libs
+reference-libs: $(REF_LIB_DIR)/libmmlab-reference.a $(if $(filter 1,$(HAVE_CUDA)),$(REF_LIB_DIR)/libmmlab-reference-gpu.a)
+
+# compile_commands.json for editors (clangd finds it in build/): every
+# compile writes its own entry (build/cc/), the link gathers them.
+CC_DIR := $(BUILD)/cc
+json_escape = $(subst ",\",$(subst \,\\,$(1)))
+cc_entry = $(CC_DIR)/$(subst /,__,$(1)).json
+$(shell mkdir -p $(CC_DIR))
+# An object compiled before its entry existed is compiled again (once).
+CC_OBJS := $(filter %.o,$(LIB_OBJS) $(call obj,harness/main.cpp $(TEST_SRCS) $(REF_TEST_SRCS)))
+$(foreach o,$(CC_OBJS),$(if $(wildcard $(call cc_entry,$(o))),,$(eval $(o): FORCE)))
+.PHONY: FORCE
+$(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests
+	@{ echo '['; cat $(foreach o,$(CC_OBJS),$(call cc_entry,$(o))) | sed '$$ s/},$$/}/'; echo ']'; } > $@
 
 # Every test, against the reference solutions (and GPU tests where a GPU is).
 # MML_GRADING_TESTS=1: the grading script's tests run too (tests/test_grading.cpp).
@@ -175,6 +228,37 @@ grade:
 	$(if $(and $(SUBMISSIONS),$(LAB)),,$(error make grade needs the submissions and the lab: make grade SUBMISSIONS=<folder, one sub-folder per student> LAB=<N> [OUT=<folder>]))
 	@command -v python3 > /dev/null || { echo "make grade: python3 is needed: sudo apt-get install python3" >&2; exit 2; }
 	@python3 tools/grade.py "$(SUBMISSIONS)" --lab "$(LAB)" $(if $(OUT),--out "$(OUT)") $(GRADE_FLAGS)
+
+# make student-release OUT=dir: the tree a course publishes - starters, harness,
+# tests, handouts, the references prebuilt (no solutions/ source, no grader).
+.PHONY: student-release
+student-release:
+	@bash tools/release/student_release.sh "$(OUT)" "$(LAB)"
+
+# make gradescope LAB=N [OUT=dir] [PERF=1]: OUT/autograder_labN.zip for a
+# Gradescope programming assignment (handouts/grading.md, "Gradescope").
+.PHONY: gradescope
+gradescope:
+	@bash tools/gradescope/make_zip.sh "$(LAB)" "$(or $(OUT),.)" "$(or $(PERF),0)"
+
+# make check LAB=N [TEST=name]: lab N's tests only, on the student's code: no
+# timing, no prompts, one line per test case, everything on stdout, exit 0
+# only when all pass (GitHub Classroom; handouts/grading.md). The build's own
+# output goes to build/check-build.log and is shown only when it fails.
+.PHONY: check
+check:
+	$(if $(filter $(LAB),$(LAB_NUMBERS)),,$(error make check needs LAB=<N>, one of $(LAB_NUMBERS) (labs/catalog.txt)))
+	@$(MAKE) --no-print-directory all > $(BUILD)/check-build.log 2>&1 || \
+	  { cat $(BUILD)/check-build.log; echo "check: the build failed (above)"; exit 1; }
+	@bash tools/check.sh $(BIN) $(call lab_suites,$(LAB)) "$(TEST)" 2>&1
+
+# make compare BEFORE=a.json AFTER=b.json [PLOT=dir] [FORMAT=png]: two runs'
+# --json files, benchmark by benchmark: the change and whether it is more than
+# noise (tools/compare.py); PLOT=dir also draws dir/compare.svg.
+.PHONY: compare
+compare:
+	$(if $(and $(BEFORE),$(AFTER)),,$(error make compare needs two --json files: make compare BEFORE=before.json AFTER=after.json [PLOT=dir]))
+	@python3 tools/compare.py "$(BEFORE)" "$(AFTER)" $(if $(PLOT),--out "$(PLOT)") $(if $(FORMAT),--format $(FORMAT))
 
 # make labN: the lab's tests on the student's code (or the reference with
 # SOLUTION=1), then the timing table beside the reference and the baseline.

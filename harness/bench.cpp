@@ -28,6 +28,9 @@ public:
             raw.run_type = r.run_type == Run::RT_Aggregate ? "aggregate" : "iteration";
             raw.aggregate = r.aggregate_name;
             raw.iterations = r.iterations;
+            raw.repetitions = r.repetitions;
+            raw.repetition_index = r.repetition_index;
+            raw.threads = r.threads;
             const double iters = r.iterations > 0 ? double(r.iterations) : 1.0;
             raw.real_seconds_per_iteration = r.real_accumulated_time / iters;
             raw.cpu_seconds_per_iteration = r.cpu_accumulated_time / iters;
@@ -47,6 +50,7 @@ double percent_of_peak(const Stage& stage, const Measurement& m) {
     return 100.0 * m.gflops / peak;
 }
 
+// Unique within a run: the job's index first (a run may time one stage twice).
 std::string job_name(const Job& job, int index) {
     return std::to_string(index) + ":" + job.stage->name + "/" + impl_name(job.impl) + "/" +
            shape_text(job.shape);
@@ -151,11 +155,12 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
             CollectingReporter reporter;
             benchmark::RunSpecifiedBenchmarks(&reporter);
             std::map<std::size_t, std::vector<double>> times;
-            for (const RawRun& r : reporter.collected) {
-                out.raw.push_back(r);
-                if (r.run_type != "iteration") continue;
+            for (RawRun r : reporter.collected) {
                 auto it = by_name.find(r.name);
                 if (it == by_name.end()) continue;
+                r.job = int(it->second);
+                out.raw.push_back(r);
+                if (r.run_type != "iteration") continue;
                 times[it->second].push_back(r.real_seconds_per_iteration);
                 out.rows[it->second].iterations = r.iterations;
             }

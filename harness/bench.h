@@ -29,10 +29,13 @@ struct BenchSettings {
 
 // One repetition or aggregate exactly as Google Benchmark reported it.
 struct RawRun {
-    std::string name;
+    std::string name;       // the name registered with Google Benchmark (unique within a run)
+    int job = -1;           // the job it measured (index into the jobs given to measure)
     std::string run_type;   // "iteration" or "aggregate"
     std::string aggregate;  // "mean", "median", "stddev", "cv" for aggregates
     long long iterations = 0;
+    long long repetitions = 0, repetition_index = 0;
+    int threads = 1;        // Google Benchmark's threads (1: our stages start their own)
     double real_seconds_per_iteration = 0;  // manual (CUDA event) time for GPU stages
     double cpu_seconds_per_iteration = 0;
 };

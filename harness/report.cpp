@@ -6,6 +6,8 @@
 #include <ctime>
 #include <fstream>
 #include <sstream>
+#include <map>
+#include <unistd.h>
 
 #include "cpu/machine.h"
 #include "cpu/peak.h"
@@ -133,6 +135,11 @@ std::string json_string(const std::string& s) {
     return out + "\"";
 }
 
+std::string host_name() {
+    char buf[256] = "";
+    return gethostname(buf, sizeof buf - 1) == 0 ? std::string(buf) : std::string();
+}
+
 std::string json_number(double x) {
     if (!std::isfinite(x)) return "null";
     char buf[40];
@@ -141,6 +148,11 @@ std::string json_number(double x) {
 }
 
 }  // namespace
+
+std::string benchmark_name(const Measurement& m) {
+    return m.stage + "/" + impl_name(m.impl) + "/" + std::to_string(m.shape.M) + "x" + std::to_string(m.shape.N) +
+           "x" + std::to_string(m.shape.K) + "/threads:" + std::to_string(m.threads);
+}
 
 void write_json(const std::string& path, const Options& options, const BenchOutput& out,
                 const std::optional<TargetVerdict>& verdict, const std::string& lab_target) {
@@ -162,15 +174,41 @@ void write_json(const std::string& path, const Options& options, const BenchOutp
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     j << "  \"date\": " << json_string(date) << ",\n";
     j << "  \"command\": " << json_string(options.command) << ", \"threads\": " << options.threads << ",\n";
-    j << "  \"google_benchmark\": [\n";
-    for (std::size_t i = 0; i < out.raw.size(); ++i) {
-        const RawRun& r = out.raw[i];
-        j << "    {\"name\": " << json_string(r.name) << ", \"run_type\": " << json_string(r.run_type)
-          << ", \"aggregate_name\": " << json_string(r.aggregate) << ", \"iterations\": " << r.iterations
-          << ", \"real_time_s\": " << json_number(r.real_seconds_per_iteration)
-          << ", \"cpu_time_s\": " << json_number(r.cpu_seconds_per_iteration) << "}"
-          << (i + 1 < out.raw.size() ? ",\n" : "\n");
+    // Google Benchmark's own format ("context", "benchmarks"), so that its
+    // tools (compare.py) and ours (tools/compare.py) can diff two runs by name.
+    char gb_date[40] = "";
+    std::strftime(gb_date, sizeof gb_date, "%Y-%m-%dT%H:%M:%S+00:00", std::gmtime(&now));
+    j << "  \"context\": {\"date\": " << json_string(gb_date) << ", \"host_name\": " << json_string(host_name())
+      << ", \"executable\": \"mmlab\", \"num_cpus\": " << m.logical_cores
+      << ", \"mhz_per_cpu\": 0, \"cpu_scaling_enabled\": false, \"library_build_type\": \"release\"},\n";
+    j << "  \"benchmarks\": [\n";
+    std::map<std::string, int> seen;  // a stage timed twice in one run: the second is "name#2"
+    std::vector<std::string> names(out.rows.size());
+    for (std::size_t i = 0; i < out.rows.size(); ++i) {
+        names[i] = benchmark_name(out.rows[i]);
+        if (++seen[names[i]] > 1) names[i] += "#" + std::to_string(seen[names[i]]);
     }
+    bool first = true;
+    for (const RawRun& r : out.raw) {
+        if (r.job < 0) continue;
+        const std::string& base = names[std::size_t(r.job)];
+        const bool aggregate = r.run_type == "aggregate";
+        j << (first ? "" : ",\n") << "    {\"name\": " << json_string(aggregate ? base + "_" + r.aggregate : base)
+          << ", \"family_index\": " << r.job << ", \"per_family_instance_index\": 0"
+          << ", \"run_name\": " << json_string(base) << ", \"run_type\": " << json_string(r.run_type)
+          << ", \"repetitions\": " << r.repetitions << ", \"repetition_index\": " << r.repetition_index
+          << ", \"threads\": " << r.threads << ", \"iterations\": " << r.iterations;
+        if (aggregate)
+          j << ", \"aggregate_name\": " << json_string(r.aggregate) << ", \"aggregate_unit\": "
+            << json_string(r.aggregate == "cv" ? "percentage" : "time");
+        // Milliseconds, as the timed stages register with Google Benchmark (the cv
+        // aggregate is a ratio, not a time: not scaled).
+        const double scale = r.aggregate == "cv" ? 1.0 : 1e3;
+        j << ", \"real_time\": " << json_number(scale * r.real_seconds_per_iteration)
+          << ", \"cpu_time\": " << json_number(scale * r.cpu_seconds_per_iteration) << ", \"time_unit\": \"ms\"}";
+        first = false;
+    }
+    j << "\n";
     j << "  ],\n  \"summary\": [\n";
     for (std::size_t i = 0; i < out.rows.size(); ++i) {
         const Measurement& r = out.rows[i];

@@ -18,7 +18,16 @@ void print_peer_libraries(const std::vector<Job>& jobs);
 void print_table(const std::vector<Measurement>& rows);
 std::string format_seconds(double s);
 
-// Writes to `path` + ".tmp" and renames, so a reader never sees half a file.
+// A row's benchmark name in --json, in Google Benchmark's style and stable
+// from run to run, so two runs can be compared by name (tools/compare.py, or
+// Google Benchmark's compare.py): "lab5.blis/reference/2048x2048x2048/threads:2".
+std::string benchmark_name(const Measurement& m);
+
+// --json: Google Benchmark's own format ("context", "benchmarks": every
+// repetition and aggregate) plus what the harness adds: "machine", "gpu",
+// "date", "command", "threads", "summary" (one entry per table row, with the
+// check) and, for `lab`, "target". Written to `path` + ".tmp" and renamed, so
+// a reader never sees half a file.
 void write_json(const std::string& path, const Options& options, const BenchOutput& out,
                 const std::optional<TargetVerdict>& verdict, const std::string& lab_target);
 

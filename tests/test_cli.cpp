@@ -175,7 +175,12 @@ TEST_SUITE("cli") {
         std::ifstream in(path);
         const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
         CHECK(text.find("\"summary\"") != std::string::npos);
-        CHECK(text.find("\"google_benchmark\"") != std::string::npos);
+        // Google Benchmark's own format, with names stable from run to run (compare.py diffs by name).
+        CHECK(text.find("\"context\"") != std::string::npos);
+        CHECK(text.find("\"benchmarks\"") != std::string::npos);
+        CHECK(text.find("\"name\": \"lab1.ikj/reference/5x7x3/threads:1\"") != std::string::npos);
+        CHECK(text.find("\"name\": \"lab1.ikj/reference/5x7x3/threads:1_median\"") != std::string::npos);
+        CHECK(text.find("\"time_unit\": \"ms\"") != std::string::npos);
         CHECK(text.find("\"stage\": \"lab1.ikj\"") != std::string::npos);
         CHECK(text.find("\"M\": 5, \"N\": 7, \"K\": 3") != std::string::npos);
         CHECK_FALSE(file_exists(path + ".tmp"));

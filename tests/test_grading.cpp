@@ -1,12 +1,19 @@
-// The instructors' grading script (tools/grade.py) on made-up lab 1
-// submissions: the untouched starter, the reference, code that does not
-// compile, an endless loop, endless output and a 10 GB file, a write outside
-// its folder, an empty folder, a weights file, and bad command lines. The
-// checks themselves are in tests/grading/test_grade.py (Python, like the
-// script); this test case runs it so that `make test` counts it. It takes
-// about a minute (eight small builds), so it runs only where MML_GRADING_TESTS
-// is set, as `make test` does; elsewhere (make sanitize, make gpu-check) it is
+// The instructors' grading script (tools/grade.py, the package tools/grading/).
+//
+// "grading": tests/grading/test_grade.py grades made-up lab 1 submissions:
+// the untouched starter, the reference, code that does not compile, an
+// endless loop, endless output and a 10 GB file, a write outside its folder,
+// an empty folder, a weights file, and bad command lines. It takes about a
+// minute (eight small builds), so it runs only where MML_GRADING_TESTS is set,
+// as `make test` does; elsewhere (make sanitize, make gpu-check) it is
 // reported as skipped.
+//
+// "grading-units": each module's own tests (tests/grading/test_<module>.py,
+// run by tests/grading/run_unit_tests.py): a few seconds, no build, so they
+// run everywhere. Not in a suite named labN: those are graded test cases.
+//
+// The checks themselves are in Python, like the script; these test cases run
+// them so that `make test` counts them.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -21,5 +28,11 @@ TEST_SUITE("grading") {
     TEST_CASE("tools/grade.py: scores, feedback, CSV and results.json; broken, slow and hostile submissions contained" *
               doctest::skip(!grading_tests_enabled())) {
         mml::testing::run_python_test("tests/grading/test_grade.py", "grading tests: all passed");
+    }
+}
+
+TEST_SUITE("grading-units") {
+    TEST_CASE("tools/grading/: each module's unit tests (catalog, intake, sandbox, doctest XML, scores, outputs...)") {
+        mml::testing::run_python_test("tests/grading/run_unit_tests.py", "grading unit tests: all passed");
     }
 }

@@ -14,3 +14,9 @@ TEST_SUITE("plot") {
         mml::testing::run_python_test("tests/plot/test_plot.py", "plot tests: all passed");
     }
 }
+
+TEST_SUITE("plot") {
+    TEST_CASE("tools/compare.py: before/after of two --json runs, with the Mann-Whitney significance") {
+        mml::testing::run_python_test("tests/compare/test_compare.py", "compare tests: all passed");
+    }
+}

@@ -3,7 +3,7 @@
 CSV) into self-contained SVG files. Python 3 standard library only, so it runs
 wherever the labs run (no matplotlib to install).
 
-usage: python3 tools/plot.py [--chart NAMES] [--out DIR] [--shape S] [--title T] [--machine T] FILE...
+usage: python3 tools/plot.py [--chart NAMES] [--out DIR] [--format F] [--shape S] [--title T] [--machine T] FILE...
 
   FILE          mmlab run/lab/demo --json output (.json), or the CSV of
                 `mmlab roofline --csv` (lab 10); several files are combined
@@ -11,6 +11,8 @@ usage: python3 tools/plot.py [--chart NAMES] [--out DIR] [--shape S] [--title T]
                 chart the files hold data for)
   --out DIR     where the SVGs go (default: the current folder; made if missing):
                 DIR/progression.svg, DIR/sizes.svg, DIR/roofline.svg
+  --format F    svg (default), png or pdf: png and pdf are converted from the
+                SVG by rsvg-convert (Debian/Ubuntu package librsvg2-bin)
   --shape S     progression at this shape only (1000 or MxNxK); default: each
                 stage at the largest shape it ran at
   --title T     replaces the first line of every chart's title
@@ -37,6 +39,8 @@ import datetime
 import json
 import math
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 
@@ -672,7 +676,7 @@ def roofline(csv_files, title, machine):
 # ------------------------------------------------------------------ main
 
 def parse_args(argv):
-    opts = {"chart": None, "out": ".", "shape": None, "title": None, "machine": None, "files": []}
+    opts = {"chart": None, "out": ".", "shape": None, "title": None, "machine": None, "format": "svg", "files": []}
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -682,13 +686,13 @@ def parse_args(argv):
             except BrokenPipeError:  # `plot.py --help | head`
                 pass
             sys.exit(0)
-        if a in ("--chart", "--out", "--shape", "--title", "--machine"):
+        if a in ("--chart", "--out", "--shape", "--title", "--machine", "--format"):
             if i + 1 >= len(argv):
                 raise Usage(f"{a} needs a value; see python3 tools/plot.py --help")
             opts[a[2:]] = argv[i + 1]
             i += 2
             continue
-        if a.startswith("--") and "=" in a and a.split("=", 1)[0] in ("--chart", "--out", "--shape", "--title", "--machine"):
+        if a.startswith("--") and "=" in a and a.split("=", 1)[0] in ("--chart", "--out", "--shape", "--title", "--machine", "--format"):
             k, v = a.split("=", 1)
             opts[k[2:]] = v
             i += 1
@@ -707,6 +711,8 @@ def parse_args(argv):
         opts["chart"] = names
     if opts["shape"]:
         opts["shape"] = parse_shape(opts["shape"])
+    if opts["format"] not in ("svg", "png", "pdf"):
+        raise Usage(f"--format {opts['format']}: the formats are svg, png and pdf")
     return opts
 
 
@@ -747,6 +753,22 @@ def render(opts):
     return out
 
 
+def converted(charts, fmt):
+    """{name.svg: SVG text} -> {name.fmt: bytes or text}: PNG and PDF through rsvg-convert."""
+    if fmt == "svg":
+        return charts
+    tool = shutil.which("rsvg-convert")
+    if not tool:
+        raise Usage(f"--format {fmt} needs rsvg-convert: sudo apt-get install librsvg2-bin (or use the default svg)")
+    out = {}
+    for name, text in charts.items():
+        p = subprocess.run([tool, "--format", fmt], input=text.encode("utf-8"), capture_output=True)
+        if p.returncode != 0:
+            raise Usage(f"rsvg-convert could not convert {name}: {p.stderr.decode(errors='replace').strip()[:200]}")
+        out[name[:-4] + "." + fmt] = p.stdout
+    return out
+
+
 def write_all(out_dir, charts):
     try:
         os.makedirs(out_dir, exist_ok=True)
@@ -762,8 +784,8 @@ def write_all(out_dir, charts):
             fd, tmp = tempfile.mkstemp(prefix="." + name + ".", suffix=".tmp", dir=out_dir)
             temps.append((tmp, os.path.join(out_dir, name)))
             os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it private; a chart is for sharing
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
+            with os.fdopen(fd, "wb") as f:
+                f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
         for tmp, dest in temps:
             os.replace(tmp, dest)
     except OSError as e:
@@ -780,7 +802,7 @@ def main(argv):
         charts = render(opts)
         if not charts:
             raise Usage("nothing to draw from these files; give `mmlab demo --json FILE` or `mmlab roofline --csv FILE` output")
-        for path in write_all(opts["out"], charts):
+        for path in write_all(opts["out"], converted(charts, opts["format"])):
             print(f"wrote {path}")
     except Usage as e:
         print(f"plot.py: error: {e}", file=sys.stderr)

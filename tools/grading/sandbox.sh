@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Runs one command of the grading script (tools/grade.py) on a student's code:
+# Runs one command of the grading script (tools/grading/) on a student's code:
 # a build or one test case. Usage:
 #
 #   sandbox.sh MODE WORK CPU_S MEM_KB FSIZE_KB NPROC -- COMMAND [ARGS...]
 #
-# MODE says how much containment this machine allows (grade.py probes it):
+# MODE says how much containment this machine allows (sandbox.py probes it):
 #   full  new user, mount, network and PID namespaces (unshare, no root needed):
 #         every mount except WORK and /proc is made read-only and locked there,
 #         so the command can write only under WORK; there is no network (only a
@@ -16,7 +16,7 @@
 # In every mode: CPU seconds per process (ulimit -t), address space (-v, 0 =
 # no limit: CUDA reserves far more address space than it uses), size of any
 # file written (-f), and processes of this user (-u; the kernel does not
-# enforce it for root). Wall-clock time is limited by grade.py, which kills
+# enforce it for root). Wall-clock time is limited by sandbox.py, which kills
 # the whole process group.
 #
 # This is containment for broken and careless code, not a security boundary:

@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""The Gradescope autograder of `make gradescope LAB=1`, run as Gradescope would,
+under a temporary root that stands for /autograder (AUTOGRADER_ROOT):
+
+  the zip is unpacked into ROOT/source, setup.sh builds it (installing nothing
+  where the packages are present; the build is seeded from this checkout's
+  build/ to save minutes), then run_autograder grades one submission at a time:
+
+  correct     the reference, as a student would hand it in  -> full marks (6 of 6)
+  untouched   the starter                                   -> 0
+  broken      does not compile                              -> 0, the compiler named in "output"
+  crashing    a segmentation fault in one loop order        -> partial (5 of 6)
+  no set-up   the image's set-up failed                     -> 0, the reason in "output"
+
+Each results.json is checked for Gradescope's fields (score, output,
+output_format, stdout_visibility, tests with name, number, score, max_score,
+status, output, visibility). Also: bad `make gradescope` input (unknown lab,
+unwritable OUT) is one line, exit 2, no zip.
+As root, the grader runs as the user `nobody` (never root). Prints one line
+per check; exits 1 if any fails.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+failures = []
+
+
+def check(cond, what, detail=""):
+    print(("ok   - " if cond else "FAIL - ") + what + ("" if cond or not detail else f"\n       {detail}"), flush=True)
+    if not cond:
+        failures.append(what)
+
+
+def student_version(text):
+    return text.replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
+
+
+def make_submission(dest, kind):
+    dest.mkdir(parents=True)
+    if kind == "untouched":
+        for f in (REPO / "labs" / "lab1").iterdir():
+            shutil.copy(f, dest / f.name)
+        return
+    for f in (REPO / "solutions" / "lab1").iterdir():
+        text = student_version(f.read_text())
+        if f.suffix == ".cpp" and kind == "broken":
+            text = text.replace("{", "{ this does not compile;", 1)
+        if f.suffix == ".cpp" and kind == "crashing":
+            marker = "void matmul_kji("
+            at = text.index(marker)
+            body = text.index("{", at) + 1
+            text = text[:body] + "\n    volatile float* nowhere = nullptr; nowhere[12345] = 1.0f;\n" + text[body:]
+        (dest / f.name).write_text(text)
+
+
+def run_autograder(root, submission):
+    sub = root / "submission"
+    shutil.rmtree(sub, ignore_errors=True)
+    shutil.copytree(submission, sub)
+    results = root / "results" / "results.json"
+    if results.exists():
+        results.unlink()
+    env = dict(os.environ, AUTOGRADER_ROOT=str(root))
+    p = subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True, timeout=1800)
+    try:
+        return json.loads(results.read_text()), p
+    except (OSError, ValueError) as e:
+        return None, p
+
+
+def check_format(r, name):
+    keys = {"score", "output", "output_format", "stdout_visibility", "tests"}
+    check(r is not None and keys <= set(r), f"{name}: results.json has {sorted(keys)}", str(r)[:300])
+    for t in (r or {}).get("tests", []):
+        tkeys = {"name", "number", "score", "max_score", "status", "output", "visibility"}
+        if not tkeys <= set(t):
+            check(False, f"{name}: every test has {sorted(tkeys)}", str(t)[:300])
+            return
+
+
+def main():
+    scratch = Path(tempfile.mkdtemp(prefix="mmlab-gradescope-"))
+    os.chmod(scratch, 0o755)
+    try:
+        # Bad input: one line, exit 2, nothing written.
+        for args, what in ((["LAB=99"], "an unknown lab"), (["LAB=1", "OUT=/proc/no-such-place"], "an unwritable OUT")):
+            p = subprocess.run(["make", "--no-print-directory", "-s", "gradescope"] + args, cwd=REPO,
+                               capture_output=True, text=True)
+            lines = [l for l in p.stderr.splitlines() if l.startswith("gradescope:")]
+            check(p.returncode != 0 and len(lines) == 1, f"make gradescope with {what}: one line and an error exit",
+                  p.stderr)
+
+        out = scratch / "zip"
+        p = subprocess.run(["make", "--no-print-directory", "-s", "gradescope", "LAB=1", f"OUT={out}"], cwd=REPO,
+                           capture_output=True, text=True)
+        zip_path = out / "autograder_lab1.zip"
+        check(p.returncode == 0 and zip_path.is_file(), "make gradescope LAB=1 writes autograder_lab1.zip", p.stderr)
+        if not zip_path.is_file():
+            return
+        print(f"       zip size: {zip_path.stat().st_size / 1024:.0f} KiB")
+        names = zipfile.ZipFile(zip_path).namelist()
+        check("setup.sh" in names and "run_autograder" in names and "lab.env" in names,
+              "the zip holds setup.sh, run_autograder and lab.env at its root")
+
+        root = scratch / "autograder"
+        src = root / "source"
+        src.mkdir(parents=True)
+        # unzip keeps modification times (Gradescope's unpacking does too);
+        # zipfile's own extract does not, which would rebuild everything.
+        if shutil.which("unzip"):
+            subprocess.run(["unzip", "-q", str(zip_path), "-d", str(src)], check=True)
+        else:
+            zipfile.ZipFile(zip_path).extractall(src)
+        shutil.copy(src / "run_autograder", root / "run_autograder")
+        if (REPO / "build" / "obj").is_dir():  # seed: setup's build then compiles little
+            shutil.copytree(REPO / "build", src / "build", symlinks=True,
+                            ignore=shutil.ignore_patterns("asan", "tsan", "cc"))
+            (src / "build" / "config.mk").unlink(missing_ok=True)
+        env = dict(os.environ, AUTOGRADER_ROOT=str(root))
+        p = subprocess.run(["bash", str(src / "setup.sh")], env=env, capture_output=True, text=True, timeout=3600)
+        check(p.returncode == 0 and (src / ".setup-ok").is_file(), "setup.sh succeeds (packages present, one build)",
+              (p.stdout + p.stderr)[-800:])
+
+        subs = scratch / "subs"
+        expected = {"correct": (6, 6), "untouched": (0, 6), "broken": (0, None), "crashing": (5, 6)}
+        for kind, (score, tests) in expected.items():
+            make_submission(subs / kind, kind)
+            r, proc = run_autograder(root, subs / kind)
+            check_format(r, kind)
+            got = (r or {}).get("score")
+            n_tests = len((r or {}).get("tests", []))
+            check(got == score and (tests is None or n_tests == tests),
+                  f"{kind}: score {score}" + (f", {tests} test cases" if tests else ""),
+                  f"score {got}, {n_tests} tests; output: {str((r or {}).get('output'))[:400]}; "
+                  f"stderr: {proc.stderr[-400:]}")
+            if kind == "broken":
+                check("error" in str((r or {}).get("output", "")).lower(), "broken: the compiler's error in output",
+                      str((r or {}).get("output"))[:400])
+            if kind == "crashing":
+                bad = [t for t in (r or {}).get("tests", []) if t.get("score") == 0]
+                check(len(bad) == 1 and "kji" in bad[0].get("name", ""), "crashing: only lab1.kji scores 0",
+                      str(bad)[:300])
+
+        (src / ".setup-ok").unlink()
+        r, _ = run_autograder(root, subs / "correct")
+        check_format(r, "no set-up")
+        check(r is not None and r.get("score") == 0 and "set-up failed" in r.get("output", ""),
+              "a failed set-up: score 0 and the reason in output", str(r)[:300])
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    if failures:
+        print(f"gradescope tests: {len(failures)} failed")
+        return 1
+    print("gradescope tests: all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Runs the grader's unit tests: every tests/grading/test_<module>.py but
+test_grade.py (which grades made-up submissions end to end, a minute or two,
+and runs on its own). Each runs as its own process; their lines are printed
+as they come, then one last line, 'grading unit tests: all passed' or what
+failed. Seconds in all, no build: tests/test_grading.cpp runs it under
+`make test` (suite grading-units), and an instructor changing tools/grading
+can run it alone:  python3 tests/grading/run_unit_tests.py
+"""
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+END_TO_END = "test_grade.py"
+
+
+def main():
+    failed = []
+    scripts = sorted(p for p in HERE.glob("test_*.py") if p.name != END_TO_END)
+    for script in scripts:
+        print(f"== {script.name}", flush=True)
+        try:
+            # -B: no __pycache__ in the checkout (the grader copies its untracked files into every build tree)
+            r = subprocess.run([sys.executable, "-B", str(script)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, errors="replace", timeout=120)
+            out, rc = r.stdout, r.returncode
+        except subprocess.TimeoutExpired as e:
+            # (what it printed so far comes as bytes here, even with text=True)
+            partial = e.stdout.decode("utf-8", "replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+            out, rc = partial + "\n(stopped after 120 s: a unit test must take seconds)", None
+        print(out, end="" if out.endswith("\n") else "\n", flush=True)
+        if rc != 0 or "tests: all passed" not in out:
+            failed.append(script.name)
+            if "FAIL - " not in out:  # it died before a check said why: make it count where FAIL lines are read
+                print(f"FAIL - {script.name} ended with exit status {rc}", flush=True)
+    ok = not failed and scripts
+    print(f"grading unit tests: {'all passed' if ok else 'FAILED: ' + (', '.join(failed) or 'none found')}"
+          f" ({len(scripts)} files)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Unit tests of tools/grading/build.py that need no compiler: the feedback
+for a failed build (the compiler's first error, progress lines and the
+temporary tree's path left out, capped), and the snapshot of this checkout
+(the starter's lab folder as in git HEAD, the submissions and output folders
+left out). A second or so."""
+import sys
+sys.dont_write_bytecode = True
+import subprocess
+
+import checks
+from checks import REPO, Scratch, check
+from grading import build, catalog
+
+
+def compiler_errors():
+    tree = "/tmp/mmlab-grade-x/student0001"
+    log = "\n".join(["  CXX   labs/labX/kernel.cpp", "  NVCC  labs/labX/k.cu", "  LINK  build/bin/mmlab",
+                     f"{tree}/labs/labX/kernel.cpp: In function 'void f()':",
+                     f"{tree}/labs/labX/kernel.cpp:12:5: warning: unused variable",
+                     f"{tree}/labs/labX/kernel.cpp:14:22: error: expected ';' before '}}' token",
+                     "   14 |     float sum = 0.0f", "make: *** [Makefile:120: x.o] Error 1"])
+    text = build.compiler_errors(log, tree)
+    lines = text.splitlines()
+    check(lines[0].startswith("BUILD FAILED: your code did not compile") and "(first 5 lines from the first error)" in lines[0],
+          "the feedback says the build failed and how much it quotes", lines[0])
+    check(lines[1:] == ["  labs/labX/kernel.cpp: In function 'void f()':", "  labs/labX/kernel.cpp:12:5: warning: unused variable",
+                        "  labs/labX/kernel.cpp:14:22: error: expected ';' before '}' token", "     14 |     float sum = 0.0f",
+                        "  make: *** [Makefile:120: x.o] Error 1"],
+          "from two lines before the first error; no CXX/NVCC/LINK lines; paths relative to the repository", str(lines))
+    long = "\n".join(["error: first"] + [f"note: line {i}" for i in range(100)])
+    lines = build.compiler_errors(long, "/t").splitlines()
+    check(len(lines) == 1 + build.BUILD_ERROR_LINES + 1 and lines[-1] == "  [... 61 more lines ...]",
+          f"at most {build.BUILD_ERROR_LINES} lines, then how many more", lines[-1])
+    lines = build.compiler_errors("ld: undefined reference to `main'\ncollect2: ld returned 1 exit status", "/t").splitlines()
+    check(len(lines) == 3, "no line says 'error': the log from its start", str(lines))
+
+
+def snapshot(tmp):
+    labs = [l for l in catalog.read_catalog() if (REPO / l.folder).is_dir()]
+    head = subprocess.run(["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True)
+    if head.returncode != 0 or not labs:
+        print("note - not a git checkout (or no lab with a starter): the snapshot checks are not made")
+        return
+    lab = labs[0]
+    dest = tmp / "base"
+    dest.mkdir()
+    commit, notes = build.snapshot_sources(dest, lab.folder, [REPO / "handouts"])
+    check(commit == head.stdout.strip(), "the snapshot names the commit graded")
+    check((dest / "Makefile").is_file() and (dest / "labs" / "catalog.txt").is_file() and not (dest / "build").exists()
+          and not (dest / ".git").exists(), "sources are copied; build/ and .git are not")
+    check(not (dest / "handouts").exists(), "a folder to skip (the submissions, OUT, the work folder) is left out")
+    for f in sorted((dest / lab.folder).iterdir()):
+        blob = subprocess.run(["git", "-C", str(REPO), "show", f"HEAD:{lab.folder}/{f.name}"], capture_output=True)
+        check(blob.returncode == 0 and blob.stdout == f.read_bytes(), f"{lab.folder}/{f.name} is git HEAD's (the starter)")
+    check(all("uncommitted" in n or "git HEAD" in n for n in notes), "the snapshot's notes are about git only", str(notes))
+
+
+compiler_errors()
+with Scratch() as tmp:
+    snapshot(tmp)
+checks.finish("build")

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Unit tests of tools/grading/outputs.py: grades.csv (cells a spreadsheet
+would run as formulas made text, empty cells for tests not graded), the
+fields of Gradescope's results.json, feedback.txt, output folder names,
+atomic writes, the checks on OUT and OUT replaced as a whole. No build."""
+import sys
+sys.dont_write_bytecode = True
+import csv
+import io
+import json
+
+import checks
+from checks import Scratch, check, raises
+from grading import outputs, score
+from grading.common import UsageError
+from grading.testcases import TestResult
+
+
+def row(student, score_, cells, flags=(), statuses=None):
+    return outputs.StudentRow(student, "ok", score_, 3.0, cells, list(flags), statuses or {}, 1.5)
+
+
+def spreadsheet_cells():
+    for text in ("=1+1", "+1", "-1", "@SUM(A1)", "\tx", "\rx", "=HYPERLINK(\"http://x\")"):
+        check(outputs.spreadsheet_cell(text) == "'" + text, f"{text!r} gets a leading apostrophe")
+    for text in ("alice", "张三", "", "1=1", " =x", "'quoted"):
+        check(outputs.spreadsheet_cell(text) == text, f"{text!r} is left as it is")
+
+
+def grades_csv():
+    rows = [row("=cmd|' /C calc'!A0", 2.0, {"t1": 2.0, "t2": 0.0, "free": ""}, ["a.cpp: starts processes (system()"]),
+            row("bob, jr.", 3.0, {"t1": 2.0, "t2": 1.0, "free": ""}, ["-flag", "second"])]
+    text = outputs.grades_csv(rows, ["t1", "t2", "free"], perf=False)
+    parsed = list(csv.reader(io.StringIO(text)))
+    check(parsed[0] == ["student", "build", "score", "max", "t1", "t2", "free", "review"],
+          "header: student, build, score, max, a column per test case, review", str(parsed[0]))
+    check(parsed[1][0] == "'=cmd|' /C calc'!A0" and parsed[2][0] == "bob, jr.",
+          "a student named like a formula is text; a comma is quoted, not a new column", str(parsed[1:]))
+    check(parsed[1][2:7] == ["2", "3", "2", "0", ""], "scores as people write them (2, not 2.0); not graded: empty",
+          str(parsed[1]))
+    check(parsed[2][7] == "'-flag; second", "review flags joined with '; ', a leading '-' made text", parsed[2][7])
+    check(text.endswith("\n") and "\r" not in text, "lines end in \\n only")
+    perf_rows = [row("a", 1.0, {"t1": 0.0, score.PERF_KEY: 1.0})]
+    parsed = list(csv.reader(io.StringIO(outputs.grades_csv(perf_rows, ["t1"], perf=True))))
+    check(parsed[0][4:6] == ["t1", "performance target"] and parsed[1][4:6] == ["0", "1"],
+          "with --perf: a 'performance target' column after the tests", str(parsed))
+    parsed = list(csv.reader(io.StringIO(outputs.grades_csv([row("a", 0.0, {})], ["t1"], perf=False))))
+    check(parsed[1][4] == "0", "a test missing from a row (grader error before it) counts 0", str(parsed[1]))
+
+
+def card_and_results():
+    results = {"t1": TestResult("t1", "passed"), "t2": TestResult("t2", "failed", "wrong at 1^3\nC[0][0] never written"),
+               "g": TestResult("g", "not-run", "GPU test not run on the grading machine (no GPU)"),
+               "free": TestResult("free", "not-run", "not graded")}
+    card = score.score_student(["t1", "t2", "g", "free"], results, {"t1": 2.0, "t2": 1.0, "g": 0.5, "free": 0.0},
+                               {"free"}, 1.0)
+    return card, results
+
+
+def results_json():
+    card, _ = card_and_results()
+    notes = ["Files graded from your submission (alice): k.cpp", "", "Ignored (...): README.md"]
+    r = outputs.results_json(6, notes, card, "ok", 12.345)
+    check({"score", "execution_time", "output", "visibility", "stdout_visibility", "tests", "extra_data"} <= set(r),
+          "results.json has Gradescope's top-level fields", str(sorted(r)))
+    check(r["score"] == 2.0 and r["execution_time"] == 12.3 and r["visibility"] == "visible"
+          and r["stdout_visibility"] == "hidden", "score, execution time (0.1 s), visibility", str(r))
+    check(r["output"] == "Score: 2 / 3.5\nBuild: ok\nFiles graded from your submission (alice): k.cpp\nIgnored (...): README.md",
+          "output: score, build and the notes (blank lines dropped)", r["output"])
+    check([t["name"] for t in r["tests"]] == ["t1", "t2", "g"], "tests: the graded ones only (not the free one)")
+    t2 = r["tests"][1]
+    check(set(t2) == {"name", "number", "score", "max_score", "status", "output", "visibility"}
+          and t2["number"] == "2" and t2["score"] == 0 and t2["max_score"] == 1.0 and t2["status"] == "failed"
+          and t2["output"].startswith("FAILED: wrong at 1^3") and t2["visibility"] == "visible",
+          "a test: name, number (a string), score, max_score, status, output (the reason), visibility", str(t2))
+    check(r["tests"][0]["status"] == "passed" and r["tests"][2]["status"] == "failed",
+          "status is passed or failed (not run counts as failed)")
+    check(r["extra_data"] == {"lab": 6, "build": "ok", "max_score": 3.5}, "extra_data: lab, build, max score",
+          str(r["extra_data"]))
+    json.dumps(r)  # serialisable as it is
+
+
+def feedback():
+    card, results = card_and_results()
+    text = outputs.feedback_text(6, "alice", ["Files graded from your submission (alice): k.cpp"], card, "ok", results)
+    lines = text.splitlines()
+    check(lines[:3] == ["matmul-lab, lab 6: alice", "Score: 2 / 3.5", "Build: ok"], "head: lab, student, score, build",
+          str(lines[:3]))
+    check("  [0/1] t2: FAILED: wrong at 1^3" in lines and "      C[0][0] never written" in lines,
+          "a test's first line beside its points, the rest indented", text)
+    check(any(l.startswith("  Not graded (they pass without your code") and "free" in l for l in lines),
+          "the tests not graded are named")
+    check("NOTE: the GPU tests could not run on the grading machine" in text, "a GPU test not run: the note to the student")
+    check(text.endswith("\n") and not text.endswith("\n\n"), "one newline at the end")
+    no_files = outputs.feedback_text(1, "bob", ["No lab 1 files found"], score.score_student([], {}, {}, set(), 1), "no-files",
+                                     {})
+    check("Tests:" not in no_files and "No lab 1 files found" in no_files, "no results: no test list")
+
+
+def names():
+    check(outputs.safe_name("张三") == "张三" and outputs.safe_name("Zoë O'Brien") == "Zoë_O_Brien",
+          "folder names: letters of any script kept, quotes and spaces become _")
+    check(outputs.safe_name("../../etc") == ".._.._etc" and outputs.safe_name("") == "_", "no slashes; never empty")
+    long = outputs.safe_name("名" * 100)
+    check(len(long.encode("utf-8")) <= 200 and long == "名" * 66, "cut at 200 bytes without half a character", long)
+
+
+def writing(tmp):
+    f = tmp / "grades.csv"
+    outputs.atomic_write(f, "a,b\n")
+    outputs.atomic_write(f, "c,d\n")
+    check(f.read_text() == "c,d\n" and not (tmp / "grades.csv.tmp").exists(), "atomic write: the new text, no .tmp left")
+    card, results = card_and_results()
+    outputs.write_student_files(tmp / "stage", 6, "a/b", [], card, "ok", results, 1.0)
+    d = tmp / "stage" / "a_b"
+    check(json.loads((d / "results.json").read_text())["score"] == 2.0 and (d / "feedback.txt").is_file(),
+          "results.json and feedback.txt in the student's safe-named folder")
+
+
+def out_folder(tmp):
+    sub = tmp / "subs"
+    (sub / "alice").mkdir(parents=True)
+    e = raises(UsageError, outputs.check_out, sub / "out", sub)
+    check(e is not None and "inside the submissions folder" in str(e), "OUT inside the submissions: refused", str(e))
+    e = raises(UsageError, outputs.check_out, sub, sub)
+    check(e is not None, "OUT = the submissions folder: refused")
+    (tmp / "file").write_text("x")
+    e = raises(UsageError, outputs.check_out, tmp / "file", sub)
+    check(e is not None and "not a folder" in str(e), "OUT that is a file: refused", str(e))
+    (tmp / "other").mkdir()
+    (tmp / "other" / "thesis.tex").write_text("x")
+    e = raises(UsageError, outputs.check_out, tmp / "other", sub)
+    check(e is not None and "holds other files" in str(e), "OUT holding other files: refused", str(e))
+    check(outputs.check_out(tmp / "new" / "deeper", sub) == (tmp / "new" / "deeper").resolve()
+          and not (tmp / "new").exists(), "a new OUT (even two levels) is fine, and nothing is created yet")
+    earlier = tmp / "earlier"
+    earlier.mkdir()
+    (earlier / "grades.csv").write_text("old\n")
+    (earlier / "old-student").mkdir()
+    check(outputs.check_out(earlier, sub) == earlier.resolve() and not list(earlier.glob(".grade-probe-*")),
+          "an earlier run's OUT is fine (its probe folder removed)")
+    staging = tmp / "staging"
+    staging.mkdir()
+    (staging / "grades.csv").write_text("new\n")
+    outputs.publish(staging, earlier)
+    check((earlier / "grades.csv").read_text() == "new\n" and not (earlier / "old-student").exists()
+          and not staging.exists() and not list(tmp.glob(".earlier.old-*")),
+          "publishing replaces OUT as a whole; no old or staging folder left")
+
+
+def class_lines():
+    rows = [row("alice", 3.0, {}, ["x.cpp: inline assembly (asm)"], {"t1": "passed", "free": "not-run"}),
+            row("bob", 0.0, {}, [], {"t1": "failed"})]
+    lines = outputs.class_results(["t1", "free", score.PERF_KEY], {"free"}, rows)
+    check(lines[0] == "per test case: students who passed" and "     1 / 2  t1" in lines
+          and "     not graded  free (passes on the untouched starter)" in lines and "     0 / 2  performance target" in lines,
+          "summary: per test case, passed / students; tests not graded said so", "\n".join(lines))
+    check("      review: x.cpp: inline assembly (asm)" in lines, "summary: review flags under the student")
+    check(outputs.progress_line(rows[0]).endswith("[review: x.cpp: inline assembly (asm)]")
+          and "3 / 3" in outputs.progress_line(rows[0]), "the progress line: score, max, flags")
+
+
+spreadsheet_cells()
+grades_csv()
+results_json()
+feedback()
+names()
+class_lines()
+with Scratch() as tmp:
+    writing(tmp)
+    out_folder(tmp)
+checks.finish("outputs")

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Writes the GitHub Classroom workflow of one lab: one autograding step per
+test case of the lab (the lab's suites in labs/catalog.txt, as the built test
+program lists them), each worth its points, each running `make check LAB=N
+TEST=<name>`; then Classroom's reporter, which adds up the points.
+
+  python3 tools/classroom/workflow.py LAB TESTS_BINARY [--points-per-test P] > classroom.yml
+
+`make student-release OUT=dir LAB=N` puts it at .github/workflows/classroom.yml
+of the release (the template repository of the Classroom assignment).
+The steps install the build's packages (Ubuntu runner), build once (CPU only),
+then run the test cases; each has a time limit in minutes.
+"""
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent.parent
+PACKAGES = "g++ make pkg-config doctest-dev libbenchmark-dev libopenblas-dev"
+
+
+def catalog_suites(lab):
+    for line in (REPO / "labs" / "catalog.txt").read_text().splitlines():
+        cols = [c.strip() for c in line.split("|")]
+        if len(cols) == 5 and cols[0] == str(lab):
+            return cols[1], cols[2].split()
+    return None, None
+
+
+def test_cases(binary, suites):
+    out = subprocess.run([binary, f"--test-suite={','.join(suites)}", "--list-test-cases", "--no-version=true"],
+                         capture_output=True, text=True, check=True).stdout
+    names = []
+    for line in out.splitlines():
+        line = line.strip()
+        if not line or line.startswith("[doctest]") or line.startswith("[tests]") or line.startswith("====="):
+            continue
+        names.append(line)
+    return names
+
+
+def yaml_quote(text):
+    return "'" + text.replace("'", "''") + "'"
+
+
+def shell_quote(text):
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def doctest_filter(name):
+    # doctest splits --test-case at commas unless escaped (2.4.9+)
+    return name.replace("\\", "\\\\").replace(",", "\\,")
+
+
+def workflow(lab, kind, names, points):
+    steps = []
+    for i, name in enumerate(names, 1):
+        command = f"make --no-print-directory check LAB={lab} TEST={shell_quote(doctest_filter(name))}"
+        steps.append(f"""    - name: {yaml_quote(name)}
+      id: test-{i}
+      uses: classroom-resources/autograding-command-grader@v1
+      with:
+        test-name: {yaml_quote(name)}
+        setup-command: ''
+        command: {yaml_quote(command)}
+        timeout: 10
+        max-score: {points:g}""")
+    env = "\n".join(f"        TEST-{i}_RESULTS: \"${{{{steps.test-{i}.outputs.result}}}}\"" for i in range(1, len(names) + 1))
+    runners = ",".join(f"test-{i}" for i in range(1, len(names) + 1))
+    gpu_note = ("\n# Lab {0} is a GPU lab: GitHub's hosted runners have no GPU, so its tests need a\n"
+                "# self-hosted runner with an NVIDIA GPU (runs-on) and CUDA=1 builds.\n".format(lab)) if kind == "gpu" else ""
+    return f"""# GitHub Classroom autograding for lab {lab} of matmul-lab: one step per test
+# case, each worth {points:g} point(s). Written by tools/classroom/workflow.py from
+# the lab's test cases; regenerate it (make student-release OUT=dir LAB={lab})
+# when the tests change, rather than editing it by hand.{gpu_note}
+name: Autograding Tests
+'on':
+- push
+- repository_dispatch
+permissions:
+  checks: write
+  actions: read
+  contents: read
+jobs:
+  run-autograding-tests:
+    runs-on: ubuntu-latest
+    if: github.actor != 'github-classroom[bot]'
+    steps:
+    - name: Checkout code
+      uses: actions/checkout@v4
+    - name: Install the build's packages
+      run: sudo apt-get update -qq && sudo apt-get install -y -qq {PACKAGES}
+    - name: Build (once; the hosted runner has no CUDA, so the CPU labs only)
+      run: make -j"$(nproc)" all
+{chr(10).join(steps)}
+    - name: Autograding Reporter
+      uses: classroom-resources/autograding-grader-reporter@v1
+      env:
+{env}
+      with:
+        runners: {runners}
+"""
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description="GitHub Classroom workflow for one lab")
+    p.add_argument("lab", type=int)
+    p.add_argument("tests_binary")
+    p.add_argument("--points-per-test", type=float, default=1.0)
+    a = p.parse_args(argv)
+    kind, suites = catalog_suites(a.lab)
+    if not suites:
+        print(f"classroom: there is no lab {a.lab} in labs/catalog.txt", file=sys.stderr)
+        return 2
+    names = test_cases(a.tests_binary, suites)
+    if not names:
+        print(f"classroom: lab {a.lab} has no test cases in {a.tests_binary}", file=sys.stderr)
+        return 2
+    sys.stdout.write(workflow(a.lab, kind, names, a.points_per_test))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

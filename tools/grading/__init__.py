@@ -1,0 +1,36 @@
+"""The grading script's package: `make grade SUBMISSIONS=dir LAB=N [OUT=dir]`,
+or `python3 tools/grade.py SUBMISSIONS --lab N`, whose entry point it is.
+
+For each student (one sub-folder each) it builds this repository with the
+student's lab files in place of the starter, in a temporary folder of its own,
+runs every test case of the lab on the student's code (MML_IMPL=student), one
+process per test case with time and resource limits, and writes
+
+  OUT/grades.csv                one row per student, one column per test case
+  OUT/<student>/results.json    Gradescope's results.json format
+  OUT/<student>/feedback.txt    what the student reads: build errors, failed checks
+  OUT/summary.txt               what was graded, how, and the class's results
+
+The modules, in the order a run uses them (each says more in its header):
+
+  cli.py          the command line, the input checks, the exit statuses
+  catalog.py      labs/catalog.txt: the labs, their kind and test suites
+  intake.py       the student folders; where a student's lab files are; copying them in
+  sandbox.py      one command under tools/grading/sandbox.sh, with limits; stopping them all
+  build.py        the starter tree (snapshot of this checkout), building it and a student's tree
+  doctest_xml.py  doctest's --test-case filter and its XML report
+  testcases.py    listing the lab's test cases, running one; the --perf target
+  calibration.py  each test on the untouched starter and the reference: free tests, time limits
+  review.py       review flags: code worth an instructor's look (never a score)
+  score.py        the weights file; one student's points
+  student.py      one student, from their folder to their results
+  outputs.py      grades.csv, results.json, feedback.txt, summary.txt; OUT replaced whole
+  class_run.py    the whole run over a class, step by step
+  common.py       the repository's path, the run-ending errors, printing
+
+handouts/grading.md is the instructors' manual (layout of a submission,
+scoring, weights, containment and its limits); tests/grading/ holds the
+tests (test_grade.py end to end, test_<module>.py per module). Python 3.10+
+standard library only: the XML, JSON and CSV handling, the time limits and
+the parallel runs would be fragile in a shell script.
+"""

@@ -1,0 +1,147 @@
+"""Grading one student, from their folder to their files in OUT: find their
+lab files (intake.py), copy the built starter tree and put the files in, flag
+what is worth a review (review.py), build (build.py), run every graded test
+case within the student's time budget (testcases.py), score (score.py) and
+write results.json and feedback.txt (outputs.py). Whatever goes wrong with
+one student is that student's grade ("grader-error" at worst), never the end
+of the run."""
+
+import shutil
+import time
+from dataclasses import dataclass
+
+from . import build, intake, outputs, review, score, testcases
+from .testcases import TestResult
+
+
+@dataclass
+class ClassSetup:
+    """What every student of one run is graded against (made once, by class_run.py)."""
+    options: object       # the command line (cli.parse_args): budget, --perf, --keep, build timeout
+    lab: object           # the catalog's entry (catalog.Lab)
+    work: object          # the run's temporary folder: each student's tree goes in it
+    base: object          # the built starter tree
+    lab_files: list       # the names of the lab's files (the starter's folder)
+    tests: list           # [(suite, name)] in order
+    weights: dict         # test case -> points
+    free: set             # test cases not graded (the untouched starter passes them)
+    gpu_note: object      # why GPU tests do not run here, or None
+    limits: object        # sandbox.Limits
+    build_jobs: int       # make -j for a student's build
+    timeouts: dict        # test case -> seconds
+
+
+def grade_student(setup, index, folder, out_dir):
+    """Grades one student (the index-th: their tree is work/student<index>); writes results.json and
+    feedback.txt under out_dir; returns their StudentRow. Called from several threads at once (-j)."""
+    return _StudentGrading(setup, index, folder).run(out_dir)
+
+
+class _StudentGrading:
+    """One student's grading: its state is that student's alone (threads grade others beside it)."""
+
+    def __init__(self, setup, index, folder):
+        self.setup, self.folder = setup, folder
+        self.tree = setup.work / f"student{index:04d}"
+        self.logs = self.tree / ".grade"  # inside the tree: the sandbox lets the student's processes write only there
+        self.feedback = []   # lines for the student
+        self.flags = []      # notes for the instructor only
+        self.results = {}    # test key -> TestResult
+
+    def run(self, out_dir):
+        s, folder, tree, logs = self.setup, self.folder, self.tree, self.logs
+        t0 = time.monotonic()
+        build_status = "ok"
+        try:
+            src, found_notes = intake.find_lab_files(folder, s.lab.number, s.lab_files)
+            if src is None:
+                build_status = "no-files"
+                self._no_lab_files(found_notes)
+            else:
+                self._prepare_tree(src)
+                build_status, build_msg = build.build_submission(tree, logs, s.build_jobs, s.options.build_timeout,
+                                                                 s.limits)
+                if build_status != "ok":
+                    self.feedback.append("")
+                    self.feedback.append(build_msg)
+                    self._none_run("the code did not build")
+                else:
+                    self._run_tests()
+        except Exception as e:  # one student's trouble must never stop the others
+            build_status = "grader-error"
+            self.feedback.append(f"The grading script failed on this submission ({type(e).__name__}: {e}); "
+                                 "your instructor has been told.")
+            self.flags.append(f"grader error: {type(e).__name__}: {e}")
+            for _, n in s.tests:
+                self.results.setdefault(n, TestResult(n, "not-run", "grading error"))
+        finally:
+            if not s.options.keep:
+                shutil.rmtree(tree, ignore_errors=True)
+                shutil.rmtree(logs, ignore_errors=True)
+        return self._write(out_dir, build_status, time.monotonic() - t0)
+
+    def _none_run(self, why):
+        for _, n in self.setup.tests:
+            self.results[n] = TestResult(n, "not-run", why)
+
+    def _no_lab_files(self, found_notes):
+        lab, folder = self.setup.lab.number, self.folder
+        where = ", ".join(f"{folder.name}/{p}" for p in (f"labs/lab{lab}/", f"lab{lab}/", ""))
+        self.feedback.append(f"No lab {lab} files found: looked for {', '.join(sorted(self.setup.lab_files))} in "
+                             f"{where} (the folder itself) and the folders below it. Nothing was graded."
+                             + "".join(f"\nFound {n}." for n in found_notes))
+        self.flags.extend(f"no lab files: found {n}" for n in found_notes)
+        self._none_run("no lab files were submitted")
+
+    def _prepare_tree(self, src):
+        """The student's tree: a copy of the built starter with their files in; says in the feedback which
+        files were used, which came from the starter, and flags what is worth a review."""
+        s, folder, tree, logs = self.setup, self.folder, self.tree, self.logs
+        shutil.copytree(s.base, tree, symlinks=True)
+        logs.mkdir()
+        (tree / ".tmp").mkdir(exist_ok=True)
+        used, starter, refused, problems = intake.copy_submission_files(src, folder, s.lab.number, s.lab_files,
+                                                                        tree / s.lab.folder, tree / "build")
+        self.flags.extend(refused)  # the starter was graded in its place: worth a look
+        self.feedback.append(f"Files graded from your submission ({src.relative_to(folder.parent)}): "
+                             f"{', '.join(used) if used else 'none'}")
+        # A missing file with a task fails that task; one without (a header) loses nothing: say which.
+        todo = [n for n in starter if "TODO" in (s.base / s.lab.folder / n).read_text("utf-8", "replace")]
+        given = [n for n in starter if n not in todo]
+        if todo:
+            self.feedback.append(f"Missing, so the starter version was used (its tasks fail): {', '.join(todo)}")
+        if given:
+            self.feedback.append(f"Not submitted, so the starter version was used (it has no task, so nothing is "
+                                 f"lost): {', '.join(given)}")
+        self.feedback.extend(problems)
+        self.flags.extend(review.review_flags(tree / s.lab.folder, s.base / s.lab.folder, used))
+
+    def _run_tests(self):
+        """Every graded test case, in order, until the student's time budget is spent; then --perf."""
+        s, tree, logs = self.setup, self.tree, self.logs
+        budget = s.options.student_budget
+        for i, (suite, n) in enumerate(s.tests):
+            if n in s.free:
+                self.results[n] = TestResult(n, "not-run", "not graded (passes on the untouched starter)")
+                continue
+            if budget <= 0:
+                self.results[n] = TestResult(n, "not-run", "this submission used up its time budget "
+                                             f"({s.options.student_budget:g} s of tests) on earlier tests")
+                continue
+            r = testcases.run_test_case(tree, s.lab.suites, suite, n, logs, i, s.limits,
+                                        min(s.timeouts[n], budget), s.gpu_note)
+            budget -= r.seconds
+            self.results[n] = r
+        if s.options.perf:
+            self.results[score.PERF_KEY] = testcases.run_performance_target(
+                tree, logs, s.lab.number, self.results, s.weights, s.options.perf_threads, s.options.perf_size,
+                s.limits)
+
+    def _write(self, out_dir, build_status, seconds):
+        s, name = self.setup, self.folder.name
+        order = score.graded_order([n for _, n in s.tests], s.options.perf)
+        card = score.score_student(order, self.results, s.weights, s.free, s.options.perf_points)
+        outputs.write_student_files(out_dir, s.lab.number, name, self.feedback, card, build_status, self.results,
+                                    seconds)
+        return outputs.StudentRow(name, build_status, card.score, card.max_score, card.cells, self.flags,
+                                  card.statuses, seconds)
