@@ -58,7 +58,7 @@ SOLUTION ?=
 STAGE_FLAGS := $(OPT) $(ARCH)
 BASE_CXXFLAGS := -std=c++17 -Wall -Wextra -fopenmp -pthread -I. $(BLAS_CFLAGS) -MMD -MP
 CXXFLAGS := -O2 $(BASE_CXXFLAGS)
-LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread
+LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread -ldl
 
 # The labs: numbers, kinds and test suites come from the lab catalog
 # (labs/catalog.txt), the one place that lists them.
@@ -83,13 +83,12 @@ COMMA := ,
 lab_regs = $(filter-out %_gpu.cpp,$(foreach n,$(1),$(wildcard harness/stages/lab$(n)/*.cpp)))
 CORE_SRCS := $(wildcard cpu/*.cpp peers/*.cpp models/*.cpp harness/commands/*.cpp) \
              $(filter-out harness/main.cpp harness/gpu_backend_none.cpp,$(wildcard harness/*.cpp))
-STAGE_SRCS := $(wildcard labs/*/*.cpp)
+STAGE_SRCS := $(wildcard labs/*/*.cpp)  # the starters, and labs/common/: the given code they use
 REF_SRCS := $(wildcard solutions/*/*.cpp)
 REG_SRCS := $(call lab_regs,$(CPU_LAB_NUMBERS))
 TEST_SRCS := $(wildcard tests/*.cpp)
-# Tests of the reference solutions themselves (tests/reference/, suites
-# reference-labN and gpu-reference-labN): linked only where the answers are,
-# not with NO_REFERENCE=1.
+# Tests of the reference's internals (its kernels, its packing...): they
+# include solutions/, so they are built only when the references are.
 REF_TEST_SRCS := $(wildcard tests/reference/*.cpp)
 
 ifeq ($(HAVE_CUDA),1)
@@ -106,7 +105,7 @@ else
   CU_SRCS :=
   CORE_SRCS += harness/gpu_backend_none.cpp
 endif
-REF_BIND_SRCS := $(filter %/references.cpp %/references_gpu.cpp,$(REG_SRCS))
+REF_BIND_SRCS := $(foreach f,$(REG_SRCS),$(if $(filter references%,$(notdir $(f))),$(f)))
 REG_SRCS := $(filter-out $(REF_BIND_SRCS),$(REG_SRCS))
 # A student release: no solutions/, the references prebuilt (make student-release).
 PREBUILT := prebuilt

@@ -97,6 +97,11 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
             m.threads = job.stage->threaded ? (job.own_params ? job.params : settings.params).threads : 1;
             ++done;
             const double macs = double(shape.M) * double(shape.N) * double(shape.K);
+            if (job.stage->unavailable && !job.stage->unavailable().empty()) {
+                m.skipped = true;
+                m.skip_reason = job.stage->unavailable();
+                continue;
+            }
             if (job.runs == Impl::Reference && !job.stage->reference) {
                 m.skipped = true;
                 m.skip_reason = kNoReference;

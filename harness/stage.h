@@ -88,6 +88,9 @@ struct Stage {
     // kernel per CPU at run time (on a CPU it does not know, an older one).
     // Empty for the stages written here.
     std::function<std::string()> describe_library;
+    // Peer rows of an optional library (BLIS): empty when the stage can run
+    // here, else why not and the fix; the row is then skipped with that reason.
+    std::function<std::string()> unavailable;
     // Shapes `make demo` uses for this stage instead of its default size
     // (lab 9's skinny products); empty = the demo's size. --size overrides.
     std::vector<Shape> demo_shapes;
