@@ -56,12 +56,14 @@ struct Stage {
     int lab = 0;
     Device device = Device::Cpu;
     std::string summary;  // one line for `mmlab list`
-    MatmulFn student;     // empty for peer rows the student does not write (OpenBLAS, cuBLAS)
+    MatmulFn student;     // empty for peer rows the student does not write (OpenBLAS, cuBLAS) and
+                          // for reference-only comparison rows (lab 7's naive and volkov_seed)
     // The reference solution's version, or a peer row's library call. A lab's
     // reference is bound by name from harness/stages/labN/references.cpp
     // (ReferenceRegistrar below), the only files that include solutions/: a
     // build without the answers (the grader's, NO_REFERENCE=1) leaves them
-    // out, and this stays empty ("the reference is not in this build").
+    // out, and this stays empty ("the reference is not in this build"); a
+    // reference-only row then has no version at all, and says so when asked.
     MatmulFn reference;
     bool threaded = false;  // reads StageParams::threads (used for % of peak)
     // The tolerance of the check, from the algorithm's error analysis. It may

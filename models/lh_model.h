@@ -1,5 +1,6 @@
 // The inputs of seed 004's latency-hidden-factor model (Yuan et al., J.
-// Software 2010), shared by lab 10's starter and its reference. Plain C++: the
+// Software 2010), shared by lab 10's starter, its reference and the harness
+// (models/lh_kernels.h describes our kernels in these terms). Plain C++: the
 // model runs without a GPU. Every time is in SM clock cycles.
 //
 // The model cuts the code of one warp into basic blocks at the points where
@@ -38,5 +39,18 @@ struct Kernel {
     int sm_count = 0;           // NSM
     double clock_ghz = 0;       // to turn cycles into seconds
 };
+
+// Warp j's wait for block b's data (the denominator of LH), and LH(i, j)
+// itself: what lab 10's tasks 5 and 6 compute (labs/lab10/models.h); the
+// harness passes the student's functions or the reference's.
+using WaitingCyclesFn = double (*)(const Block& b, const Occupancy& occ, int j);
+using LatencyHiddenFn = double (*)(const Block& b, const Block& next, const Occupancy& occ, int j);
+
+// TimeOneRep with the paper's printed sum over the warps j (every warp's
+// exposed wait added), for comparison with the task's reading (the longest
+// exposed wait): `mmlab lh-model` prints both, handouts/lab10.md says why they
+// differ. Not a task: built from the two functions given.
+double time_one_rep_as_printed(const std::vector<Block>& blocks, const Occupancy& occ, WaitingCyclesFn waiting_cycles,
+                               LatencyHiddenFn latency_hidden);
 
 }  // namespace mml::lh

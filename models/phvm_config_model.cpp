@@ -1,10 +1,10 @@
-// The time-cost model of seed 000 (see config_model.h for the equations).
-#include "solutions/lab9/config_model.h"
+// The time-cost model of seed 000 (see phvm_config_model.h for the equations).
+#include "models/phvm_config_model.h"
 
 #include <cmath>
 #include <limits>
 
-namespace reference::lab9 {
+namespace mml::phvm {
 
 ModelGpu paper_rtx2080ti() {
     ModelGpu g;
@@ -76,4 +76,4 @@ Optimum model_optimum(const ModelGpu& g, std::int64_t M, std::int64_t N, std::in
     return best;
 }
 
-}  // namespace reference::lab9
+}  // namespace mml::phvm

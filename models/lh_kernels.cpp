@@ -1,4 +1,4 @@
-// Lab 10 reference: the basic blocks of our three kernels (kernel_models.h).
+// The basic blocks of our three kernels, as seed 004's model sees them (lh_kernels.h).
 //
 // How a block's numbers are counted (the paper counts PTX instructions; we
 // count the operations of the CUDA source, as the comments list them):
@@ -13,15 +13,15 @@
 // Like the paper, the model assumes every global access goes to DRAM: no
 // L1 or L2 cache (the C1060 had none for global memory). The H100 has 50 MB
 // of L2 and 256 KB of L1 an SM: handouts/lab10.md shows what that does.
-#include "solutions/lab10/kernel_models.h"
+#include "models/lh_kernels.h"
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
-namespace reference::lab10 {
+namespace mml::lh {
 namespace {
-
-using mml::lh::Block;
 
 long long ceil_div(long long a, long long b) { return (a + b - 1) / b; }
 
@@ -37,10 +37,10 @@ Block make_block(const Hardware& hw, const char* what, int alu, int lsu, double 
     return b;
 }
 
-mml::lh::Kernel launch(const Hardware& hw, const char* name, long long grid_blocks, mml::lh::Occupancy occ) {
+Kernel launch(const Hardware& hw, const char* name, long long grid_blocks, Occupancy occ) {
     if (hw.sm_count < 1 || hw.clock_ghz <= 0 || hw.bandwidth_gbs <= 0 || hw.shared_bytes_per_cycle <= 0)
         throw std::invalid_argument("hardware description incomplete for the latency-hidden model");
-    mml::lh::Kernel k;
+    Kernel k;
     k.name = name;
     k.grid_blocks = grid_blocks;
     k.sm_count = hw.sm_count;
@@ -85,7 +85,12 @@ Hardware recorded_h100() {
     return h;
 }
 
-mml::lh::Occupancy recorded_h100_occupancy(const std::string& kernel) {
+const std::vector<long long>& recorded_h100_sizes() {
+    static const std::vector<long long> sizes = {1056, 2080, 4128, 1024, 2048, 4096};
+    return sizes;
+}
+
+Occupancy recorded_h100_occupancy(const std::string& kernel) {
     if (kernel == "naive" || kernel == "tiled16") return {8, 8};
     if (kernel == "tiled32") return {32, 2};
     if (kernel == "volkov") return {4, 3};
@@ -100,11 +105,11 @@ mml::lh::Occupancy recorded_h100_occupancy(const std::string& kernel) {
 //   0       setup (8 integer ops), load A[i][0], B[0][j]       wait: DRAM
 //   1..K-1  FMA of k-1, load A[i][k], B[k][j], 2 address adds  wait: DRAM
 //   K       FMA of K-1, store C[i][j]                         wait: DRAM
-mml::lh::Kernel naive_model(const Hardware& hw, mml::Shape s, int bx, int by, mml::lh::Occupancy occ) {
+Kernel naive_model(const Hardware& hw, Shape s, int bx, int by, Occupancy occ) {
     const int cols_w = std::min(bx, 32), rows_w = std::max(1, 32 / bx);
     const double per_k = rows_w * round_up(4.0 * cols_w, hw.sector_bytes) + rows_w * double(hw.sector_bytes);
     const double c_bytes = rows_w * round_up(4.0 * cols_w, hw.sector_bytes);
-    mml::lh::Kernel k = launch(hw, "naive", ceil_div(s.N, bx) * ceil_div(s.M, by), occ);
+    Kernel k = launch(hw, "naive", ceil_div(s.N, bx) * ceil_div(s.M, by), occ);
     k.blocks.push_back(make_block(hw, "setup, load A[i][0], B[0][j]", 8, 2, per_k, true, false));
     const Block step = make_block(hw, "FMA, load A[i][k], B[k][j]", 3, 2, per_k, true, false);
     for (long long kk = 1; kk < s.K; ++kk) k.blocks.push_back(step);
@@ -121,12 +126,12 @@ mml::lh::Kernel naive_model(const Hardware& hw, mml::Shape s, int bx, int by, mm
 //   compute TILE x (load Bs[k][tx], FMA) + TILE/4 16-byte loads of
 //           As[ty][k..k+3] (a broadcast), 2 loop ops, __syncthreads  wait: shared, barrier
 // and one final block, the store of C.
-mml::lh::Kernel tiled_model(const Hardware& hw, mml::Shape s, int tile, mml::lh::Occupancy occ) {
+Kernel tiled_model(const Hardware& hw, Shape s, int tile, Occupancy occ) {
     if (tile < 4 || tile > 32 || 32 % tile) throw std::invalid_argument("tiled_model: tile must be 4, 8, 16 or 32");
     const int rows_w = 32 / tile;
     const double tile_bytes = rows_w * round_up(4.0 * tile, hw.sector_bytes);  // one tile's part for one warp
     const int as_loads = std::max(1, tile / 4);
-    mml::lh::Kernel k = launch(hw, tile == 16 ? "tiled16" : tile == 32 ? "tiled32" : "tiled",
+    Kernel k = launch(hw, tile == 16 ? "tiled16" : tile == 32 ? "tiled32" : "tiled",
                                ceil_div(s.N, tile) * ceil_div(s.M, tile), occ);
     const Block load = make_block(hw, "load A, B tile elements", 6, 2, 2 * tile_bytes, true, false);
     const Block store = make_block(hw, "store to shared, barrier", 1, 2, 2 * 128.0, false, true);
@@ -150,10 +155,10 @@ mml::lh::Kernel tiled_model(const Hardware& hw, mml::Shape s, int tile, mml::lh:
 //           loads of A's tile, 256 FMA, 4 address ops                    wait: DRAM
 //           (the 8th ends at the __syncthreads)
 // and a final block: 64 guarded stores of C.
-mml::lh::Kernel volkov_model(const Hardware& hw, mml::Shape s, mml::lh::Occupancy occ) {
+Kernel volkov_model(const Hardware& hw, Shape s, Occupancy occ) {
     const int per_thread = kVolkovRows * kVolkovDepth / kVolkovThreads;  // 16 elements of A's tile
     const int groups = kVolkovDepth / 4;
-    mml::lh::Kernel k = launch(hw, "volkov", ceil_div(s.N, kVolkovThreads) * ceil_div(s.M, kVolkovRows), occ);
+    Kernel k = launch(hw, "volkov", ceil_div(s.N, kVolkovThreads) * ceil_div(s.M, kVolkovRows), occ);
     const Block load = make_block(hw, "load A's tile", 2 * per_thread, per_thread, per_thread * 128.0, true, false);
     const Block store = make_block(hw, "store A's tile, barrier", 1, per_thread, per_thread * 128.0, false, true);
     const Block group = make_block(hw, "4 B loads, 64 As loads, 256 FMA", 4 * kVolkovRows + 4, 4 + kVolkovRows,
@@ -171,4 +176,17 @@ mml::lh::Kernel volkov_model(const Hardware& hw, mml::Shape s, mml::lh::Occupanc
     return k;
 }
 
-}  // namespace reference::lab10
+const std::vector<std::string>& modelled_kernels() {
+    static const std::vector<std::string> names = {"naive", "tiled16", "tiled32", "volkov"};
+    return names;
+}
+
+Kernel kernel_model(const std::string& kernel, const Hardware& hw, Shape s, Occupancy occ) {
+    if (kernel == "naive") return naive_model(hw, s, kNaiveBlockX, kNaiveBlockY, occ);
+    if (kernel == "tiled16") return tiled_model(hw, s, 16, occ);
+    if (kernel == "tiled32") return tiled_model(hw, s, 32, occ);
+    if (kernel == "volkov") return volkov_model(hw, s, occ);
+    throw std::invalid_argument("no latency-hidden model for kernel '" + kernel + "'");
+}
+
+}  // namespace mml::lh

@@ -1,5 +1,53 @@
-// Lab 10 reference, part 2: seed 004's latency-hidden factor LH(i, j) and the
-// time it predicts (Yuan et al., J. Software 2010, Sections 2.3-2.5).
+// Lab 10 reference: the eight functions of labs/lab10/models.cpp (declared in
+// models.h beside this file; handouts/lab10.md explains them).
+//
+// Part 1, the roofline: data movement, arithmetic intensity and the
+// roofline bound (Williams, Waterman, Patterson, CACM 2009).
+//
+// Part 2: seed 004's latency-hidden factor LH(i, j) and the time it predicts
+// (Yuan et al., J. Software 2010, Sections 2.3-2.5).
+#include "solutions/lab10/models.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace reference::lab10 {
+
+// ---------------------------------------------------------------- Part 1: roofline
+
+// The least any algorithm can move between memory and the chip: every input
+// read once, every output written once (4 bytes a float).
+double compulsory_bytes(mml::Shape s) {
+    const double M = double(s.M), N = double(s.N), K = double(s.K);
+    return 4.0 * (M * K + K * N + M * N);
+}
+
+// A tile of C of tile_m x tile_n needs tile_m rows of A and tile_n columns of
+// B, all K deep. With nothing shared between tiles, A is read once by every
+// column of tiles (ceil(N / tile_n) times) and B once by every row of tiles
+// (ceil(M / tile_m) times); C is written once. Tiles of 1 x 1 are the naive
+// algorithm (2K reads per output); a tile as large as C is the compulsory
+// traffic. So bigger tiles -> fewer bytes per FLOP -> higher intensity.
+double tiled_bytes(mml::Shape s, std::int64_t tile_m, std::int64_t tile_n) {
+    const double M = double(s.M), N = double(s.N), K = double(s.K);
+    const double row_tiles = std::ceil(M / double(tile_m));
+    const double col_tiles = std::ceil(N / double(tile_n));
+    return 4.0 * (col_tiles * M * K + row_tiles * K * N + M * N);
+}
+
+double arithmetic_intensity(mml::Shape s, double bytes) {
+    return 2.0 * double(s.M) * double(s.N) * double(s.K) / bytes;
+}
+
+// Below the ridge point (intensity < peak / bandwidth) memory cannot feed
+// the arithmetic units fast enough; above it, they are the limit.
+double roofline_gflops(double intensity, double peak_gflops, double bandwidth_gbs) {
+    return std::min(peak_gflops, intensity * bandwidth_gbs);
+}
+
+// ---------------------------------------------------------------- Part 2: latency-hidden factor
 //
 // The picture behind it (the paper's Fig. 2-7): the SM issues block i for
 // its TNT = TLP x BLP warps in turn (round robin), ILP_i cycles each. Warp j
@@ -18,14 +66,7 @@
 // numerator DOWN and that of the denominator UP to whole thread blocks (NT
 // warps). The printed formula for this case is garbled (its denominator can
 // go negative); we follow the sentence that describes it.
-#include <algorithm>
-#include <cmath>
-#include <stdexcept>
-#include <string>
 
-#include "solutions/lab10/models.h"
-
-namespace reference::lab10 {
 namespace {
 
 void check_j(const mml::lh::Occupancy& occ, int j) {
@@ -70,8 +111,8 @@ double latency_hidden(const mml::lh::Block& b, const mml::lh::Block& next, const
 // but the warps wait at the same time, so their exposed waits overlap; what
 // the SM loses is the longest one. (Read as a plain sum, the model predicts
 // the C1060's naive kernel some ten times slower than it ran: see
-// time_one_rep_as_printed and handouts/lab10.md.) Block i+1 of the last
-// block is block 0 (the paper's ILP_{NBB+1} = ILP_1).
+// time_one_rep_as_printed in models/lh_model.h and handouts/lab10.md.)
+// Block i+1 of the last block is block 0 (the paper's ILP_{NBB+1} = ILP_1).
 double time_one_rep(const std::vector<mml::lh::Block>& blocks, const mml::lh::Occupancy& occ) {
     const int tnt = occ.warps_on_sm();
     double total = 0;
@@ -82,18 +123,6 @@ double time_one_rep(const std::vector<mml::lh::Block>& blocks, const mml::lh::Oc
         for (int j = 1; j <= tnt; ++j)
             exposed = std::max(exposed, waiting_cycles(b, occ, j) * latency_hidden(b, next, occ, j));
         total += tnt * b.ilp + exposed;
-    }
-    return total;
-}
-
-double time_one_rep_as_printed(const std::vector<mml::lh::Block>& blocks, const mml::lh::Occupancy& occ) {
-    const int tnt = occ.warps_on_sm();
-    double total = 0;
-    for (std::size_t i = 0; i < blocks.size(); ++i) {
-        const mml::lh::Block& b = blocks[i];
-        const mml::lh::Block& next = blocks[(i + 1) % blocks.size()];
-        total += tnt * b.ilp;
-        for (int j = 1; j <= tnt; ++j) total += waiting_cycles(b, occ, j) * latency_hidden(b, next, occ, j);
     }
     return total;
 }

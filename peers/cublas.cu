@@ -4,9 +4,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "gpu/peer_cublas.h"
+#include "peers/cublas.h"
 
-namespace mml::gpu {
+namespace mml::peers {
 namespace {
 
 void cublas_check(cublasStatus_t st, const char* what) {
@@ -51,4 +51,4 @@ std::string cublas_description() {
     return "cuBLAS " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
-}  // namespace mml::gpu
+}  // namespace mml::peers

@@ -1,4 +1,6 @@
-// cuBLAS SGEMM on row-major data: the peer row of the GPU labs.
+// cuBLAS SGEMM on row-major data: the peer row of the GPU labs (lab8.cublas,
+// lab8.cublas_tf32, lab9.cublas). A library the students measure against,
+// not code they write: it lives in peers/ beside the CPU labs' OpenBLAS.
 //
 // cuBLAS is column-major. A row-major M x N matrix is the column-major N x M
 // matrix of its transpose, so C = A*B row-major is C^T = B^T * A^T
@@ -9,7 +11,7 @@
 
 #include "cpu/matrix.h"
 
-namespace mml::gpu {
+namespace mml::peers {
 
 enum class CublasMath {
     Fp32,  // plain FP32 (CUBLAS_DEFAULT_MATH): tensor cores off
@@ -23,4 +25,4 @@ void cublas_sgemm_row_major(const float* A, const float* B, float* C, Shape s, C
 // header of a run that has a cuBLAS row). Needs no GPU.
 std::string cublas_description();
 
-}  // namespace mml::gpu
+}  // namespace mml::peers

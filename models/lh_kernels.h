@@ -1,18 +1,22 @@
-// Lab 10 reference: seed 004's model applied to three of our kernels - lab 6's
-// naive kernel, lab 7's shared-memory tiles (the CUBLAS 1.1 scheme the paper
-// used) and lab 7's Volkov-Demmel kernel. For each, one warp's code is cut
-// into basic blocks at its waits, and each block gets its issue time (ILP),
-// the latency of the memory it waits on and the transfer time of its bytes.
+// Seed 004's latency-hidden-factor model applied to three of our kernels -
+// lab 6's naive kernel, lab 7's shared-memory tiles (the CUBLAS 1.1 scheme the
+// paper used) and lab 7's Volkov-Demmel kernel. For each, one warp's code is
+// cut into basic blocks at its waits, and each block gets its issue time
+// (ILP), the latency of the memory it waits on and the transfer time of its
+// bytes. Lab 10's harness evaluates these descriptions with the student's
+// model functions and the reference's; students read them (handouts/lab10.md)
+// but do not write them.
 // Plain C++: the hardware and the occupancy are inputs, read from the GPU by
 // harness/stages/lab10/measured_gpu.cpp or stated (the paper's Tesla C1060).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "cpu/matrix.h"
-#include "gpu/lh_model.h"
+#include "models/lh_model.h"
 
-namespace reference::lab10 {
+namespace mml::lh {
 
 struct Hardware {
     std::string name;
@@ -42,13 +46,15 @@ Hardware paper_c1060();
 // machines without a GPU: clock 1.98 GHz, DRAM latency 684 cycles, shared 29,
 // read bandwidth 3026 GB/s; issue 0.25 / 1 cycles (FP32, load/store).
 Hardware recorded_h100();
+// The sizes n (n x n x n) of that run: the paper's 2^i + 32, then 2^i, i = 10..12.
+const std::vector<long long>& recorded_h100_sizes();
 // The occupancy the CUDA runtime reported for each kernel in that run
 // (warps a block x blocks an SM): naive 8x8, tiled16 8x8, tiled32 32x2,
 // volkov 4x3.
-mml::lh::Occupancy recorded_h100_occupancy(const std::string& kernel);
+Occupancy recorded_h100_occupancy(const std::string& kernel);
 
-// The kernels' shapes, as in solutions/lab6/naive_coalesced.cu and
-// solutions/lab7/{tiled,volkov}.cu.
+// The kernels' launch shapes, as labs/lab6/naive_coalesced.cu and
+// labs/lab7/volkov.cu give them (and the references keep them).
 constexpr int kNaiveBlockX = 32, kNaiveBlockY = 8;
 constexpr int kVolkovThreads = 128, kVolkovRows = 64, kVolkovDepth = 32;
 
@@ -56,8 +62,14 @@ constexpr int kVolkovThreads = 128, kVolkovRows = 64, kVolkovDepth = 32;
 // occupancy is the kernel's (registers, shared memory, hardware limits);
 // when the launch has fewer blocks than the GPU holds, each SM gets fewer
 // (our addition: the paper's matrices were always large enough).
-mml::lh::Kernel naive_model(const Hardware& hw, mml::Shape s, int block_x, int block_y, mml::lh::Occupancy occ);
-mml::lh::Kernel tiled_model(const Hardware& hw, mml::Shape s, int tile, mml::lh::Occupancy occ);
-mml::lh::Kernel volkov_model(const Hardware& hw, mml::Shape s, mml::lh::Occupancy occ);
+Kernel naive_model(const Hardware& hw, Shape s, int block_x, int block_y, Occupancy occ);
+Kernel tiled_model(const Hardware& hw, Shape s, int tile, Occupancy occ);
+Kernel volkov_model(const Hardware& hw, Shape s, Occupancy occ);
 
-}  // namespace reference::lab10
+// The four kernels lab 10 models, by the names its tables use: "naive" (lab
+// 6's, 32 x 8 threads), "tiled16", "tiled32" (lab 7's tiles) and "volkov".
+const std::vector<std::string>& modelled_kernels();
+// The description of one of them; throws std::invalid_argument for another name.
+Kernel kernel_model(const std::string& kernel, const Hardware& hw, Shape s, Occupancy occ);
+
+}  // namespace mml::lh

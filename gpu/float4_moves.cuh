@@ -1,11 +1,12 @@
-// The 16-byte moves that lab 8's register-blocked kernels (stages 2, 3 and 4)
-// make in shared memory and registers, written once. Loading from global
-// memory and storing C (with the edges of the matrices) is gpu/tile_io.cuh's job.
+// The 16-byte moves that lab 8's register-blocked kernels (stages 2, 3 and 4,
+// the starters and the reference alike) make in shared memory and registers,
+// written once. Loading from global memory and storing C (with the edges of
+// the matrices) is gpu/tile_io.cuh's job.
 #pragma once
 
 #include <cuda_runtime.h>
 
-namespace reference::lab8 {
+namespace mml::gpu {
 
 // dst[0..3] = src[0..3] as ONE 16-byte move: a fragment of a shared tile into
 // a thread's registers with one LDS.128 instead of four LDS.32 (a quarter of
@@ -31,4 +32,4 @@ __device__ __forceinline__ void store4_down_column(float* p, int row_stride, flo
 // Four neighbouring accumulators v[0..3] as one float4, for a 16-byte store of C.
 __device__ __forceinline__ float4 as_float4(const float* v) { return make_float4(v[0], v[1], v[2], v[3]); }
 
-}  // namespace reference::lab8
+}  // namespace mml::gpu

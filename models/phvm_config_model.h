@@ -1,5 +1,7 @@
 // Seed 000's time-cost model of PHVM and its optimal kernel configuration
 // (Eq. 1-11), written as the paper states it. Plain C++: it runs without a GPU.
+// A model the harness evaluates (mmlab phvm-model, phvm-sweep), not a task:
+// students read it (handouts/lab9.md) and compare it with their measurements.
 //
 // Inputs: the hardware (Table 3: SM count SM_NUM, max resident threads per SM
 // SMS, warp size WS, CUDA cores CoreS), operation latencies in cycles (Table 4:
@@ -22,7 +24,7 @@
 #include <string>
 #include <vector>
 
-namespace reference::lab9 {
+namespace mml::phvm {
 
 struct ModelGpu {
     std::string name;
@@ -70,4 +72,4 @@ struct Optimum {
 Optimum model_optimum(const ModelGpu& g, std::int64_t M, std::int64_t N, std::int64_t K,
                       UsmReading reading = UsmReading::WholePrep);
 
-}  // namespace reference::lab9
+}  // namespace mml::phvm
