@@ -89,13 +89,14 @@ REG_SRCS := $(call lab_regs,$(CPU_LAB_NUMBERS))
 TEST_SRCS := $(wildcard tests/*.cpp)
 # Tests of the reference's internals (its kernels, its packing...): they
 # include solutions/, so they are built only when the references are.
-REF_TEST_SRCS := $(wildcard tests/reference/*.cpp)
+REF_TEST_SRCS := $(filter-out %_gpu.cpp,$(wildcard tests/reference/*.cpp))
 
 ifeq ($(HAVE_CUDA),1)
   CU_SRCS := $(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu)
   REF_SRCS += $(wildcard solutions/*/*.cu)
   REG_SRCS += $(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
+  REF_TEST_SRCS += $(wildcard tests/reference/*_gpu.cpp)
   NVCCFLAGS := -std=c++17 -O3 -lineinfo -I. -MMD -MP -Xcompiler -fopenmp
   # CUDA_ARCHS="80 90": machine code for each, and PTX of the last for newer GPUs.
   NVCC_GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
@@ -112,6 +113,7 @@ PREBUILT := prebuilt
 REF_LIBS :=
 ifeq ($(wildcard solutions/.),)
   BASE_CXXFLAGS += -I$(PREBUILT)/include
+  CXXFLAGS += -I$(PREBUILT)/include
   NVCCFLAGS += -I$(PREBUILT)/include
   REF_LIBS := $(wildcard $(PREBUILT)/lib/libmmlab-reference.a)
   ifeq ($(HAVE_CUDA),1)
