@@ -69,6 +69,8 @@ std::string program_path(const std::string& name) {
 }
 
 std::string find_mpirun() {
+    // MML_MPIRUN names the one to use (another MPI's, or a missing one in the tests).
+    if (const char* chosen = std::getenv("MML_MPIRUN")) return executable(chosen) ? chosen : "";
     if (const char* path = std::getenv("PATH")) {
         std::stringstream dirs(path);
         for (std::string d; std::getline(dirs, d, ':');)

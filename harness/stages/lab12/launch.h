@@ -12,7 +12,7 @@ namespace mml::lab12 {
 
 // The program `name` in the folder of the running mmlab (or of $MMLAB, for the tests).
 std::string program_path(const std::string& name);
-// mpirun: on PATH, else the one configure found; "" when there is none.
+// mpirun: $MML_MPIRUN when set, else the first on PATH (or in /usr/bin...); "" when there is none.
 std::string find_mpirun();
 
 // Why the CPU (mmlab-mpi) or GPU (mmlab-nccl) part of lab 12 cannot run

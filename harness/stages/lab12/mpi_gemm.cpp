@@ -102,13 +102,16 @@ void print_mpi(const Table& t) {
         const bool over = P * number(f, "threads", 1) > cores;
         oversubscribed |= over;
         std::string check = field(f, "check");
+        const bool wrong = check == "WRONG";  // a wrong product's speed means nothing
         if (check == "ok") check += " (" + fixed(number(f, "worst_ratio"), 3) + ")";
-        if (check == "WRONG") check += ": " + field(f, "failure");
-        std::printf("%-6s %-10s %3d %-5s %-14s %10s %9.1f %8s %10s %7s  %s%s\n", field(f, "algo").c_str(),
-                    field(f, "algo") == "local" ? "-" : field(f, "impl").c_str(), P, field(f, "grid").c_str(),
-                    row_shape(f).c_str(), format_seconds(number(f, "seconds")).c_str(), number(f, "gflops"),
-                    eff < 0 ? "-" : fixed(eff * P, 2).c_str(), percent(eff).c_str(),
-                    field(f, "algo") == "local" ? "-" : percent(number(f, "comm_fraction")).c_str(), check.c_str(),
+        if (wrong) check += ": " + field(f, "failure");
+        const bool local = field(f, "algo") == "local";
+        std::printf("%-6s %-10s %3d %-5s %-14s %10s %9s %8s %10s %7s  %s%s\n", field(f, "algo").c_str(),
+                    local ? "-" : field(f, "impl").c_str(), P, field(f, "grid").c_str(), row_shape(f).c_str(),
+                    wrong ? "-" : format_seconds(number(f, "seconds")).c_str(),
+                    wrong ? "-" : fixed(number(f, "gflops"), 1).c_str(),
+                    wrong || eff < 0 ? "-" : fixed(eff * P, 2).c_str(), wrong ? "-" : percent(eff).c_str(),
+                    local || wrong ? "-" : percent(number(f, "comm_fraction")).c_str(), check.c_str(),
                     over ? "  [oversubscribed]" : "");
     }
     for (const std::string& e : t.errors) std::printf("NOT RUN: %s\n", e.c_str());

@@ -1,0 +1,53 @@
+// Lab 12's tests run its MPI programs (build/bin/mmlab-mpi, mmlab-nccl) with
+// mpirun, the way mmlab does (harness/stages/lab12/launch.h), and check every
+// RESULT line. Where a program or mpirun is missing, the tests are skipped -
+// reported as skipped, with the reason printed first, never as passed.
+#pragma once
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "harness/stages/lab12/launch.h"
+#include "harness/stages/lab12/protocol.h"
+#include "tests/stage_check.h"
+
+namespace mml::testing {
+
+// "student" under MML_IMPL=student (make lab12), "reference" otherwise.
+inline std::string lab12_impl() { return impl_under_test() == Impl::Student ? "student" : "reference"; }
+
+// Why the tests that need `missing` (mpi_missing or nccl_missing) cannot
+// run; printed once, at start-up, like the GPU tests' reason.
+inline bool lab12_skip(const std::string& missing, const char* which) {
+    if (!missing.empty()) std::printf("[tests] lab 12's %s tests skipped: %s\n", which, missing.c_str());
+    return !missing.empty();
+}
+
+// Runs `program` on np processes and CHECKs that it printed one result per
+// shape and that every one of them passed its check; the message names the
+// command to repeat. Returns the results.
+inline std::vector<lab12::Fields> check_lab12_run(const std::string& program, int np, const std::vector<std::string>& args,
+                                                  std::size_t expected_results, int limit_s = 300) {
+    const lab12::Launch l = lab12::launch(program, np, args, limit_s);
+    INFO("command: " << l.command);
+    CHECK_MESSAGE(l.results.size() == expected_results, "expected " << expected_results << " results, got "
+                                                                     << l.results.size() << ": " << l.error());
+    for (const lab12::Fields& f : l.results) {
+        const std::string what = lab12::field(f, "algo") + " (" + lab12::field(f, "impl") + ") on " +
+                                 lab12::field(f, "P") + " processes, grid " + lab12::field(f, "grid") + ", at " +
+                                 lab12::field(f, "M") + "x" + lab12::field(f, "N") + "x" + lab12::field(f, "K");
+        CHECK_MESSAGE(lab12::field(f, "check") == "ok", what << " is wrong: " << lab12::field(f, "failure"));
+    }
+    return l.results;
+}
+
+inline std::string lab12_sizes(const std::vector<Shape>& shapes) {
+    std::string s;
+    for (Shape x : shapes) s += (s.empty() ? "" : ",") + lab12::shape_arg(x);
+    return s;
+}
+
+}  // namespace mml::testing
