@@ -66,7 +66,7 @@ void print_comm_bench(const std::vector<Fields>& rows) {
 
 namespace {
 
-const char* kUsage = R"(usage: mmlab comm-bench [--engine mpi,nccl] [--np P] [--bytes LIST] [--reps R] [--csv FILE]
+const char* kUsage = R"(usage: mmlab comm-bench [--engine mpi,nccl] [--np P] [--bytes LIST] [--reps R] [--csv FILE] [--save FILE]
 The communication model's alpha (latency) and beta (seconds per byte), measured here:
 MPI_Bcast and MPI_Allreduce (mmlab-mpi bench) and ncclBroadcast and ncclAllReduce
 (mmlab-nccl bench: one process per GPU, so --np is at most the GPUs present) among P
@@ -75,15 +75,16 @@ slowest rank's, per call (several calls back to back), median of the repetitions
 With P = 2: alpha = the smallest broadcast's time, beta = the slope to the largest, and
 the allreduce predicted from them beside the measured one. Defaults: --engine mpi
 (plus nccl where build/bin/mmlab-nccl exists), --np 2, --reps 5.
---csv FILE: engine,op,P,bytes,seconds per row (mmlab abg-model --measured reads the programs'
-RESULT lines; this CSV is for plots).
+--csv FILE: engine,op,P,bytes,seconds per row (for plots); --save FILE appends the programs'
+RESULT lines (mmlab abg-model --measured reads them: NCCL broadcasts between 2 GPUs set the
+model's link inside a node).
 )";
 
 int comm_bench_command(const std::vector<std::string>& args) {
     std::vector<std::string> engines;
     int np = 2, reps = 5;
     std::vector<long long> bytes = {8, 1024, 65536, 1048576, 16777216, 67108864};
-    std::string csv;
+    std::string csv, save;
     CommandArgs a(args, "comm-bench");
     for (std::string f; a.next(f);) {
         if (f == "--engine") {
@@ -98,6 +99,8 @@ int comm_bench_command(const std::vector<std::string>& args) {
             reps = static_cast<int>(parse_integer(a.value(f), f, 1, 1000));
         } else if (f == "--csv") {
             csv = a.value(f);
+        } else if (f == "--save") {
+            save = a.value(f);
         } else {
             a.unknown(f);
         }
@@ -121,6 +124,7 @@ int comm_bench_command(const std::vector<std::string>& args) {
         all.insert(all.end(), rows.begin(), rows.end());
     }
     print_comm_bench(all);
+    if (!save.empty() && !append_results(save, all)) throw UsageError("cannot write --save " + save);
     if (!csv.empty()) {
         std::FILE* out = std::fopen(csv.c_str(), "w");
         if (!out) throw UsageError("cannot write --csv " + csv);

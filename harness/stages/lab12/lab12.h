@@ -53,6 +53,7 @@ struct NcclRequest {
     std::vector<std::string> overlaps = {"on"};
     std::string grid;
     long long panel = 0;      // 0: the program's default (about 8 steps)
+    bool always_broadcast = false;  // broadcasts even along rows/columns of one process
     int reps = 5;
     bool peers = true;        // cuBLAS on one GPU (full and per-GPU size) and cublasXt
     bool quiet = false;

@@ -130,6 +130,7 @@ namespace {
 
 const char* kUsage = R"(usage: mmlab mpi-gemm [--algo rows,summa] [--np 1,2,4] [--size LIST] [--impl student|reference|both]
                       [--grid RxC] [--panel W] [--local lab5|openblas] [--threads T] [--reps R] [--no-baseline]
+                      [--save FILE]
 Lab 12's CPU algorithms on P MPI processes of this machine (mpirun -np P --oversubscribe
 build/bin/mmlab-mpi), every product checked against the float64 product gathered on rank 0:
   rows    1-D: rows of A and C split, B allgathered, one local product per process
@@ -140,11 +141,13 @@ Every process multiplies with lab 5's BLIS-style GEMM (--local openblas: OpenBLA
 baseline of speedup and efficiency; --no-baseline leaves it out). Defaults: --np 1,2,4,
 --size 2048, --impl reference, --reps 3. Time: MPI_Wtime from a barrier to the end of the
 slowest rank's product, median of the repetitions; comm: MPI_Wtime around each collective.
+--save FILE appends the program's RESULT lines to FILE (mmlab abg-model --measured reads them).
 Exit: 0 all correct, 1 a check failed, 2 bad input or MPI missing (the line says what to install).
 )";
 
 int mpi_gemm_command(const std::vector<std::string>& args) {
     MpiRequest r;
+    std::string save;
     CommandArgs a(args, "mpi-gemm");
     for (std::string f; a.next(f);) {
         if (f == "--algo") {
@@ -182,6 +185,8 @@ int mpi_gemm_command(const std::vector<std::string>& args) {
             r.baseline = false;
         } else if (f == "--quiet") {
             r.quiet = true;
+        } else if (f == "--save") {
+            save = a.value(f);
         } else {
             a.unknown(f);
         }
@@ -206,6 +211,7 @@ int mpi_gemm_command(const std::vector<std::string>& args) {
     std::fflush(stdout);
     const Table t = run_mpi(r);
     print_mpi(t);
+    if (!save.empty() && !append_results(save, t.rows)) throw UsageError("cannot write --save " + save);
     if (!t.errors.empty()) return 2;
     return t.wrong ? 1 : 0;
 }

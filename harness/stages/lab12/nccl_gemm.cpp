@@ -89,6 +89,7 @@ Table run_nccl(const NcclRequest& r) {
                                                           std::to_string(r.reps)};
                             if (algo == "summa" && !r.grid.empty()) a.insert(a.end(), {"--grid", r.grid});
                             if (r.panel > 0) a.insert(a.end(), {"--panel", std::to_string(r.panel)});
+                            if (r.always_broadcast) a.push_back("--always-broadcast");
                             say(P, a);
                             add_launch(t, launch("mmlab-nccl", P, a),
                                        algo + " " + prec + " " + tile + " overlap " + ov + " on " + std::to_string(P) + " GPU(s)");
@@ -148,19 +149,22 @@ namespace {
 
 const char* kUsage = R"(usage: mmlab nccl-gemm [--algo summa,rows] [--np 1,2] [--size LIST] [--impl student|reference|both]
                        [--precision fp32,bf16] [--tile cublas,lab8] [--overlap on,off] [--grid RxC]
-                       [--panel W] [--reps R] [--no-peers]
+                       [--panel W] [--always-broadcast] [--reps R] [--no-peers] [--save FILE]
 Lab 12's GPU SUMMA (build/bin/mmlab-nccl, one MPI process per GPU: mpirun -np P), checked
 against the float64 product gathered on rank 0, beside the peers: cuBLAS on one GPU (at
 the whole size: strong-scaling efficiency; at the per-GPU block: weak-scaling efficiency)
 and cublasXt on every GPU present (host-resident A, B, C; fp32). --tile: the per-tile
 product (cuBLAS, or lab 8's kernel for fp32); --overlap off: each step's broadcasts wait
 for the previous product. Defaults: --algo summa, --np 1, --size 8192, --precision fp32,
---tile cublas, --overlap on,off, --reps 5. Exit: 0 all correct, 1 a check failed, 2 bad input,
+--tile cublas, --overlap on,off, --reps 5. --always-broadcast: broadcasts (and packing) even
+along rows or columns of one process, so that one GPU runs the whole machinery. --save FILE
+appends the RESULT lines to FILE (mmlab abg-model --measured reads them). Exit: 0 all correct, 1 a check failed, 2 bad input,
 no GPU or a missing part (the line says what to install).
 )";
 
 int nccl_gemm_command(const std::vector<std::string>& args) {
     NcclRequest r;
+    std::string save;
     r.overlaps = {"on", "off"};
     CommandArgs a(args, "nccl-gemm");
     auto choose = [&](const std::string& flag, const std::vector<std::string>& allowed) {
@@ -198,6 +202,8 @@ int nccl_gemm_command(const std::vector<std::string>& args) {
         } else if (f == "--panel") r.panel = parse_integer(a.value(f), f, 0, 1LL << 40);
         else if (f == "--reps") r.reps = static_cast<int>(parse_integer(a.value(f), f, 1, 1000));
         else if (f == "--no-peers") r.peers = false;
+        else if (f == "--always-broadcast") r.always_broadcast = true;
+        else if (f == "--save") save = a.value(f);
         else if (f == "--quiet") r.quiet = true;
         else a.unknown(f);
     }
@@ -218,6 +224,7 @@ int nccl_gemm_command(const std::vector<std::string>& args) {
     std::fflush(stdout);
     const Table t = run_nccl(r);
     print_nccl(t);
+    if (!save.empty() && !append_results(save, t.rows)) throw UsageError("cannot write --save " + save);
     if (!t.errors.empty()) return 2;
     return t.wrong ? 1 : 0;
 }

@@ -65,6 +65,19 @@ std::vector<Fields> parse_results(const std::string& output) {
     return out;
 }
 
+std::string result_text(const Fields& f) {
+    ResultLine line;
+    for (const auto& [k, v] : f) line.add(k, v);
+    return line.text();
+}
+
+bool append_results(const std::string& path, const std::vector<Fields>& rows) {
+    std::FILE* out = std::fopen(path.c_str(), "a");
+    if (!out) return false;
+    for (const Fields& f : rows) std::fprintf(out, "%s\n", result_text(f).c_str());
+    return std::fclose(out) == 0;
+}
+
 double number(const Fields& f, const std::string& key, double fallback) {
     const auto it = f.find(key);
     if (it == f.end() || it->second.empty()) return fallback;

@@ -33,6 +33,10 @@ private:
 using Fields = std::map<std::string, std::string>;
 // The fields of every RESULT line in `output` (other lines are ignored).
 std::vector<Fields> parse_results(const std::string& output);
+// A parsed line written back as a RESULT line (for --save files).
+std::string result_text(const Fields& f);
+// Appends the rows' RESULT lines to `path` (--save); false when it cannot be written.
+bool append_results(const std::string& path, const std::vector<Fields>& rows);
 // A field as a number; `fallback` when it is missing or not a number.
 double number(const Fields& f, const std::string& key, double fallback = 0);
 std::string field(const Fields& f, const std::string& key, const std::string& fallback = "");
