@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "labs/common/lab12_lab8_binding.h"
+
 namespace mml::lab12 {
 
 enum class Precision { Fp32, Bf16 };  // of A and B (C is float32 in both)
@@ -20,11 +22,7 @@ const char* precision_name(Precision p);  // "fp32", "bf16"
 enum class TileKernel { Cublas, Lab8 };
 const char* tile_name(TileKernel k);  // "cublas", "lab8"
 
-// Lab 8's fastest kernel (C = A*B, contiguous, on the default stream), bound
-// by harness/stages/lab12/references_gpu.cpp where the references are built.
-using Lab8Kernel = void (*)(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
-void bind_lab8_kernel(Lab8Kernel kernel, const char* name);
-bool lab8_kernel_available();
+// Lab 8's fastest kernel, where the references are built: lab12_lab8_binding.h.
 
 // C (m x n, row stride ldc) = A*B, or += when `accumulate`; A is m x k (row
 // stride lda), B is k x n (row stride ldb), row-major, in device memory. A and

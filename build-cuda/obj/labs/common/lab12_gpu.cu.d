@@ -53,6 +53,7 @@ build-cuda/obj/labs/common/lab12_gpu.cu.o : labs/common/lab12_gpu.cu \
     /usr/local/cuda/bin/../targets/x86_64-linux/include/crt/cudacc_ext.h \
     /usr/local/cuda/bin/../targets/x86_64-linux/include/device_launch_parameters.h \
     ./labs/common/lab12_gpu.h \
+    ./labs/common/lab12_lab8_binding.h \
     /usr/local/cuda/bin/../targets/x86_64-linux/include/cublas_v2.h \
     /usr/local/cuda/bin/../targets/x86_64-linux/include/cublas_api.h \
     /usr/local/cuda/bin/../targets/x86_64-linux/include/cuComplex.h \
@@ -173,6 +174,8 @@ build-cuda/obj/labs/common/lab12_gpu.cu.o : labs/common/lab12_gpu.cu \
 /usr/local/cuda/bin/../targets/x86_64-linux/include/device_launch_parameters.h:
 
 ./labs/common/lab12_gpu.h:
+
+./labs/common/lab12_lab8_binding.h:
 
 /usr/local/cuda/bin/../targets/x86_64-linux/include/cublas_v2.h:
 
