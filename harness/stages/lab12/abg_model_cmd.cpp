@@ -69,7 +69,8 @@ GpuModelInputs gpu_inputs(const std::vector<Fields>& measured, const std::string
     if (best) {
         m.gamma = number(*best, "seconds") / shape_of(*best).flops();
         m.gamma_source = "measured: cuBLAS " + precision + " on one " + field(*best, "device") + " at " + row_shape(*best) +
-                         ", " + fixed(number(*best, "gflops") / 1000, 1) + " TFLOP/s";
+                         ", " + fixed(number(*best, "gflops") / 1000, 1) + " TFLOP/s" +
+                         (field(*best, "source").empty() ? "" : " (" + field(*best, "source") + ")");
         in.device = field(*best, "device");
     } else {
         gamma_note = "no single-GPU " + precision + " rate measured (run tools/lab12-gpu.sh on a GPU machine)";

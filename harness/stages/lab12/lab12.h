@@ -26,6 +26,7 @@ struct MpiRequest {
     int reps = 3;
     bool baseline = true;     // lab 5's kernel alone on one process, per shape
     bool quiet = false;       // no progress lines on stderr
+    std::string save;         // append each launch's RESULT lines to this file as it ends ("" = none)
 };
 struct Table {
     std::vector<Fields> rows;          // RESULT lines, in the order run
@@ -57,6 +58,7 @@ struct NcclRequest {
     int reps = 5;
     bool peers = true;        // cuBLAS on one GPU (full and per-GPU size) and cublasXt
     bool quiet = false;
+    std::string save;         // append each launch's RESULT lines to this file as it ends ("" = none)
 };
 Table run_nccl(const NcclRequest& r);
 void print_nccl(const Table& t);

@@ -54,7 +54,9 @@ std::string size_list(const std::vector<Shape>& shapes) {
     return s;
 }
 
-void add_launch(Table& t, const Launch& l, const std::string& what) {
+void add_launch(Table& t, const Launch& l, const std::string& what, const std::string& save) {
+    // Saved as each launch ends: a run stopped at a time limit keeps what it measured.
+    if (!save.empty() && !append_results(save, l.results)) t.errors.push_back("cannot write " + save);
     for (const Fields& f : l.results) {
         t.rows.push_back(f);
         if (field(f, "check") == "WRONG") ++t.wrong;
@@ -75,7 +77,7 @@ Table run_mpi(const MpiRequest& r) {
     };
     if (r.baseline) {
         if (!r.quiet) std::fprintf(stderr, "  mpirun -np 1 mmlab-mpi gemm --algo local --size %s\n", sizes.c_str());
-        add_launch(t, launch("mmlab-mpi", 1, common({"gemm", "--algo", "local"})), "lab 5's kernel on one process");
+        add_launch(t, launch("mmlab-mpi", 1, common({"gemm", "--algo", "local"})), "lab 5's kernel on one process", r.save);
     }
     for (const std::string& algo : r.algos)
         for (int P : r.nps)
@@ -86,7 +88,7 @@ Table run_mpi(const MpiRequest& r) {
                 if (!r.quiet)
                     std::fprintf(stderr, "  mpirun -np %d mmlab-mpi gemm --algo %s --impl %s --size %s\n", P,
                                  algo.c_str(), impl.c_str(), sizes.c_str());
-                add_launch(t, launch("mmlab-mpi", P, a), algo + " (" + impl + ") on " + std::to_string(P) + " processes");
+                add_launch(t, launch("mmlab-mpi", P, a), algo + " (" + impl + ") on " + std::to_string(P) + " processes", r.save);
             }
     return t;
 }
@@ -147,7 +149,6 @@ Exit: 0 all correct, 1 a check failed, 2 bad input or MPI missing (the line says
 
 int mpi_gemm_command(const std::vector<std::string>& args) {
     MpiRequest r;
-    std::string save;
     CommandArgs a(args, "mpi-gemm");
     for (std::string f; a.next(f);) {
         if (f == "--algo") {
@@ -186,7 +187,7 @@ int mpi_gemm_command(const std::vector<std::string>& args) {
         } else if (f == "--quiet") {
             r.quiet = true;
         } else if (f == "--save") {
-            save = a.value(f);
+            r.save = a.value(f);
         } else {
             a.unknown(f);
         }
@@ -211,7 +212,6 @@ int mpi_gemm_command(const std::vector<std::string>& args) {
     std::fflush(stdout);
     const Table t = run_mpi(r);
     print_mpi(t);
-    if (!save.empty() && !append_results(save, t.rows)) throw UsageError("cannot write --save " + save);
     if (!t.errors.empty()) return 2;
     return t.wrong ? 1 : 0;
 }

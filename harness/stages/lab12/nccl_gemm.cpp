@@ -21,7 +21,9 @@ std::string size_list(const std::vector<Shape>& shapes) {
     return s;
 }
 
-void add_launch(Table& t, const Launch& l, const std::string& what) {
+void add_launch(Table& t, const Launch& l, const std::string& what, const std::string& save) {
+    // Saved as each launch ends: a run stopped at a time limit keeps what it measured.
+    if (!save.empty() && !append_results(save, l.results)) t.errors.push_back("cannot write " + save);
     for (const Fields& f : l.results) {
         t.rows.push_back(f);
         if (field(f, "check") == "WRONG") ++t.wrong;
@@ -68,11 +70,11 @@ Table run_nccl(const NcclRequest& r) {
             std::vector<std::string> a = {"gemm", "--algo", "cublas", "--size", size_list(shapes), "--precision", prec,
                                           "--reps", std::to_string(r.reps)};
             say(1, a);
-            add_launch(t, launch("mmlab-nccl", 1, a), "cuBLAS on one GPU (" + prec + ")");
+            add_launch(t, launch("mmlab-nccl", 1, a), "cuBLAS on one GPU (" + prec + ")", r.save);
             if (prec == "fp32") {
                 std::vector<std::string> x = {"gemm", "--algo", "cublasxt", "--size", sizes, "--reps", "2", "--warmup", "1"};
                 say(1, x);
-                add_launch(t, launch("mmlab-nccl", 1, x), "cublasXt on every GPU");
+                add_launch(t, launch("mmlab-nccl", 1, x), "cublasXt on every GPU", r.save);
             }
         }
     }
@@ -92,7 +94,8 @@ Table run_nccl(const NcclRequest& r) {
                             if (r.always_broadcast) a.push_back("--always-broadcast");
                             say(P, a);
                             add_launch(t, launch("mmlab-nccl", P, a),
-                                       algo + " " + prec + " " + tile + " overlap " + ov + " on " + std::to_string(P) + " GPU(s)");
+                                       algo + " " + prec + " " + tile + " overlap " + ov + " on " + std::to_string(P) + " GPU(s)",
+                                       r.save);
                         }
     return t;
 }
@@ -164,7 +167,6 @@ no GPU or a missing part (the line says what to install).
 
 int nccl_gemm_command(const std::vector<std::string>& args) {
     NcclRequest r;
-    std::string save;
     r.overlaps = {"on", "off"};
     CommandArgs a(args, "nccl-gemm");
     auto choose = [&](const std::string& flag, const std::vector<std::string>& allowed) {
@@ -203,7 +205,7 @@ int nccl_gemm_command(const std::vector<std::string>& args) {
         else if (f == "--reps") r.reps = static_cast<int>(parse_integer(a.value(f), f, 1, 1000));
         else if (f == "--no-peers") r.peers = false;
         else if (f == "--always-broadcast") r.always_broadcast = true;
-        else if (f == "--save") save = a.value(f);
+        else if (f == "--save") r.save = a.value(f);
         else if (f == "--quiet") r.quiet = true;
         else a.unknown(f);
     }
@@ -224,7 +226,6 @@ int nccl_gemm_command(const std::vector<std::string>& args) {
     std::fflush(stdout);
     const Table t = run_nccl(r);
     print_nccl(t);
-    if (!save.empty() && !append_results(save, t.rows)) throw UsageError("cannot write --save " + save);
     if (!t.errors.empty()) return 2;
     return t.wrong ? 1 : 0;
 }
