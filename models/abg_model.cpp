@@ -6,16 +6,27 @@
 
 namespace mml::model {
 
+double Link::message_time(double bytes) const {
+    if (curve.size() < 2) return alpha + bytes * beta;
+    std::vector<Sample> c = curve;
+    std::sort(c.begin(), c.end(), [](const Sample& a, const Sample& b) { return a.bytes < b.bytes; });
+    if (bytes <= c.front().bytes) return c.front().seconds;
+    std::size_t i = 1;
+    while (i + 1 < c.size() && c[i].bytes < bytes) ++i;  // c[i-1].bytes < bytes <= c[i].bytes, or beyond the last
+    const double slope = (c[i].seconds - c[i - 1].seconds) / (c[i].bytes - c[i - 1].bytes);
+    return std::max(c.front().seconds, c[i - 1].seconds + (bytes - c[i - 1].bytes) * slope);
+}
+
 double broadcast_time(int q, double bytes, const Link& l) {
-    return q <= 1 ? 0.0 : (q - 1) * l.alpha + bytes * l.beta;
+    return q <= 1 ? 0.0 : (q - 1) * l.alpha + (l.message_time(bytes) - l.alpha);
 }
 
 double allgather_time(int q, double bytes, const Link& l) {
-    return q <= 1 ? 0.0 : (q - 1) * l.alpha + double(q - 1) / q * bytes * l.beta;
+    return q <= 1 ? 0.0 : (q - 1) * l.message_time(bytes / q);
 }
 
 double allreduce_time(int q, double bytes, const Link& l) {
-    return q <= 1 ? 0.0 : 2.0 * (q - 1) * l.alpha + 2.0 * (q - 1) / q * bytes * l.beta;
+    return q <= 1 ? 0.0 : 2.0 * (q - 1) * l.message_time(bytes / q);
 }
 
 namespace {
@@ -90,6 +101,7 @@ Link fit_link(const std::vector<Sample>& samples, const std::string& source) {
     l.alpha = smallest->seconds;
     if (largest->bytes > smallest->bytes)
         l.beta = std::max(0.0, (largest->seconds - l.alpha) / (largest->bytes - smallest->bytes));
+    if (samples.size() >= 2) l.curve = samples;
     return l;
 }
 

@@ -1,7 +1,8 @@
 // The alpha-beta-gamma model of lab 12's distributed products (harness-only
 // model code: mmlab abg-model, mmlab lab 12).
 //
-//   a message of n bytes over a link costs   alpha + n * beta
+//   a message of n bytes over a link costs   alpha + n * beta  (beta per size
+//                                            where the link was measured at several)
 //   a flop of the local product costs        gamma
 //
 // alpha (latency) and beta (inverse bandwidth) come from a micro-benchmark of
@@ -15,8 +16,9 @@
 // the message is cut into chunks that follow each other around the ring, so
 // every byte crosses each link once):
 //   broadcast of n bytes to q processes   (q-1) alpha + n beta
-//   allgather of n bytes in all           (q-1) alpha + (q-1)/q n beta
-//   allreduce of n bytes                  2(q-1) alpha + 2(q-1)/q n beta
+//   allgather of n bytes in all           (q-1) (alpha + n/q beta)     (q-1 steps of n/q)
+//   allreduce of n bytes                  2(q-1) (alpha + n/q beta)
+// (with a measured curve, n beta is message_time(n) - alpha).
 //
 // SUMMA on a pr x pc grid, K in steps of width w (labs/common/lab12_grid.h):
 // step s broadcasts an M/pr x w panel of A among the pc processes of a row
@@ -45,10 +47,23 @@
 
 namespace mml::model {
 
+struct Sample {
+    double bytes = 0, seconds = 0;
+};
+
 struct Link {
     double alpha = 0;    // seconds per message
     double beta = 0;     // seconds per byte (1 / bandwidth)
     std::string source;  // "measured (...)", "spec sheet: ...", "assumed: ..."
+    // Where the link was measured at several sizes (fit_link): one message's
+    // time between two processes at each size. A message of n bytes then
+    // costs what the measurement says at n (straight lines between the sizes
+    // measured, the last slope beyond them): beta depends on the size when a
+    // small message stays in the caches and a large one goes through memory
+    // (on the 2-core development machine, 2026-11-24: 11 GB/s at 1 MiB,
+    // 0.3 GB/s at 16 MiB). Empty: alpha + n beta.
+    std::vector<Sample> curve;
+    double message_time(double bytes) const;
 };
 
 struct Machine {
@@ -90,10 +105,8 @@ Prediction predict(Algorithm a, Shape s, lab12::Grid grid, const Machine& m, boo
 
 // alpha and beta of a link from a broadcast micro-benchmark between 2
 // processes (q = 2: one hop): alpha = the time of the smallest message,
-// beta = (time of the largest - alpha) / its bytes. Sizes must differ.
-struct Sample {
-    double bytes = 0, seconds = 0;
-};
+// beta = (time of the largest - alpha) / its bytes; the samples are kept as
+// the link's curve (message_time).
 Link fit_link(const std::vector<Sample>& bcast_two_processes, const std::string& source);
 
 // The panel width SUMMA uses on the GPU by default: about 8 steps (K/8,

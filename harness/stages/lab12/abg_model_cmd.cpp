@@ -205,7 +205,7 @@ void write_model_csv(const std::string& path, const std::vector<ModelRow>& rows,
 CpuModel cpu_model(std::int64_t n, int reps, bool quiet) {
     CpuModel c;
     std::string error;
-    c.bench = run_comm_bench("mpi", 2, {8, 65536, 1048576, 16777216}, 5, error);
+    c.bench = run_comm_bench("mpi", 2, {8, 65536, 262144, 1048576, 4194304, 16777216, 67108864}, 5, error);
     if (!error.empty()) {
         c.error = "MPI broadcasts: " + error;
         return c;
@@ -240,10 +240,14 @@ int print_cpu_model(const CpuModel& c) {
         return 2;
     }
     const int cores = cores_here();
-    std::printf("inputs: gamma = %.3g s/flop (%s)\n        alpha = %s, beta = %.3g s/byte (%.2f GB/s) (%s)\n",
+    std::printf("inputs: gamma = %.3g s/flop (%s)\n        alpha = %s (%s); a message of n bytes costs the time measured at n:\n"
+                "       ",
                 c.machine.gamma, c.machine.gamma_source.c_str(), format_seconds(c.machine.intra.alpha).c_str(),
-                c.machine.intra.beta, c.machine.intra.beta > 0 ? 1e-9 / c.machine.intra.beta : 0.0,
                 c.machine.intra.source.c_str());
+    for (const model::Sample& x : c.machine.intra.curve)
+        std::printf(" %.0f B: %s (%.2f GB/s);", x.bytes, format_seconds(x.seconds).c_str(),
+                    x.seconds > 0 ? x.bytes / x.seconds / 1e9 : 0.0);
+    std::printf("\n");
     std::printf("%-6s %3s %-5s %10s | %10s %6s | %10s %6s\n", "algo", "P", "grid", "measured", "plain", "error",
                 "cores", "error");
     int worst_ok = 1;

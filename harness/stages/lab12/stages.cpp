@@ -112,7 +112,7 @@ int run_lab12(const Options& o) {
     if (missing.empty()) {
         CpuModel c;
         std::string error;
-        c.bench = run_comm_bench("mpi", 2, {8, 65536, 1048576, 16777216}, 5, error);
+        c.bench = run_comm_bench("mpi", 2, {8, 65536, 262144, 1048576, 4194304, 16777216, 67108864}, 5, error);
         std::vector<model::Sample> samples;
         for (const Fields& f : c.bench)
             if (field(f, "op") == "bcast") samples.push_back({number(f, "bytes"), number(f, "seconds")});
