@@ -165,7 +165,9 @@ TEST_SUITE("lab12-given") {
         CHECK(l12::bf16_bound({1, 1, 1000}).factor > 2.0 / 256);
     }
     TEST_CASE("the model: ring formulas, P = 1 is the one-processor time, overlap never slower, 1-D stops scaling") {
-        mml::model::Link l{1e-5, 1e-9, "test"};
+        mml::model::Link l;
+        l.alpha = 1e-5;
+        l.beta = 1e-9;
         CHECK(mml::model::broadcast_time(1, 1e6, l) == 0);
         CHECK(mml::model::broadcast_time(4, 1e6, l) == doctest::Approx(3e-5 + 1e-3));
         CHECK(mml::model::allgather_time(4, 1e6, l) == doctest::Approx(3e-5 + 0.75e-3));
@@ -173,7 +175,8 @@ TEST_SUITE("lab12-given") {
         mml::model::Machine m;
         m.gamma = 1e-12;
         m.intra = l;
-        m.inter = {1e-5, 1e-8, "net"};
+        m.inter.alpha = 1e-5;
+        m.inter.beta = 1e-8;
         const Shape s{4096, 4096, 4096};
         const auto one = mml::model::predict(mml::model::Algorithm::Summa, s, {1, 1}, m, true, 512);
         CHECK(one.time_s == doctest::Approx(s.flops() * m.gamma));

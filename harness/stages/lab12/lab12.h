@@ -31,6 +31,7 @@ struct MpiRequest {
 struct Table {
     std::vector<Fields> rows;          // RESULT lines, in the order run
     std::vector<std::string> errors;   // launches that printed no result, and why
+    std::vector<std::string> notes;    // versions not in this build (the reference, in a student release)
     int wrong = 0;                     // rows whose check failed
 };
 Table run_mpi(const MpiRequest& r);
