@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,15 @@ namespace mml::testing {
 
 // "student" under MML_IMPL=student (make lab12), "reference" otherwise.
 inline std::string lab12_impl() { return impl_under_test() == Impl::Student ? "student" : "reference"; }
+
+// The tests' MPI runs move small messages and must not depend on Open MPI's
+// cross-memory attach (CMA), which many containers forbid (ptrace rules): it
+// is switched off for them (benchmarks keep it). Harmless where the MPI is not
+// Open MPI 4 (an unknown MCA variable in the environment is ignored).
+inline const bool kLab12SafeMpi = [] {
+    setenv("OMPI_MCA_btl_vader_single_copy_mechanism", "none", 0);
+    return true;
+}();
 
 // Why the tests that need `missing` (mpi_missing or nccl_missing) cannot
 // run; printed once, at start-up, like the GPU tests' reason.

@@ -65,6 +65,7 @@ build-cuda/obj/labs/lab12/summa_nccl.cu.o : labs/lab12/summa_nccl.cu \
     /usr/local/cuda/include/cuda_fp8.h \
     /usr/local/cuda/include/cuda_fp8.hpp \
     ./labs/common/lab12_gpu.h \
+    ./labs/common/lab12_lab8_binding.h \
     ./labs/common/lab12_grid.h \
     ./cpu/matrix.h \
     ./gpu/cuda_check.h
@@ -200,6 +201,8 @@ build-cuda/obj/labs/lab12/summa_nccl.cu.o : labs/lab12/summa_nccl.cu \
 /usr/local/cuda/include/cuda_fp8.hpp:
 
 ./labs/common/lab12_gpu.h:
+
+./labs/common/lab12_lab8_binding.h:
 
 ./labs/common/lab12_grid.h:
 

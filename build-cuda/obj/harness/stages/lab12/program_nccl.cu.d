@@ -77,6 +77,7 @@ build-cuda/obj/harness/stages/lab12/program_nccl.cu.o : harness/stages/lab12/pro
     ./harness/stages/lab12/gpu_versions.h \
     ./labs/common/lab12_nccl.h \
     ./labs/common/lab12_gpu.h \
+    ./labs/common/lab12_lab8_binding.h \
     ./labs/common/lab12_grid.h \
     ./harness/stages/lab12/mpi_blocks.h \
     ./labs/common/lab12_comm.h \
@@ -238,6 +239,8 @@ build-cuda/obj/harness/stages/lab12/program_nccl.cu.o : harness/stages/lab12/pro
 ./labs/common/lab12_nccl.h:
 
 ./labs/common/lab12_gpu.h:
+
+./labs/common/lab12_lab8_binding.h:
 
 ./labs/common/lab12_grid.h:
 

@@ -1,0 +1,2 @@
+build-noref/obj/cpu/machine.cpp.o: cpu/machine.cpp cpu/machine.h
+cpu/machine.h:

@@ -1,0 +1,2 @@
+build-noref/obj/cpu/stats.cpp.o: cpu/stats.cpp cpu/stats.h
+cpu/stats.h:
