@@ -121,7 +121,7 @@ void print_mpi(const Table& t) {
     for (const std::string& n : t.notes) std::printf("%s\n", n.c_str());
     for (const std::string& e : t.errors) std::printf("NOT RUN: %s\n", e.c_str());
     if (!t.rows.empty())
-        std::printf("local = lab 5's kernel alone on one process (%s); speedup and efficiency are over it: "
+        std::printf("local = the per-process kernel alone on one process (%s); speedup and efficiency are over it: "
                     "efficiency = T1 / (P x TP).\ncomm = time inside MPI collectives (MPI_Wtime around each), mean over "
                     "ranks, over the product's time.\n",
                     field(t.rows.front(), "local").c_str());

@@ -1,2 +1,0 @@
-build-noref/obj/cpu/matrix.cpp.o: cpu/matrix.cpp cpu/matrix.h
-cpu/matrix.h:

@@ -1,2 +1,0 @@
-build-noref/obj/cpu/stats.cpp.o: cpu/stats.cpp cpu/stats.h
-cpu/stats.h:
