@@ -80,11 +80,14 @@ COMMA := ,
 # builds submissions so: a call to a reference function does not link), and
 # a student release, which has no solutions/, links them prebuilt
 # (prebuilt/lib/libmmlab-reference.a, declarations in prebuilt/include/).
-lab_regs = $(filter-out %_gpu.cpp,$(foreach n,$(1),$(wildcard harness/stages/lab$(n)/*.cpp)))
+# Files named *_mpi.cpp (MPI code) and *_nccl.cu (MPI + NCCL code) belong to
+# lab 12's MPI programs, not to mmlab (see "Lab 12's MPI programs" below).
+MPI_ONLY := %_mpi.cpp %_nccl.cu
+lab_regs = $(filter-out %_gpu.cpp $(MPI_ONLY),$(foreach n,$(1),$(wildcard harness/stages/lab$(n)/*.cpp)))
 CORE_SRCS := $(wildcard cpu/*.cpp peers/*.cpp models/*.cpp harness/commands/*.cpp) \
              $(filter-out harness/main.cpp harness/gpu_backend_none.cpp,$(wildcard harness/*.cpp))
-STAGE_SRCS := $(wildcard labs/*/*.cpp)  # the starters, and labs/common/: the given code they use
-REF_SRCS := $(wildcard solutions/*/*.cpp)
+STAGE_SRCS := $(filter-out $(MPI_ONLY),$(wildcard labs/*/*.cpp))  # the starters, and labs/common/: the given code they use
+REF_SRCS := $(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cpp))
 REG_SRCS := $(call lab_regs,$(CPU_LAB_NUMBERS))
 TEST_SRCS := $(wildcard tests/*.cpp)
 # Tests of the reference's internals (its kernels, its packing...): they
@@ -92,8 +95,8 @@ TEST_SRCS := $(wildcard tests/*.cpp)
 REF_TEST_SRCS := $(filter-out %_gpu.cpp,$(wildcard tests/reference/*.cpp))
 
 ifeq ($(HAVE_CUDA),1)
-  CU_SRCS := $(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu)
-  REF_SRCS += $(wildcard solutions/*/*.cu)
+  CU_SRCS := $(filter-out $(MPI_ONLY),$(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu))
+  REF_SRCS += $(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cu))
   REG_SRCS += $(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
   REF_TEST_SRCS += $(wildcard tests/reference/*_gpu.cpp)
@@ -196,6 +199,51 @@ $(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS) $(REF_TEST_SRCS)) $(REF_
 	@$(if $(V),,echo "  LINK  $@")
 	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
 
+# Lab 12's MPI programs, started by mpirun (mmlab, which is not an MPI
+# program, starts them for lab 12's commands and tests): build/bin/mmlab-mpi
+# (the CPU algorithms; where configure found MPI) and build/bin/mmlab-nccl (the
+# GPU ones; MPI, CUDA and NCCL). Their own code is the *_mpi.cpp / *_nccl.cu
+# files (compiled with MPI's and NCCL's flags); everything else they use comes
+# from the rest of the build, as the library libmmlab-core.a (only what they
+# call is linked), and the reference bindings of their lab (references*.cpp,
+# linked whole: nothing calls them, they bind themselves).
+MPI_ALL := $(wildcard labs/*/*_mpi.cpp harness/stages/*/*_mpi.cpp)
+NCCL_ALL := $(wildcard labs/*/*_nccl.cu harness/stages/*/*_nccl.cu)
+MPI_REF_ALL := $(if $(REF_SRCS),$(wildcard solutions/*/*_mpi.cpp))
+NCCL_REF_ALL := $(if $(REF_SRCS),$(wildcard solutions/*/*_nccl.cu))
+MPI_SRCS := $(filter-out %/references_mpi.cpp,$(MPI_ALL)) $(if $(REF_SRCS),$(filter %/references_mpi.cpp,$(MPI_ALL)))
+NCCL_SRCS := $(filter-out %/references_nccl.cu,$(NCCL_ALL)) $(if $(REF_SRCS),$(filter %/references_nccl.cu,$(NCCL_ALL)))
+MPI_BIND_OBJS := $(call obj,$(filter $(addsuffix %,$(sort $(dir $(MPI_ALL) $(NCCL_ALL)))),$(REF_BIND_SRCS)))
+CORE_LIB := $(BUILD)/lib/libmmlab-core.a
+# (Not in the sanitizer builds: OpenMPI's own allocations at exit would be
+# reported as leaks; lab 12's MPI tests then say the programs are missing.)
+MPI_PROGRAMS :=
+ifeq ($(HAVE_MPI)$(SANITIZE),1)
+  MPI_OBJS := $(call obj,$(MPI_SRCS) $(MPI_REF_ALL))
+  MPI_PROGRAMS += $(BIN)/mmlab-mpi
+  ifeq ($(HAVE_CUDA)$(HAVE_NCCL),11)
+    NCCL_OBJS := $(call obj,$(NCCL_SRCS) $(NCCL_REF_ALL))
+    NCCL_MPI_OBJS := $(call obj,$(filter labs/common/%,$(MPI_SRCS)))  # the given MPI helpers
+    MPI_PROGRAMS += $(BIN)/mmlab-nccl
+  endif
+endif
+$(MPI_OBJS): CXXFLAGS += $(MPI_CFLAGS)
+$(filter $(BUILD)/obj/labs/% $(BUILD)/obj/solutions/%,$(MPI_OBJS)): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS) $(MPI_CFLAGS)
+$(filter $(BUILD)/obj/labs/% $(BUILD)/obj/solutions/%,$(MPI_OBJS)): $(FLAGS_STAMP)
+$(NCCL_OBJS): NVCCFLAGS += $(MPI_CFLAGS) $(NCCL_CFLAGS)
+$(CORE_LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@) && rm -f $@
+	$(Q)ar rcs $@ $^
+all: $(MPI_PROGRAMS)
+$(BIN)/mmlab-mpi: $(MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS)
+	@mkdir -p $(BIN)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(CORE_LIB) $(REF_LIBS) $(MPI_LIBS) $(LDLIBS)
+$(BIN)/mmlab-nccl: $(NCCL_OBJS) $(NCCL_MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS)
+	@mkdir -p $(BIN)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(CORE_LIB) $(REF_LIBS) $(MPI_LIBS) $(NCCL_LIBS) $(LDLIBS)
+
 # The reference solutions as libraries (make student-release ships them):
 # the CPU ones, and the GPU ones (built for every CUDA_ARCHS, PTX included).
 REF_LIB_DIR := $(BUILD)/lib
@@ -215,10 +263,10 @@ json_escape = $(subst ",\",$(subst \,\\,$(1)))
 cc_entry = $(CC_DIR)/$(subst /,__,$(1)).json
 $(shell mkdir -p $(CC_DIR))
 # An object compiled before its entry existed is compiled again (once).
-CC_OBJS := $(filter %.o,$(LIB_OBJS) $(call obj,harness/main.cpp $(TEST_SRCS) $(REF_TEST_SRCS)))
+CC_OBJS := $(filter %.o,$(LIB_OBJS) $(MPI_OBJS) $(NCCL_OBJS) $(call obj,harness/main.cpp $(TEST_SRCS) $(REF_TEST_SRCS)))
 $(foreach o,$(CC_OBJS),$(if $(wildcard $(call cc_entry,$(o))),,$(eval $(o): FORCE)))
 .PHONY: FORCE
-$(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests
+$(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests $(MPI_PROGRAMS)
 	@{ echo '['; cat $(foreach o,$(CC_OBJS),$(call cc_entry,$(o))) | sed '$$ s/},$$/}/'; echo ']'; } > $@
 
 # Every test, against the reference solutions (and GPU tests where a GPU is).
