@@ -8,7 +8,7 @@
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
 #   make list              every stage and lab, one line each (mmlab list)
 #   make peak              measure this CPU's FMA peak (mmlab peak)
-#   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
+#   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [SLURM=1] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
 #                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
 #   make student-release OUT=dir [LAB=N]   a tree to publish to students: no solutions/ source (the
 #                          references prebuilt), no grader; LAB=N adds lab N's GitHub Classroom workflow
@@ -59,7 +59,7 @@ SOLUTION ?=
 STAGE_FLAGS := $(OPT) $(ARCH)
 BASE_CXXFLAGS := -std=c++17 -Wall -Wextra -fopenmp -pthread -I. $(BLAS_CFLAGS) -MMD -MP
 CXXFLAGS := -O2 $(BASE_CXXFLAGS)
-LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread
+LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread -ldl
 
 # The labs: numbers, kinds and test suites come from the lab catalog
 # (labs/catalog.txt), the one place that lists them.
@@ -81,35 +81,43 @@ COMMA := ,
 # builds submissions so: a call to a reference function does not link), and
 # a student release, which has no solutions/, links them prebuilt
 # (prebuilt/lib/libmmlab-reference.a, declarations in prebuilt/include/).
-lab_regs = $(filter-out %_gpu.cpp,$(foreach n,$(1),$(wildcard harness/stages/lab$(n)/*.cpp)))
+# Files named *_mpi.cpp (MPI code) and *_nccl.cu (MPI + NCCL code) belong to
+# lab 12's MPI programs, not to mmlab (see "Lab 12's MPI programs" below).
+MPI_ONLY := %_mpi.cpp %_nccl.cu
+lab_regs = $(filter-out %_gpu.cpp $(MPI_ONLY),$(foreach n,$(1),$(wildcard harness/stages/lab$(n)/*.cpp)))
 CORE_SRCS := $(wildcard cpu/*.cpp peers/*.cpp models/*.cpp harness/commands/*.cpp) \
              $(filter-out harness/main.cpp harness/gpu_backend_none.cpp,$(wildcard harness/*.cpp))
-STAGE_SRCS := $(wildcard labs/*/*.cpp)
-REF_SRCS := $(wildcard solutions/*/*.cpp)
+STAGE_SRCS := $(filter-out $(MPI_ONLY),$(wildcard labs/*/*.cpp))  # the starters, and labs/common/: the given code they use
+REF_SRCS := $(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cpp))
 REG_SRCS := $(call lab_regs,$(CPU_LAB_NUMBERS))
 TEST_SRCS := $(wildcard tests/*.cpp)
+# Tests of the reference's internals (its kernels, its packing...): they
+# include solutions/, so they are built only when the references are.
+REF_TEST_SRCS := $(filter-out %_gpu.cpp,$(wildcard tests/reference/*.cpp))
 
 ifeq ($(HAVE_CUDA),1)
-  CU_SRCS := $(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu)
-  REF_SRCS += $(wildcard solutions/*/*.cu)
+  CU_SRCS := $(filter-out $(MPI_ONLY),$(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu))
+  REF_SRCS += $(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cu))
   REG_SRCS += $(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
+  REF_TEST_SRCS += $(wildcard tests/reference/*_gpu.cpp)
+  NVCCFLAGS := -std=c++17 -O3 -lineinfo -I. -MMD -MP -Xcompiler -fopenmp
   # CUDA_ARCHS="80 90": machine code for each, and PTX of the last for newer GPUs.
-  NVCCFLAGS := -std=c++17 -O3 -lineinfo -I. -MMD -MP -Xcompiler -fopenmp \
-               $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
-               -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
+  NVCC_GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+                  -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
   LDLIBS += -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcublas -lcudart
 else
   CU_SRCS :=
   CORE_SRCS += harness/gpu_backend_none.cpp
 endif
-REF_BIND_SRCS := $(filter %/references.cpp %/references_gpu.cpp,$(REG_SRCS))
+REF_BIND_SRCS := $(foreach f,$(REG_SRCS),$(if $(filter references%,$(notdir $(f))),$(f)))
 REG_SRCS := $(filter-out $(REF_BIND_SRCS),$(REG_SRCS))
 # A student release: no solutions/, the references prebuilt (make student-release).
 PREBUILT := prebuilt
 REF_LIBS :=
 ifeq ($(wildcard solutions/.),)
   BASE_CXXFLAGS += -I$(PREBUILT)/include
+  CXXFLAGS += -I$(PREBUILT)/include
   NVCCFLAGS += -I$(PREBUILT)/include
   REF_LIBS := $(wildcard $(PREBUILT)/lib/libmmlab-reference.a)
   ifeq ($(HAVE_CUDA),1)
@@ -127,6 +135,7 @@ ifeq ($(NO_REFERENCE),1)
   REF_SRCS :=
   REF_BIND_SRCS :=
   REF_LIBS :=
+  REF_TEST_SRCS :=
 endif
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(1))
@@ -172,18 +181,69 @@ $(BUILD)/obj/%.cpp.o: %.cpp $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 $(BUILD)/obj/%.cu.o: %.cu $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
-	$(file >$(call cc_entry,$@),{"directory": "$(CURDIR)", "file": "$(CURDIR)/$<", "command": "$(call json_escape,$(NVCC) $(NVCCFLAGS) -c $< -o $@)"},)
-	$(Q)$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(file >$(call cc_entry,$@),{"directory": "$(CURDIR)", "file": "$(CURDIR)/$<", "command": "$(call json_escape,$(NVCC) $(NVCCFLAGS) $(NVCC_GENCODE) -c $< -o $@)"},)
+	$(Q)$(NVCC) $(NVCCFLAGS) $(NVCC_GENCODE) -c $< -o $@
+
+# A file named *_sm90a.cu uses Hopper-only instructions (wgmma, setmaxnreg:
+# lab 11) and is built for sm_90a alone, whatever CUDA_ARCHS says: a plain
+# sm_90 or older pass rejects them. (The -arch=sm_90a shorthand would add
+# such a pass.) Its host code checks the GPU before launching.
+$(BUILD)/obj/%_sm90a.cu.o: NVCC_GENCODE := -gencode=arch=compute_90a,code=sm_90a
 
 $(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp) $(REF_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
 	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
 
-$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS)) $(REF_LIBS)
+$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS) $(REF_TEST_SRCS)) $(REF_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
 	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
+
+# Lab 12's MPI programs, started by mpirun (mmlab, which is not an MPI
+# program, starts them for lab 12's commands and tests): build/bin/mmlab-mpi
+# (the CPU algorithms; where configure found MPI) and build/bin/mmlab-nccl (the
+# GPU ones; MPI, CUDA and NCCL). Their own code is the *_mpi.cpp / *_nccl.cu
+# files (compiled with MPI's and NCCL's flags); everything else they use comes
+# from the rest of the build, as the library libmmlab-core.a (only what they
+# call is linked), and the reference bindings of their lab (references*.cpp,
+# linked whole: nothing calls them, they bind themselves).
+MPI_ALL := $(wildcard labs/*/*_mpi.cpp harness/stages/*/*_mpi.cpp)
+NCCL_ALL := $(wildcard labs/*/*_nccl.cu harness/stages/*/*_nccl.cu)
+MPI_REF_ALL := $(if $(REF_SRCS),$(wildcard solutions/*/*_mpi.cpp))
+NCCL_REF_ALL := $(if $(REF_SRCS),$(wildcard solutions/*/*_nccl.cu))
+MPI_SRCS := $(filter-out %/references_mpi.cpp,$(MPI_ALL)) $(if $(REF_SRCS),$(filter %/references_mpi.cpp,$(MPI_ALL)))
+NCCL_SRCS := $(filter-out %/references_nccl.cu,$(NCCL_ALL)) $(if $(REF_SRCS),$(filter %/references_nccl.cu,$(NCCL_ALL)))
+MPI_BIND_OBJS := $(call obj,$(filter $(addsuffix %,$(sort $(dir $(MPI_ALL) $(NCCL_ALL)))),$(REF_BIND_SRCS)))
+CORE_LIB := $(BUILD)/lib/libmmlab-core.a
+# (Not in the sanitizer builds: OpenMPI's own allocations at exit would be
+# reported as leaks; lab 12's MPI tests then say the programs are missing.)
+MPI_PROGRAMS :=
+ifeq ($(HAVE_MPI)$(SANITIZE),1)
+  MPI_OBJS := $(call obj,$(MPI_SRCS) $(MPI_REF_ALL))
+  MPI_PROGRAMS += $(BIN)/mmlab-mpi
+  ifeq ($(HAVE_CUDA)$(HAVE_NCCL),11)
+    NCCL_OBJS := $(call obj,$(NCCL_SRCS) $(NCCL_REF_ALL))
+    NCCL_MPI_OBJS := $(call obj,$(filter labs/common/%,$(MPI_SRCS)))  # the given MPI helpers
+    MPI_PROGRAMS += $(BIN)/mmlab-nccl
+  endif
+endif
+$(MPI_OBJS): CXXFLAGS += $(MPI_CFLAGS)
+$(filter $(BUILD)/obj/labs/% $(BUILD)/obj/solutions/%,$(MPI_OBJS)): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS) $(MPI_CFLAGS)
+$(filter $(BUILD)/obj/labs/% $(BUILD)/obj/solutions/%,$(MPI_OBJS)): $(FLAGS_STAMP)
+$(NCCL_OBJS): NVCCFLAGS += $(MPI_CFLAGS) $(NCCL_CFLAGS)
+$(CORE_LIB): $(LIB_OBJS)
+	@mkdir -p $(dir $@) && rm -f $@
+	$(Q)ar rcs $@ $^
+all: $(MPI_PROGRAMS)
+$(BIN)/mmlab-mpi: $(MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS)
+	@mkdir -p $(BIN)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(CORE_LIB) $(REF_LIBS) $(MPI_LIBS) $(LDLIBS)
+$(BIN)/mmlab-nccl: $(NCCL_OBJS) $(NCCL_MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS)
+	@mkdir -p $(BIN)
+	@$(if $(V),,echo "  LINK  $@")
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(CORE_LIB) $(REF_LIBS) $(MPI_LIBS) $(NCCL_LIBS) $(LDLIBS)
 
 # The reference solutions as libraries (make student-release ships them):
 # the CPU ones, and the GPU ones (built for every CUDA_ARCHS, PTX included).
@@ -204,10 +264,10 @@ json_escape = $(subst ",\",$(subst \,\\,$(1)))
 cc_entry = $(CC_DIR)/$(subst /,__,$(1)).json
 $(shell mkdir -p $(CC_DIR))
 # An object compiled before its entry existed is compiled again (once).
-CC_OBJS := $(filter %.o,$(LIB_OBJS) $(call obj,harness/main.cpp $(TEST_SRCS)))
+CC_OBJS := $(filter %.o,$(LIB_OBJS) $(MPI_OBJS) $(NCCL_OBJS) $(call obj,harness/main.cpp $(TEST_SRCS) $(REF_TEST_SRCS)))
 $(foreach o,$(CC_OBJS),$(if $(wildcard $(call cc_entry,$(o))),,$(eval $(o): FORCE)))
 .PHONY: FORCE
-$(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests
+$(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests $(MPI_PROGRAMS)
 	@{ echo '['; cat $(foreach o,$(CC_OBJS),$(call cc_entry,$(o))) | sed '$$ s/},$$/}/'; echo ']'; } > $@
 
 # Every test, against the reference solutions (and GPU tests where a GPU is).
@@ -215,15 +275,16 @@ $(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests
 test: all
 	@MMLAB=$(BIN)/mmlab MML_GRADING_TESTS=1 bash tools/run-tests.sh $(BIN)/mmlab-tests
 
-# make grade SUBMISSIONS=dir LAB=N [OUT=dir] [GRADE_FLAGS="-j 2 --perf ..."]:
+# make grade SUBMISSIONS=dir LAB=N [OUT=dir] [SLURM=1] [GRADE_FLAGS="-j 2 --perf ..."]:
 # every student's lab N (one sub-folder each) built and tested on its own,
 # contained; grades.csv, results.json (Gradescope) and feedback per student.
+# SLURM=1: as a Slurm job array (--slurm), restartable.
 # tools/grade.py --help lists the flags; handouts/grading.md is the manual.
 .PHONY: grade
 grade:
 	$(if $(and $(SUBMISSIONS),$(LAB)),,$(error make grade needs the submissions and the lab: make grade SUBMISSIONS=<folder, one sub-folder per student> LAB=<N> [OUT=<folder>]))
 	@command -v python3 > /dev/null || { echo "make grade: python3 is needed: sudo apt-get install python3" >&2; exit 2; }
-	@python3 tools/grade.py "$(SUBMISSIONS)" --lab "$(LAB)" $(if $(OUT),--out "$(OUT)") $(GRADE_FLAGS)
+	@python3 tools/grade.py "$(SUBMISSIONS)" --lab "$(LAB)" $(if $(OUT),--out "$(OUT)") $(if $(filter 1,$(SLURM)),--slurm) $(GRADE_FLAGS)
 
 # The grader's programs for lab N (handouts/grading.md, "How the verdict is
 # made"; harness/runner/protocol.h): the verdict comes from a program that

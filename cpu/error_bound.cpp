@@ -22,4 +22,10 @@ ErrorBound tf32_bound(Shape s) {
             "(2u_tf32+gamma_K)*|A||B|, u_tf32=2^-11"};
 }
 
+ErrorBound tensor_core_bound(Shape s) {
+    const double u_truncation = 1.0 / 8388608.0;  // 2^-23: float32's significand, rounded toward zero
+    return {ErrorBound::Kind::Elementwise, gamma_n(2.0 * double(s.K), u_truncation),
+            "gamma_2K*|A~||B~|, u=2^-23 (truncation), A~,B~ rounded inputs"};
+}
+
 }  // namespace mml

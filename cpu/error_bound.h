@@ -37,4 +37,25 @@ ErrorBound classical_bound(Shape s);
 //     |C - fl(A*B)| <= (2*u_tf32 + u_tf32^2 + gamma_K) * |A|*|B|.
 ErrorBound tf32_bound(Shape s);
 
+// Tensor cores on inputs already rounded to bf16 or TF32 (lab 11, whose check
+// multiplies the ROUNDED inputs in float64: cpu/rounding.h). The products are
+// then exact in float32 (16 or 22 significant bits), and only the FP32
+// accumulation errs - but tensor cores do not accumulate as IEEE float32
+// does: one instruction adds a block of b products to the accumulator with
+// every term aligned to the largest one's exponent and cut off (truncated),
+// then truncates the sum (Fasi et al., "Numerical behavior of NVIDIA tensor
+// cores", PeerJ CS 2021, for V100/T4/A100; Khattak and Mikaitis, "Accurate
+// models of NVIDIA tensor cores", 2025, for the H100). Truncation's unit
+// roundoff is 2^-23, twice rounding to nearest's. In one block each of the b
+// terms that is not the largest loses less than 2^-23 times the largest, and
+// the sum loses less than 2^-23 times itself: at most (b + 1) 2^-23 times the
+// block's sum of |terms|, which includes the accumulator, i.e. every earlier
+// product. Over the K/b blocks of one entry's sum that is at most
+// K (1 + 1/b) 2^-23 <= 2K 2^-23 (any b >= 1, any order), and with the
+// second-order terms (Higham's Lemma 3.1):
+//     |C - fl(A~ B~)| <= gamma_2K(2^-23) * |A~||B~|,   A~, B~ the rounded inputs.
+// Four times gamma_K(2^-24), derived, not tuned: a kernel that drops one
+// product of a sum is still far outside it (tests/gpu/test_lab11.cpp).
+ErrorBound tensor_core_bound(Shape s);
+
 }  // namespace mml

@@ -275,6 +275,22 @@ bool randomized_check(const float* A, const float* B, const float* C, Shape s,
 
 }  // namespace
 
+double relative_error_sampled(const float* A, const float* B, const float* C, Shape s, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::int64_t> row(0, s.M - 1), col(0, s.N - 1);
+    const bool every_entry = s.M * s.N <= kRelativeErrorSamples;
+    double err2 = 0, ref2 = 0;
+    for (std::int64_t t = 0; t < (every_entry ? s.M * s.N : kRelativeErrorSamples); ++t) {
+        const std::int64_t i = every_entry ? t / s.N : row(rng), j = every_entry ? t % s.N : col(rng);
+        double want, absw;
+        reference_entry_f64(A, B, s, i, j, want, absw);
+        const double e = double(C[i * s.N + j]) - want;
+        err2 += e * e;
+        ref2 += want * want;
+    }
+    return ref2 > 0 ? std::sqrt(err2 / ref2) : (err2 > 0 ? INFINITY : 0.0);
+}
+
 CheckResult verify_product(const float* A, const float* B, const float* C, Shape s,
                            const ErrorBound& bound, VerifyMethod method, std::uint64_t seed) {
     CheckResult r;

@@ -33,6 +33,12 @@ struct CheckResult {
     double max_abs_error = 0.0; // the largest |error| seen
     double bound_at_worst = 0.0;// the bound at the entry with the worst ratio
     std::string failure;        // one sentence saying what is wrong and where
+    // Reduced-precision stages only (lab 11, Stage::input_rounding): the
+    // check above is against the product of the ROUNDED inputs; this is the
+    // relative error against the product of the float32 inputs as given,
+    // relative_error_sampled below - what the precision costs. Reported,
+    // never judged. Negative: not measured.
+    double error_vs_unrounded = -1.0;
 };
 
 // Full check up to this many multiply-adds (M*N*K), or whenever C has at
@@ -41,6 +47,12 @@ struct CheckResult {
 // one); randomized otherwise.
 constexpr double kFullCheckMaxMacs = 1u << 28;
 constexpr double kFullCheckMaxEntries = 2048;
+
+// sqrt(sum (C_ij - (AB)_ij)^2 / sum (AB)_ij^2) over every entry when C has at
+// most kRelativeErrorSamples of them, else over that many random entries
+// (from `seed`), with the float64 reference of the float32 A and B given.
+constexpr std::int64_t kRelativeErrorSamples = 4096;
+double relative_error_sampled(const float* A, const float* B, const float* C, Shape s, std::uint64_t seed);
 
 CheckResult verify_product(const float* A, const float* B, const float* C, Shape s,
                            const ErrorBound& bound, VerifyMethod method = VerifyMethod::Auto,

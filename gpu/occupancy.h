@@ -8,7 +8,8 @@ namespace mml::gpu {
 
 // A kernel's address (the __global__ function, cast to const void*) and the
 // block size its launcher uses. Solutions that lab 10 models export one
-// (reference::lab6::naive_coalesced_handle(), reference::lab7::tiled16_handle()...).
+// (reference::lab6::naive_coalesced_handle(), reference::lab7::tiled16_handle()...),
+// which harness/stages/lab10/references_gpu.cpp hands to lab 10.
 struct KernelHandle {
     const void* fn = nullptr;
     int block_threads = 0;

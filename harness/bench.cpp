@@ -42,6 +42,9 @@ public:
 };
 
 double percent_of_peak(const Stage& stage, const Measurement& m) {
+    // bf16/TF32 rows (lab 11) run on the tensor cores: a % of the FP32 peak
+    // (over 1000 %) would mislead, and the tensor-core peak is not probed: "?".
+    if (stage.input_rounding != InputRounding::None) return -1;
     if (stage.device == Device::Gpu) {
         static const double gpu_peak = gpu::probe().fp32_peak_gflops;
         return gpu_peak > 0 ? 100.0 * m.gflops / gpu_peak : -1;
@@ -112,6 +115,14 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
                                 "e9 multiply-adds (too slow); --force runs it";
                 continue;
             }
+            if (job.stage->unavailable) {  // e.g. a Hopper-only stage on an older GPU
+                const std::string why = job.stage->unavailable();
+                if (!why.empty()) {
+                    m.skipped = true;
+                    m.skip_reason = why;
+                    continue;
+                }
+            }
             if (!settings.quiet)
                 std::fprintf(stderr, "[%zu/%zu] checking %s (%s) at %s\n", done, jobs.size(),
                              job.stage->name.c_str(), impl_name(job.impl), shape_text(shape).c_str());
@@ -121,6 +132,7 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
             m.passed = first_run.check.passed;
             m.worst_ratio = first_run.check.worst_ratio;
             m.max_abs_error = first_run.check.max_abs_error;
+            m.error_vs_unrounded = first_run.check.error_vs_unrounded;
             m.check_method = first_run.check.method;
             m.failure = first_run.check.failure;
             if (!m.passed) continue;  // a wrong result is not timed
@@ -130,10 +142,11 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
             by_name[name] = idx;
             Problem* p = &problem;
             const bool on_gpu = job.stage->device == Device::Gpu;
+            const MatmulFn prepare = job.stage->prepare;  // untimed (Stage::prepare)
             runner::RemoteVersion* remote = runner::remote_version(fn);
             const ErrorBound bound = job.stage->bound(shape, params);
             auto failure = timed_failures[idx] = std::make_shared<std::string>();
-            auto* b = benchmark::RegisterBenchmark(name.c_str(), [p, fn, params, on_gpu, remote, bound,
+            auto* b = benchmark::RegisterBenchmark(name.c_str(), [p, fn, params, on_gpu, prepare, remote, bound,
                                                                   failure](benchmark::State& state) {
                 if (remote) {
                     // The grader's checker: the version runs in a runner process.
@@ -160,7 +173,7 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
                 }
                 for (auto _ : state) {
                     if (on_gpu) {
-                        state.SetIterationTime(p->device().run_timed_ms(fn, params) / 1e3);
+                        state.SetIterationTime(p->device().run_timed_ms(fn, params, prepare) / 1e3);
                     } else {
                         fn(p->A.data(), p->B.data(), p->C.data(), p->shape, params);
                         benchmark::ClobberMemory();

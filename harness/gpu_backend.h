@@ -37,7 +37,9 @@ public:
     void poison_c();
     // Launches fn between two CUDA events, synchronises, checks for launch and
     // execution errors (throws std::runtime_error), returns the kernel time.
-    double run_timed_ms(const MatmulFn& fn, const StageParams& p);
+    // `untimed_first` (Stage::prepare), when given, runs before on the same
+    // pointers, outside the events, and is synchronised and checked the same way.
+    double run_timed_ms(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first = {});
     void download_c(float* C);
 
 private:

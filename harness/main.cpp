@@ -6,10 +6,12 @@
 
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "peers/openblas.h"
 
 using namespace mml;
 
 int main(int argc, char** argv) {
+    mml::peers::run_openblas_with_its_own_kernel(argv);  // the strongest peer, always
     try {
         const std::vector<std::string> args(argv + 1, argv + argc);
         if (args.empty()) throw UsageError("no command given; try 'mmlab --help'");

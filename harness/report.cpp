@@ -76,13 +76,23 @@ void print_table(const std::vector<Measurement>& rows) {
         const std::string peak = r.percent_of_peak >= 0 ? fixed(r.percent_of_peak, 1) : "?";
         const std::string speedup = r.speedup_vs_baseline > 0 ? fixed(r.speedup_vs_baseline, 1) + "x" : "-";
         const std::string reps = std::to_string(r.repetitions) + "x" + std::to_string(r.iterations);
-        std::printf("%11s %9s %9.2f %7s %9s  ok %.3f (%s)\n", format_seconds(r.median_seconds).c_str(),
-                    reps.c_str(), r.gflops, peak.c_str(), speedup.c_str(), r.worst_ratio, r.check_method.c_str());
+        // Reduced-precision rows (lab 11) add their error against the unrounded inputs.
+        char unrounded[48] = "";
+        if (r.error_vs_unrounded >= 0)
+            std::snprintf(unrounded, sizeof unrounded, "; vs fp32 inputs %.1e", r.error_vs_unrounded);
+        std::printf("%11s %9s %9.2f %7s %9s  ok %.3f (%s%s)\n", format_seconds(r.median_seconds).c_str(),
+                    reps.c_str(), r.gflops, peak.c_str(), speedup.c_str(), r.worst_ratio, r.check_method.c_str(),
+                    unrounded);
     }
     std::printf("\nmedian: of the timed repetitions (reps = repetitions x calls per repetition; CPU: wall clock "
                 "of the call; GPU: kernel time between CUDA events); %% peak: of the measured FMA peak on the "
                 "stage's threads (GPU: of the spec FP32 peak); x ijk: speedup over the reference triple loop at "
                 "the same shape; check: largest |error| / error bound (<= 1 passes), full or randomized check.\n");
+    // Said only when a reduced-precision row (lab 11) is in the table.
+    if (std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.error_vs_unrounded >= 0; }))
+        std::printf("bf16/tf32 rows: checked against the float64 product of the ROUNDED inputs under the FP32 "
+                    "accumulation bound; 'vs fp32 inputs' is the relative error ||C - AB|| / ||AB|| against the "
+                    "float32 inputs as given (4096 sampled entries): what the precision costs, not judged.\n");
     // The CPU peaks the % peak column divided by, per thread count, measured
     // in this run (the header shows the first 1-thread measurement; a row
     // faster than a remembered peak has it measured again). A threaded peak
@@ -224,6 +234,7 @@ void write_json(const std::string& path, const Options& options, const BenchOutp
           << ", \"speedup_vs_baseline\": " << json_number(r.speedup_vs_baseline)
           << ", \"worst_error_over_bound\": " << json_number(r.worst_ratio)
           << ", \"max_abs_error\": " << json_number(r.max_abs_error)
+          << ", \"error_vs_unrounded\": " << (r.error_vs_unrounded >= 0 ? json_number(r.error_vs_unrounded) : "null")
           << ", \"check\": " << json_string(r.check_method) << ", \"failure\": " << json_string(r.failure)
           << ", \"skip_reason\": " << json_string(r.skip_reason)
           << ", \"library\": " << json_string(st && st->describe_library ? st->describe_library() : "") << "}" << (i + 1 < out.rows.size() ? ",\n" : "\n");

@@ -18,6 +18,7 @@
 
 #include "cpu/error_bound.h"
 #include "cpu/matrix.h"
+#include "cpu/rounding.h"
 
 namespace mml {
 
@@ -55,12 +56,14 @@ struct Stage {
     int lab = 0;
     Device device = Device::Cpu;
     std::string summary;  // one line for `mmlab list`
-    MatmulFn student;     // empty for peer rows the student does not write (OpenBLAS, cuBLAS)
+    MatmulFn student;     // empty for peer rows the student does not write (OpenBLAS, cuBLAS) and
+                          // for reference-only comparison rows (lab 7's naive and volkov_seed)
     // The reference solution's version, or a peer row's library call. A lab's
     // reference is bound by name from harness/stages/labN/references.cpp
     // (ReferenceRegistrar below), the only files that include solutions/: a
     // build without the answers (the grader's, NO_REFERENCE=1) leaves them
-    // out, and this stays empty ("the reference is not in this build").
+    // out, and this stays empty ("the reference is not in this build"); a
+    // reference-only row then has no version at all, and says so when asked.
     MatmulFn reference;
     bool threaded = false;  // reads StageParams::threads (used for % of peak)
     // The tolerance of the check, from the algorithm's error analysis. It may
@@ -89,6 +92,24 @@ struct Stage {
     // Shapes `make demo` uses for this stage instead of its default size
     // (lab 9's skinny products); empty = the demo's size. --size overrides.
     std::vector<Shape> demo_shapes;
+    // Reduced precision (lab 11's tensor-core stages): the format A and B are
+    // rounded to (to nearest, cpu/rounding.h) before the products. The check
+    // then multiplies the ROUNDED inputs in float64 and judges the result
+    // under `bound` (the FP32 accumulation alone: tensor_core_bound), so a
+    // wrong kernel fails and a right one never does; the error against the
+    // unrounded inputs' product is reported beside it, not judged
+    // (CheckResult::error_vs_unrounded). None: the inputs as given.
+    InputRounding input_rounding = InputRounding::None;
+    // GPU stages: work run before every timed call and NOT timed, on the same
+    // device pointers (lab 11: converting A and B to bf16 or TF32, in the
+    // layout the kernels read, as a caller of a bf16 GEMM holds them already;
+    // the cuBLAS rows get the same). Empty: none.
+    MatmulFn prepare;
+    // Why this stage cannot run on this machine (lab 11's wgmma: "needs a
+    // Hopper GPU, sm_90"; lab5.blis_lib: BLIS not installed, and the install
+    // line), or "" when it can: its rows are then skipped with that reason,
+    // never faked. Empty function: it runs everywhere.
+    std::function<std::string()> unavailable;
     int order = 0;        // set by the registry: registration order
 };
 
@@ -120,6 +141,7 @@ struct Measurement {
     bool passed = false;
     double worst_ratio = 0;     // error / bound at the worst entry
     double max_abs_error = 0;
+    double error_vs_unrounded = -1;  // reduced-precision stages: CheckResult::error_vs_unrounded
     std::string check_method;
     std::string failure;
     bool skipped = false;

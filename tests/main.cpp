@@ -2,6 +2,7 @@
 // "gpu-labN"; with no usable GPU they are excluded, and doctest reports them
 // as skipped, with the reason printed first, never as passed. The same for
 // test cases named "(needs sm_80)" on a GPU older than compute capability 8.0,
+// "(needs sm_90)" on one older than 9.0 (Hopper),
 // and for test cases named "(without a GPU)" where a GPU is present.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
@@ -25,6 +26,11 @@ int main(int argc, char** argv) {
             context.addFilter("test-case-exclude", "*(needs sm_80)*");
             std::printf("[tests] TF32 tests skipped: they need compute capability 8.0, this GPU has %d.%d\n",
                         gpu.cc_major, gpu.cc_minor);
+        }
+        if (gpu.cc_major < 9) {  // Hopper's wgmma and TMA (lab 11): tests named "(needs sm_90)"
+            context.addFilter("test-case-exclude", "*(needs sm_90)*");
+            std::printf("[tests] Hopper tests skipped: they need compute capability 9.0 (wgmma, TMA), this GPU "
+                        "has %d.%d\n", gpu.cc_major, gpu.cc_minor);
         }
     }
     return context.run();

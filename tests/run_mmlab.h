@@ -18,9 +18,11 @@ struct Outcome {
     std::string output;  // stdout and stderr together
 };
 
-inline Outcome run_mmlab(const std::string& args) {
+// `env` goes before the command, e.g. "OPENBLAS_CORETYPE=Haswell".
+inline Outcome run_mmlab(const std::string& args, const std::string& env = "") {
     const char* path = std::getenv("MMLAB");
-    const std::string cmd = std::string(path ? path : "build/bin/mmlab") + " " + args + " 2>&1";
+    const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(path ? path : "build/bin/mmlab") +
+                            " " + args + " 2>&1";
     Outcome o;
     FILE* pipe = popen(cmd.c_str(), "r");
     REQUIRE(pipe != nullptr);

@@ -13,7 +13,7 @@
 
 #include "harness/gpu_backend.h"
 #include "harness/run_stage.h"
-#include "solutions/lab3/strassen.h"
+#include "labs/common/strassen_plan.h"
 #include "tests/run_mmlab.h"
 
 namespace {
@@ -63,7 +63,7 @@ TEST_SUITE("cli") {
         INFO(o.output);
         // crossover runs the student's Strassen with one level (cutoff min - 1)
         // and with the default cutoff.
-        const long long dflt = reference::lab3::kDefaultCutoff;
+        const long long dflt = common::lab3::kDefaultCutoff;
         const bool wrong = !student_correct("lab3.strassen", {{64, 64, 64}}, {param("cutoff", 63), param("cutoff", dflt)}) ||
                            !student_correct("lab3.strassen", {{96, 96, 96}}, {param("cutoff", 95), param("cutoff", dflt)});
         MESSAGE("the student's lab3.strassen is " << std::string(wrong ? "wrong" : "correct") << " here");

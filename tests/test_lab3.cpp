@@ -14,10 +14,10 @@
 
 #include "cpu/verify.h"
 #include "harness/cli.h"
-#include "labs/lab3/strassen.h"
-#include "solutions/lab3/classical_kernel.h"
-#include "solutions/lab3/strassen.h"
-#include "solutions/lab3/strassen_bound.h"
+#include "labs/common/classical_kernel.h"
+#include "labs/common/strassen_bound.h"
+#include "labs/common/strassen_plan.h"
+#include "labs/common/strassen_recursion.h"
 #include "tests/run_mmlab.h"
 #include "tests/stage_check.h"
 
@@ -141,7 +141,7 @@ TEST_SUITE("lab3") {
         fill_uniform(B, fresh_seed());
         for (bool accumulate : {false, true}) {
             for (std::int64_t e = 0; e < C.size(); ++e) C.data()[e] = 0.5f;
-            reference::lab3::classical_kernel(&A.at(1, 2), 7, &B.at(1, 3), 9, &C.at(1, 1), 8, 3, 2, 4, accumulate);
+            common::lab3::classical_kernel(&A.at(1, 2), 7, &B.at(1, 3), 9, &C.at(1, 1), 8, 3, 2, 4, accumulate);
             for (std::int64_t i = 0; i < 4; ++i)
                 for (std::int64_t j = 0; j < 8; ++j) {
                     const bool inside = i >= 1 && i < 4 && j >= 1 && j < 3;
@@ -227,25 +227,27 @@ TEST_SUITE("lab3") {
     }
 
     TEST_CASE("workspace: workspace_floats is exactly what the recursion uses") {
-        namespace ref = reference::lab3;
+        // The given plan against the given recursion (lab 4's, labs/common/):
+        // the starter sizes its one workspace with the same workspace_floats.
+        namespace given = common::lab3;
         // Square powers of two: three half-size matrices (Z, X, Y) per level.
-        CHECK(ref::workspace_floats({256, 256, 256}, 32) == 3 * (128 * 128 + 64 * 64 + 32 * 32));
-        CHECK(ref::workspace_floats({256, 256, 256}, 256) == 0);
+        CHECK(given::workspace_floats({256, 256, 256}, 32) == 3 * (128 * 128 + 64 * 64 + 32 * 32));
+        CHECK(given::workspace_floats({256, 256, 256}, 256) == 0);
         // Rectangles: Z = m x n, X = m x k, Y = k x n with the level's halves.
-        CHECK(ref::workspace_floats({10, 20, 40}, 5) == 5 * 10 + 5 * 20 + 20 * 10);
+        CHECK(given::workspace_floats({10, 20, 40}, 5) == 5 * 10 + 5 * 20 + 20 * 10);
         // The recursion writes inside it and not one float past it.
         for (Shape s : {Shape{127, 63, 31}, Shape{128, 128, 128}, Shape{300, 200, 100}}) {
             for (long long c : {1LL, 7LL, 32LL}) {
-                const std::int64_t need = ref::workspace_floats(s, c);
+                const std::int64_t need = given::workspace_floats(s, c);
                 std::vector<float> work(std::size_t(need + 64), 12345.0f);
                 Matrix A(s.M, s.K), B(s.K, s.N), C(s.M, s.N);
                 fill_uniform(A, 3);
                 fill_uniform(B, 4);
-                ref::strassen_recursive({A.data(), s.K}, {B.data(), s.N}, {C.data(), s.N}, s, c, work.data());
+                given::strassen_recursive({A.data(), s.K}, {B.data(), s.N}, {C.data(), s.N}, s, c, work.data());
                 bool canaries_intact = true;
                 for (std::int64_t e = need; e < need + 64; ++e) canaries_intact &= work[std::size_t(e)] == 12345.0f;
                 CHECK_MESSAGE(canaries_intact, "the recursion wrote past workspace_floats() at " << shape_text(s));
-                const CheckResult r = verify_product(A.data(), B.data(), C.data(), s, ref::strassen_bound(s, c));
+                const CheckResult r = verify_product(A.data(), B.data(), C.data(), s, given::strassen_bound(s, c));
                 CHECK_MESSAGE(r.passed, r.failure);
             }
         }
@@ -257,24 +259,25 @@ TEST_SUITE("lab3") {
             for (long long c : {1LL, 16LL, 64LL}) {
                 const ErrorBound b = stage.bound(s, with_cutoff(c));
                 CHECK(b.kind == ErrorBound::Kind::Normwise);
-                const ErrorBound want = reference::lab3::strassen_bound(s, c);
+                const ErrorBound want = common::lab3::strassen_bound(s, c);
                 CHECK(b.factor == want.factor);
             }
             // The default cutoff is used when none is given.
-            CHECK(stage.bound(s, {}).factor == reference::lab3::strassen_bound(s, reference::lab3::kDefaultCutoff).factor);
+            CHECK(stage.bound(s, {}).factor == common::lab3::strassen_bound(s, common::lab3::kDefaultCutoff).factor);
         }
         // A smaller cutoff means more levels and a larger bound.
         const Shape s{512, 512, 512};
         CHECK(stage.bound(s, with_cutoff(16)).factor > stage.bound(s, with_cutoff(64)).factor);
-        // Bad cutoffs are usage errors.
+        // Bad cutoffs are usage errors, before the code under test is called.
         Matrix A(4, 4), B(4, 4), C(4, 4);
-        CHECK_THROWS_AS(stage.reference(A.data(), B.data(), C.data(), {4, 4, 4}, with_cutoff(0)), UsageError);
+        CHECK_THROWS_AS(version_of(stage, impl_under_test())(A.data(), B.data(), C.data(), {4, 4, 4}, with_cutoff(0)),
+                        UsageError);
         CHECK_THROWS_AS(stage.bound({4, 4, 4}, with_cutoff(-3)), UsageError);
     }
 
     TEST_CASE("the bound is Higham's Theorem 23.2 for n = 2^L n0, and the classical n^2 without levels") {
-        using reference::lab3::higham_strassen_constant;
-        using reference::lab3::strassen_error_constant;
+        using common::lab3::higham_strassen_constant;
+        using common::lab3::strassen_error_constant;
         for (std::int64_t n0 : {1, 3, 16, 50, 128}) {
             for (int L = 0; L <= 5; ++L) {
                 const std::int64_t n = n0 << L;
@@ -305,12 +308,12 @@ TEST_SUITE("lab3") {
         for (long long c : {16LL, 64LL})
             for (Shape s : test_shapes()) {
                 CAPTURE(shape_text(s));
-                CHECK(reference::lab3::strassen_bound(s, c).factor < 0.1);
+                CHECK(common::lab3::strassen_bound(s, c).factor < 0.1);
             }
         // ... while 12^L makes it vacuous quickly for tiny cutoffs: this is why
         // Higham calls the bound pessimistic, and why measured errors (mmlab
         // strassen-error) are far smaller.
-        CHECK(reference::lab3::strassen_bound({1024, 1024, 1024}, 1).factor == INFINITY);
+        CHECK(common::lab3::strassen_bound({1024, 1024, 1024}, 1).factor == INFINITY);
     }
 
     TEST_CASE("Strassen breaks the classical element-wise bound, and keeps its norm-wise one") {
@@ -327,7 +330,7 @@ TEST_SUITE("lab3") {
         INFO("lab3.strassen (" << std::string(impl_name(impl_under_test())) << ") at 2x2x2, cutoff 1 (one level: "
              "element (i,j) is quadrant C(i+1)(j+1)), A = B = diag(1, 1e-3)");
         const CheckResult classical = verify_product(A, B, C, s, classical_bound(s), VerifyMethod::Full);
-        const CheckResult normwise = verify_product(A, B, C, s, reference::lab3::strassen_bound(s, 1), VerifyMethod::Full);
+        const CheckResult normwise = verify_product(A, B, C, s, common::lab3::strassen_bound(s, 1), VerifyMethod::Full);
         CHECK_MESSAGE(!classical.passed, "C22 = " << C[3] << " should carry an error far above gamma_2 * t^2");
         CHECK_MESSAGE(normwise.passed, normwise.failure);
     }

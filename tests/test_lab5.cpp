@@ -1,28 +1,29 @@
 // Lab 5: every stage on the shared shapes, on every SIMD path this CPU has
 // (scalar always, AVX2+FMA and AVX-512 where present: the test log says which
 // ran), on 1, 2 and 3 threads, with block sizes that split every loop of the
-// BLIS nest into uneven pieces; plus the AVX-512 tile geometry (12 x 32) run
-// through the same template bodies without AVX-512, the dispatch, the block
-// size rules, and OpenBLAS's threading.
+// BLIS nest into uneven pieces; the dispatch (a SIMD level the CPU lacks is a
+// usage error), the given block sizes, and OpenBLAS's threading. Every stage
+// is run through the registry, on the version under test (MML_IMPL). The
+// reference's internals (its kernel sets, the AVX-512 tile geometry, its
+// block-size rules, mmlab blis-levels) are tested in tests/reference/test_lab5.cpp.
 #include <thread>
 
-#include "cpu/verify.h"
+#include "cpu/machine.h"
 #include "harness/cli.h"
-#include "solutions/lab5/blis_gemm.h"
-#include "solutions/lab5/dot_gemm.h"
-#include "solutions/lab5/openblas_gemm.h"
-#include "solutions/lab5/tile_gemm.h"
+#include "labs/common/block_sizes.h"
+#include "peers/blis.h"
+#include "peers/openblas.h"
 #include "tests/run_mmlab.h"
+#include "tests/lab5_shapes.h"
 #include "tests/stage_check.h"
 
 using namespace mml;
 using mml::testing::check_stage;
 using mml::testing::check_stage_on;
-namespace ref = reference::lab5;
-using mml::testing::Outcome;
-using mml::testing::run_mmlab;
 
 namespace {
+
+const std::vector<Shape>& edge_shapes() { return mml::testing::lab5_edge_shapes(); }
 
 StageParams with(std::map<std::string, long long> values, int threads = 1) {
     StageParams p;
@@ -31,42 +32,28 @@ StageParams with(std::map<std::string, long long> values, int threads = 1) {
     return p;
 }
 
-// simd=W for every ISA this CPU runs; says in the log which ones ran.
+// simd=W for every SIMD level this CPU runs; says in the log which ones ran.
 std::vector<long long> simd_widths_here() {
-    std::vector<long long> w = {1};
-    if (ref::isa_available(ref::Isa::Avx2)) w.push_back(8);
-    if (ref::isa_available(ref::Isa::Avx512)) w.push_back(16);
+    std::vector<long long> w;
+    for (SimdLevel level : simd_levels_present()) w.push_back(simd_lanes(level));
     return w;
 }
 
 std::string widths_text(const std::vector<long long>& w) {
     std::string s;
-    for (long long x : w) s += (s.empty() ? "" : ", ") + std::string(x == 1 ? "scalar" : x == 8 ? "AVX2+FMA" : "AVX-512");
+    for (long long x : w)
+        for (SimdLevel level : simd_levels_present())
+            if (simd_lanes(level) == x) s += (s.empty() ? "" : ", ") + std::string(simd_name(level));
     return s;
 }
 
-// Shapes around the tile and block sizes: non-multiples of MR (4, 6, 12),
-// NR (4, 16, 32), of the SIMD widths (8, 16) and of the block sizes the
-// parameterised tests use; K = 1; and exact multiples.
-const std::vector<Shape>& edge_shapes() {
-    static const std::vector<Shape> shapes = {
-        {1, 1, 1},    {6, 16, 1},   {7, 17, 1},    {12, 32, 1},  {13, 33, 2},   {5, 15, 9},
-        {11, 31, 17}, {25, 65, 33}, {48, 96, 64},  {49, 97, 65}, {73, 129, 257}, {1, 200, 300},
-        {200, 1, 300}, {300, 300, 1},
-    };
-    return shapes;
-}
-
-// Runs C = A*B with the given function, checks it against the float64 reference.
-template <class F>
-void check_product(const std::string& what, Shape s, F&& run) {
-    Matrix A(s.M, s.K), B(s.K, s.N), C(s.M, s.N);
-    const auto seed = fresh_seed();
-    fill_inputs(A, B, seed);
-    poison(C);
-    run(A.data(), B.data(), C.data(), s);
-    const CheckResult r = verify_product(A.data(), B.data(), C.data(), s, classical_bound(s), VerifyMethod::Full, seed);
-    CHECK_MESSAGE(r.passed, what << " is wrong at " << shape_text(s) << ": " << r.failure);
+// The versions of `stage` this build has: the student's, and the reference
+// unless the build was made without it (NO_REFERENCE=1, as the grader builds).
+std::vector<Impl> versions_here(const Stage& stage) {
+    std::vector<Impl> v;
+    if (stage.student) v.push_back(Impl::Student);
+    if (stage.reference) v.push_back(Impl::Reference);
+    return v;
 }
 
 }  // namespace
@@ -134,145 +121,101 @@ TEST_SUITE("lab5") {
         for (int t : {1, 2}) check_stage("lab5.openblas", with({}, t));
     }
 
-    TEST_CASE("the AVX-512 tile geometry (12 x 32) and every kernel body, through all the loops, without AVX-512") {
-        // The AVX-512 kernels are the template bodies of kernel_bodies.h with a
-        // 16-float vector and MR x NR = 12 x 32. Here the same bodies run at
-        // 12 x 32 with a 1-float vector (any CPU) and with a 16-float vector
-        // made of two AVX2 registers (AVX2 CPUs), through the tile loops, the
-        // packing and the five BLIS loops, so that on a machine without
-        // AVX-512 everything of that path except its five one-line intrinsic
-        // wrappers is tested. On an AVX-512 machine the real kernels run too.
-        // Scalar, scalar at 12 x 32, and the two AVX2 sets where AVX2 is: the
-        // loop below must not run over fewer sets than that.
-        const auto sets = ref::runnable_kernel_sets();
-        CHECK(sets.size() == 2u + (ref::isa_available(ref::Isa::Avx2) ? 2u : 0u) +
-                                 (ref::isa_available(ref::Isa::Avx512) ? 1u : 0u));
-        int tiles_12x32 = 0;
-        for (const ref::KernelSet* k : sets) tiles_12x32 += k->MR == 12 && k->NR == 32;
-        CHECK(tiles_12x32 >= 1);
-        std::string names;
-        for (const ref::KernelSet* k : sets) {
-            names += std::string(names.empty() ? "" : "; ") + k->name;
-            for (Shape s : edge_shapes()) {
-                check_product(std::string(k->name) + " dot", s, [&](const float* A, const float* B, float* C, Shape sh) {
-                    ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, *k, 2);
-                });
-                check_product(std::string(k->name) + " tile", s, [&](const float* A, const float* B, float* C, Shape sh) {
-                    ref::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, *k);
-                });
-                check_product(std::string(k->name) + " blis", s, [&](const float* A, const float* B, float* C, Shape sh) {
-                    ref::matmul_blis(A, B, C, sh.M, sh.N, sh.K, *k, {k->MR + 1, 7, k->NR + 1}, 2);
-                });
-            }
-        }
-        MESSAGE("kernel sets run: " << names);
-    }
-
     TEST_CASE("dispatch: an ISA the CPU lacks is refused, never called") {
-        for (ref::Isa isa : {ref::Isa::Scalar, ref::Isa::Avx2, ref::Isa::Avx512}) {
-            if (ref::isa_available(isa)) {
-                CHECK(ref::kernels_for(isa).isa == isa);
-                CHECK(ref::kernels_for(isa).NR % ref::isa_lanes(isa) == 0);
-            } else {
-                CHECK_THROWS_AS(ref::kernels_for(isa), std::invalid_argument);
-                // ... and the harness turns the request into a one-line usage error.
-                const long long w = ref::isa_lanes(isa);
-                const Stage* s = Registry::instance().find("lab5.blis");
-                REQUIRE(s != nullptr);
-                Matrix A(8, 8), B(8, 8), C(8, 8);
-                CHECK_THROWS_AS(s->reference(A.data(), B.data(), C.data(), {8, 8, 8}, with({{"simd", w}})), UsageError);
-            }
-        }
-        CHECK(ref::isa_available(ref::widest_isa()));
-        const Stage* s = Registry::instance().find("lab5.tile");
+        // A SIMD level this CPU lacks is a one-line usage error, raised before
+        // any kernel is picked (calling one would end the program with
+        // "illegal instruction"), in every version of the stage.
+        const Stage* blis = Registry::instance().find("lab5.blis");
+        const Stage* tile = Registry::instance().find("lab5.tile");
+        REQUIRE(blis != nullptr);
+        REQUIRE(tile != nullptr);
         Matrix A(8, 8), B(8, 8), C(8, 8);
-        CHECK_THROWS_AS(s->reference(A.data(), B.data(), C.data(), {8, 8, 8}, with({{"simd", 4}})), UsageError);
-        REQUIRE(s->student);
-        CHECK_THROWS_AS(s->student(A.data(), B.data(), C.data(), {8, 8, 8}, with({{"simd", 32}})), UsageError);
-        const Stage* b = Registry::instance().find("lab5.blis");
-        CHECK_THROWS_AS(b->reference(A.data(), B.data(), C.data(), {8, 8, 8}, with({{"kc", -5}})), UsageError);
+        for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
+            if (simd_available(level)) continue;
+            CAPTURE(simd_name(level));
+            for (Impl impl : versions_here(*blis))
+                CHECK_THROWS_AS(version_of(*blis, impl)(A.data(), B.data(), C.data(), {8, 8, 8},
+                                                         with({{"simd", simd_lanes(level)}})),
+                                UsageError);
+        }
+        CHECK(simd_available(detect_simd()));
+        // Widths that are no SIMD level at all, and bad block sizes.
+        for (Impl impl : versions_here(*tile)) {
+            CHECK_THROWS_AS(version_of(*tile, impl)(A.data(), B.data(), C.data(), {8, 8, 8}, with({{"simd", 4}})),
+                            UsageError);
+            CHECK_THROWS_AS(version_of(*tile, impl)(A.data(), B.data(), C.data(), {8, 8, 8}, with({{"simd", 32}})),
+                            UsageError);
+        }
+        for (Impl impl : versions_here(*blis))
+            CHECK_THROWS_AS(version_of(*blis, impl)(A.data(), B.data(), C.data(), {8, 8, 8}, with({{"kc", -5}})),
+                            UsageError);
     }
 
     TEST_CASE("block sizes: derived from the caches, whole micro-panels") {
-        const ref::KernelSet& k = ref::kernels_for(ref::Isa::Scalar);
-        const ref::BlockSizes d = ref::default_block_sizes(k, {32 * 1024, 512 * 1024, 32 * 1024 * 1024});
-        // KC x NR floats = 3/4 of L1 (at most 1024); MC x KC = half of L2; KC x NC = a quarter of L3, <= 4096.
-        CHECK(d.KC == std::min<std::int64_t>(1024, 32 * 1024 * 3 / 4 / (k.NR * 4)));
-        CHECK(d.MC % k.MR == 0);
-        CHECK(d.MC * d.KC * 4 <= 512 * 1024 / 2);
-        CHECK(d.MC * d.KC * 4 > 512 * 1024 / 2 - k.MR * d.KC * 4);
-        CHECK(d.NC % k.NR == 0);
-        CHECK(d.NC <= 4096);
-        for (const ref::KernelSet* ks : ref::runnable_kernel_sets()) {
-            const ref::BlockSizes r = ref::resolve_block_sizes({7, 5, 17}, *ks);
-            CHECK(r.MC % ks->MR == 0);
-            CHECK(r.MC >= 7);
-            CHECK(r.KC == 5);
-            CHECK(r.NC % ks->NR == 0);
-            CHECK(r.NC >= 17);
-            // No request: this machine's cache-derived defaults, in whole micro-panels.
-            const ref::BlockSizes dflt = ref::resolve_block_sizes({}, *ks);
-            const ref::BlockSizes here = ref::default_block_sizes(*ks, ref::cache_sizes());
-            CHECK(dflt.KC == here.KC);
-            CHECK(dflt.MC % ks->MR == 0);
-            CHECK(dflt.MC >= here.MC);
-            CHECK(dflt.MC < here.MC + ks->MR);
-            CHECK(dflt.NC % ks->NR == 0);
-            CHECK(dflt.NC >= here.NC);
-            CHECK(dflt.NC < here.NC + ks->NR);
+        // The given block sizes (labs/common/block_sizes.h), for the starter's
+        // 6 x 16 tile and the reference's other tiles.
+        using common::lab5::BlockSizes;
+        using common::lab5::default_block_sizes;
+        for (const auto& [MR, NR] : {std::pair<int, int>{6, 16}, {4, 4}, {12, 32}}) {
+            CAPTURE(MR);
+            CAPTURE(NR);
+            const BlockSizes d = default_block_sizes(MR, NR, {32 * 1024, 512 * 1024, 32 * 1024 * 1024});
+            // KC x NR floats = 3/4 of L1 (at most 1024); MC x KC = half of L2; KC x NC = a quarter of L3, <= 4096.
+            CHECK(d.KC == std::min<std::int64_t>(1024, 32 * 1024 * 3 / 4 / (NR * 4)));
+            CHECK(d.MC % MR == 0);
+            CHECK(d.MC * d.KC * 4 <= 512 * 1024 / 2);
+            CHECK(d.MC * d.KC * 4 > 512 * 1024 / 2 - MR * d.KC * 4);
+            CHECK(d.NC % NR == 0);
+            CHECK(d.NC <= 4096);
+            // This machine's caches: whole micro-panels too.
+            const BlockSizes here = default_block_sizes(MR, NR);
             CHECK(here.KC > 0);
+            CHECK(here.MC % MR == 0);
+            CHECK(here.NC % NR == 0);
         }
-    }
-
-    TEST_CASE("block sizes of one product: K in equal steps of at most KC, NC at most N") {
-        REQUIRE(ref::runnable_kernel_sets().size() >= 2);  // scalar, scalar 12 x 32: the checks below run
-        for (const ref::KernelSet* ks : ref::runnable_kernel_sets()) {
-            // K = 2048, KC = 384: 6 steps of 342 (5 x 384 + 128 would leave a short last step).
-            CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 2048).KC == 342);
-            CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 768).KC == 384);
-            CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 385).KC == 193);
-            CHECK(ref::blocks_for_product({0, 384, 0}, *ks, 2048, 1).KC == 1);
-            for (std::int64_t K : {1, 2, 5, 97, 1000, 4099}) {
-                const ref::BlockSizes b = ref::blocks_for_product({0, 64, 0}, *ks, 10, K);
-                const std::int64_t steps = (K + 63) / 64;
-                CHECK(b.KC <= 64);
-                CHECK(b.KC * steps >= K);          // the steps cover K ...
-                CHECK(b.KC * (steps - 1) < K);     // ... and none of them is empty
-            }
-            const ref::BlockSizes narrow = ref::blocks_for_product({}, *ks, 5, 100);
-            CHECK(narrow.NC == (5 + ks->NR - 1) / ks->NR * ks->NR);  // N = 5: not a 4096-column panel
-        }
-    }
-
-    TEST_CASE("mmlab blis-levels: a table of the levels; bad requests are usage errors") {
-        const Outcome ok = run_mmlab("blis-levels --size 40 --reps 1 --param mc=12,kc=8");
-        INFO(ok.output);
-        CHECK(ok.exit_code == 0);
-        for (const char* row : {"micro-kernel", "macro-kernel, C cold", "packing A", "packing B", "lab5.blis", "OpenBLAS"})
-            CHECK_MESSAGE(ok.output.find(row) != std::string::npos, row);
-        CHECK(run_mmlab("blis-levels --size 0").exit_code == 2);
-        CHECK(run_mmlab("blis-levels --param xx=1").exit_code == 2);
-        CHECK(run_mmlab("blis-levels --param kc=-1").exit_code == 2);
-        CHECK(run_mmlab("blis-levels --simd 3").exit_code == 2);
-        CHECK(run_mmlab("blis-levels --frobnicate").exit_code == 2);
     }
 
     TEST_CASE("OpenBLAS: a threaded build, and the thread count we ask for is the one it uses") {
-        MESSAGE("OpenBLAS: " << ref::openblas_description());
+        MESSAGE("OpenBLAS: " << peers::openblas_description());
         // Debian's default is the pthread build (libopenblas0-pthread); the
         // OpenMP build also follows openblas_set_num_threads. A sequential
         // build would ignore it and the peer row would run on 1 thread.
-        CHECK_MESSAGE(ref::openblas_parallel_mode() != 0,
+        CHECK_MESSAGE(peers::openblas_parallel_mode() != 0,
                       "this OpenBLAS is the sequential build: the peer row would not use the threads asked for "
                       "(install libopenblas0-pthread)");
         Matrix A(64, 64), B(64, 64), C(64, 64);
         fill_uniform(A, 1);
         fill_uniform(B, 2);
-        ref::matmul_openblas(A.data(), B.data(), C.data(), 64, 64, 64, 1);
-        CHECK(ref::openblas_threads() == 1);
+        peers::matmul_openblas(A.data(), B.data(), C.data(), 64, 64, 64, 1);
+        CHECK(peers::openblas_threads() == 1);
         if (std::thread::hardware_concurrency() >= 2) {
-            ref::matmul_openblas(A.data(), B.data(), C.data(), 64, 64, 64, 2);
-            CHECK(ref::openblas_threads() == 2);
+            peers::matmul_openblas(A.data(), B.data(), C.data(), 64, 64, 64, 2);
+            CHECK(peers::openblas_threads() == 2);
         }
+    }
+}
+
+// The strongest peer, always (issue: a table that flatters us against a
+// hobbled peer is not honest). These run mmlab itself: not a graded test case.
+TEST_SUITE("targets") {
+    TEST_CASE("lab 5's peers: OPENBLAS_CORETYPE narrower than the CPU is undone, or warned about; BLIS is a second peer") {
+        using mml::testing::run_mmlab;
+        const std::string run = "run --stage lab5.openblas,lab5.blis_lib --size 48 --no-baseline --reps 1 --quiet";
+        const auto forced = run_mmlab(run, "OPENBLAS_CORETYPE=Haswell");
+        INFO(forced.output);
+        CHECK(forced.exit_code == 0);
+        if (mml::cpu_has_avx512()) {  // Haswell (AVX2) is narrower here: run again without it
+            CHECK(forced.output.find("running without it") != std::string::npos);
+            CHECK(forced.output.find("kernel Haswell") == std::string::npos);
+            const auto kept = run_mmlab(run, "OPENBLAS_CORETYPE=Haswell MMLAB_KEEP_OPENBLAS_CORETYPE=1");
+            INFO(kept.output);
+            CHECK(kept.output.find("kernel Haswell") != std::string::npos);
+            CHECK(kept.output.find("WARNING: OpenBLAS runs its Haswell kernel") != std::string::npos);
+        } else {  // on an AVX2 CPU, Haswell is the widest kernel: nothing to undo
+            CHECK(forced.output.find("running without it") == std::string::npos);
+        }
+        // BLIS: timed and checked where installed, skipped with the reason where not.
+        const bool blis_here = mml::peers::blis_unavailable_reason().empty();
+        CHECK(forced.output.find(blis_here ? "lab5.blis_lib = BLIS " : "libblis-dev") != std::string::npos);
     }
 }

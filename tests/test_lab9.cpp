@@ -1,6 +1,6 @@
 // Lab 9, the parts that need no GPU: the time-cost model of seed 000 as the
-// paper writes it, the paper's shape names, and the float64 reference and
-// input generator the large skinny products rely on.
+// paper writes it (models/phvm_config_model.h), the paper's shape names, and
+// the float64 reference and input generator the large skinny products rely on.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -8,9 +8,9 @@
 
 #include "cpu/reference.h"
 #include "harness/cli.h"
-#include "solutions/lab9/config_model.h"
+#include "models/phvm_config_model.h"
 
-using namespace reference::lab9;
+using namespace mml::phvm;
 
 TEST_SUITE("lab9") {
     TEST_CASE("model: Eq. 2-4 leave six configurations on the paper's GPUs") {

@@ -5,6 +5,12 @@
 # pkg-config, and a C++17 compiler with OpenMP. Optional: the CUDA toolkit
 # (nvcc, cuBLAS; without it the GPU labs are left out and everything else
 # builds) and BLIS (libblis-dev: a second CPU peer row where installed).
+# Lab 12: OpenMPI (libopenmpi-dev, openmpi-bin) is installed like the
+# required packages where configure runs as root with apt-get (CI runs lab
+# 12's MPI tests), but is not required: without it lab 12's MPI programs are
+# left out, everything else builds, and the hint names the packages. NCCL
+# (nccl.h under the CUDA include folder or /usr/include, libnccl) comes with
+# the CUDA toolkit or libnccl-dev; with MPI and CUDA it adds lab 12's GPU program.
 #
 # OpenBLAS is detected as OpenBLAS, never as "some cblas.h": netlib's
 # reference BLAS (libblas-dev, a common package) also installs a cblas.h, but
@@ -139,6 +145,69 @@ if [ -n "$nvcc" ]; then
   else cuda_arch=80; arch_note="default (no GPU found; PTX included so newer GPUs run it)"; fi
 fi
 
+# OpenMPI (lab 12): the compile and link flags of mpicxx, else of pkg-config's
+# ompi-cxx or mpi module; only the C API is used (OMPI_SKIP_MPICXX), and a
+# program calling MPI_Init must link. mpirun is looked up on PATH.
+mpi_flags() {
+  if command -v mpicxx >/dev/null 2>&1 && mpicxx --showme:compile >/dev/null 2>&1; then
+    echo "$(mpicxx --showme:compile)|$(mpicxx --showme:link)"
+    return
+  fi
+  local mod
+  for mod in ompi-cxx mpi; do
+    if pkg-config --exists "$mod" 2>/dev/null; then
+      echo "$(pkg-config --cflags "$mod")|$(pkg-config --libs "$mod")"
+      return
+    fi
+  done
+  echo "|"
+}
+mpi_links() {
+  printf '#include <mpi.h>\nint main(int c, char** v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' > "$scratch/mpi.cpp"
+  # shellcheck disable=SC2086
+  $cxx -std=c++17 -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1 $1 "$scratch/mpi.cpp" -o "$scratch/mpi" $2 >/dev/null 2>&1
+}
+check_mpi() {
+  IFS='|' read -r mpi_cflags mpi_libs <<< "$(mpi_flags)"
+  have_mpi=0
+  if [ -n "$mpi_libs" ] && mpi_links "$mpi_cflags" "$mpi_libs"; then have_mpi=1; fi
+  mpirun=$(command -v mpirun || true)
+}
+check_mpi
+mpi_note=""
+if [ $have_mpi = 0 ] || [ -z "$mpirun" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ "${NO_INSTALL:-0}" != 1 ]; then
+    echo "configure: installing OpenMPI for lab 12: libopenmpi-dev openmpi-bin" >&2
+    { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenmpi-dev openmpi-bin >&2 ||
+      { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenmpi-dev openmpi-bin >&2; }; } ||
+      echo "configure: warning: 'apt-get install libopenmpi-dev openmpi-bin' failed; lab 12's MPI part is left out" >&2
+    check_mpi
+  fi
+  if [ $have_mpi = 0 ]; then mpi_note="no - lab 12's MPI programs left out (sudo apt-get install libopenmpi-dev openmpi-bin)"
+  elif [ -z "$mpirun" ]; then mpi_note="yes, but no mpirun on PATH (sudo apt-get install openmpi-bin)"; fi
+fi
+[ -z "$mpi_note" ] && mpi_note="yes ($mpirun)"
+[ $have_mpi = 1 ] && mpi_cflags="$mpi_cflags -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1"
+
+# NCCL (lab 12's GPU program): nccl.h in the CUDA toolkit or /usr/include, and
+# a program calling ncclGetVersion must link against libnccl.
+have_nccl=0; nccl_cflags=""; nccl_libs=""; nccl_note="no (needs CUDA)"
+if [ $have_cuda = 1 ]; then
+  nccl_note="no - lab 12's GPU program left out (NCCL comes with the CUDA toolkit, or: sudo apt-get install libnccl-dev)"
+  for dir in "$cuda_home/include" "$cuda_home/targets/x86_64-linux/include" /usr/include; do
+    [ -f "$dir/nccl.h" ] || continue
+    printf '#include <nccl.h>\nint main() { int v = 0; return ncclGetVersion(&v) == ncclSuccess && v > 0 ? 0 : 1; }\n' > "$scratch/nccl.cpp"
+    for libdir in "$cuda_home/lib64" "$cuda_home/targets/x86_64-linux/lib" /usr/lib/x86_64-linux-gnu; do
+      if $cxx -std=c++17 -I"$dir" -I"$cuda_home/include" "$scratch/nccl.cpp" -o "$scratch/nccl" -L"$libdir" -lnccl \
+           -Wl,-rpath,"$libdir" >/dev/null 2>&1; then
+        have_nccl=1; nccl_cflags="-I$dir"; nccl_libs="-L$libdir -lnccl -Wl,-rpath,$libdir"
+        nccl_note="yes ($dir/nccl.h)"
+        break 2
+      fi
+    done
+  done
+fi
+
 mkdir -p "$build"
 tmp="$build/config.mk.tmp"
 cat > "$tmp" <<MK
@@ -152,7 +221,15 @@ BLAS_LIBS := $blas_libs
 HAVE_BLIS := $have_blis
 BLIS_CFLAGS := $blis_cflags
 BLIS_LIBS := $blis_libs
+HAVE_MPI := $have_mpi
+MPI_CFLAGS := $mpi_cflags
+MPI_LIBS := $mpi_libs
+MPIRUN := $mpirun
+HAVE_NCCL := $have_nccl
+NCCL_CFLAGS := $nccl_cflags
+NCCL_LIBS := $nccl_libs
 MK
 mv "$tmp" "$build/config.mk"
 echo "configure: ok (OpenBLAS: ${blas_libs}; BLIS: $([ $have_blis = 1 ] && echo yes || echo "no (optional: libblis-dev)");" \
-     "CUDA: $([ $have_cuda = 1 ] && echo "yes, sm_$cuda_arch $arch_note" || echo "no - GPU labs left out"))" >&2
+     "CUDA: $([ $have_cuda = 1 ] && echo "yes, sm_$cuda_arch $arch_note" || echo "no - GPU labs left out");" \
+     "MPI: $mpi_note; NCCL: $nccl_note)" >&2

@@ -24,6 +24,11 @@ if grep -q '^\[tests\] GPU tests skipped' "$log"; then
     [ -f "tests/gpu/test_lab$n.cpp" ] && gpu_note=" (lab $n's GPU tests NOT run: no usable GPU here, see the first line)"
   done
 fi
+# Lab 12's MPI (or NCCL) tests where the MPI programs or mpirun are missing:
+# skipped with the reason printed first ("[tests] lab 12's MPI tests skipped: ...").
+if grep -q "^\[tests\] lab 12's [A-Z]* tests skipped" "$log"; then
+  gpu_note+=" (NOT run: $(grep "^\[tests\] lab 12's [A-Z]* tests skipped" "$log" | sed 's/^\[tests\] //' | head -n2 | tr '\n' ' ' | sed 's/ $//'))"
+fi
 case " $* " in
   *" --test-suite="*) echo "$passed passed, $failed failed$gpu_note" ;;  # one lab: the other labs' tests are not "skipped"
   *) echo "$passed passed, $failed failed, $skipped skipped" ;;

@@ -5,6 +5,7 @@
 #include "harness/runner/checker.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -25,6 +26,7 @@
 #include <system_error>
 #include <vector>
 
+#include "cpu/rounding.h"
 #include "harness/cli.h"
 #include "harness/runner/protocol.h"
 #include "harness/runner/remote.h"
@@ -94,6 +96,24 @@ std::string ending_of(int status) {
     return "exit status " + std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+// MML_RUNNER_USER ("uid:gid"), for the student's runner only: the user it
+// runs as. False when not set; a malformed value stops the checker (the
+// runner must never run as root by mistake).
+bool parse_user(const char* variable, uid_t* uid, gid_t* gid) {
+    if (std::strcmp(variable, "MML_RUNNER") != 0) return false;
+    const char* v = std::getenv("MML_RUNNER_USER");
+    if (!v || !*v) return false;
+    unsigned long u = 0, g = 0;
+    char colon = 0, extra = 0;
+    if (std::sscanf(v, "%lu%c%lu%c", &u, &colon, &g, &extra) != 3 || colon != ':' || u == 0) {
+        std::fprintf(stderr, "mmlab-checker: MML_RUNNER_USER=%s is not uid:gid of an unprivileged user\n", v);
+        std::exit(2);
+    }
+    *uid = uid_t(u);
+    *gid = gid_t(g);
+    return true;
+}
+
 // One runner process: started on first use, watched on every request, and
 // killed at the first thing it does wrong (after which every request fails
 // with that reason: the test that was running records it).
@@ -160,7 +180,7 @@ private:
         std::vector<std::string> env_strings;
         for (char** e = environ; *e; ++e) {
             const std::string entry = *e;
-            if (entry.rfind("MML_RUNNER", 0) == 0 || entry.rfind("MML_REFERENCE_RUNNER", 0) == 0 ||
+            if (entry.rfind("MML_RUNNER", 0) == 0 || entry.rfind("MML_REFERENCE_RUNNER", 0) == 0 ||  // also MML_RUNNER_USER
                 entry.rfind("MMLAB=", 0) == 0)
                 continue;
             env_strings.push_back(entry);
@@ -168,6 +188,12 @@ private:
         std::vector<char*> envp;
         for (auto& e : env_strings) envp.push_back(e.data());
         envp.push_back(nullptr);
+        // The student's runner runs as the unprivileged grading user when the
+        // grader is root (MML_RUNNER_USER=uid:gid, tools/grading/checker.py):
+        // switched to in the child below, before anything of it runs.
+        uid_t uid = 0;
+        gid_t gid = 0;
+        const bool switch_user = parse_user(variable_, &uid, &gid);
         int sv[2];
         if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
             fail_without_process(std::string("could not be started: socketpair: ") + std::strerror(errno));
@@ -186,8 +212,12 @@ private:
         if (pid == 0) {
             // The child: only async-signal-safe calls until exec.
             // Its own process group, so that the checker can kill all of it;
-            // killed with the checker, should the checker die first.
+            // killed with the checker, should the checker die first (set
+            // after the user switch, which would clear it).
             setpgid(0, 0);
+            if (switch_user && (setgroups(0, nullptr) != 0 || setresgid(gid, gid, gid) != 0 ||
+                                setresuid(uid, uid, uid) != 0))
+                _exit(126);
             prctl(PR_SET_PDEATHSIG, SIGKILL);
             if (getppid() != parent) _exit(126);
             const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -430,18 +460,23 @@ std::string entry_name(std::int64_t i, std::int64_t j) { return "C[" + std::to_s
 // product. Skipping any noticeable part of the work fails it; its cost is
 // O(MN + MK + KN + 64 K), far below the product's. Returns "" or the failure.
 std::string check_scaled_product(const float* A, const float* B, const float* d, const float* C, Shape s,
-                                 const ErrorBound& bound, std::mt19937_64& rng) {
+                                 const ErrorBound& bound, InputRounding rounding, std::mt19937_64& rng) {
     const std::int64_t M = s.M, N = s.N, K = s.K;
     for (std::int64_t e = 0; e < M * N; ++e) {
         if (is_poison(C[e])) return entry_name(e / N, e % N) + " was never written (it still holds the poison value)";
         if (!std::isfinite(C[e])) return entry_name(e / N, e % N) + " is " + (std::isnan(C[e]) ? "NaN" : "Inf");
     }
-    auto bprime = [&](std::int64_t k, std::int64_t j) { return double(d[k] * B[k * N + j]); };  // fl(d_k b_kj), as the runner
+    // The inputs as the stage multiplies them: fl(d_k b_kj), as the runner forms
+    // B', then rounded as a reduced-precision stage rounds its inputs
+    // (Stage::input_rounding; run_once_and_verify judges those stages so too).
+    auto bprime = [&](std::int64_t k, std::int64_t j) { return double(round_input(d[k] * B[k * N + j], rounding)); };
+    auto a = [&](std::int64_t i, std::int64_t k) { return double(round_input(A[i * K + k], rounding)); };
     const double ref_u = kFloat64UnitRoundoff;
     double normwise = 0;
     if (bound.kind == ErrorBound::Kind::Normwise) {
         double maxa = 0, maxb = 0;
-        for (std::int64_t e = 0; e < M * K; ++e) maxa = std::max(maxa, double(std::fabs(A[e])));
+        for (std::int64_t i = 0; i < M; ++i)
+            for (std::int64_t k = 0; k < K; ++k) maxa = std::max(maxa, std::fabs(a(i, k)));
         for (std::int64_t k = 0; k < K; ++k)
             for (std::int64_t j = 0; j < N; ++j) maxb = std::max(maxb, std::fabs(bprime(k, j)));
         normwise = bound.factor * maxa * maxb;
@@ -468,8 +503,8 @@ std::string check_scaled_product(const float* A, const float* B, const float* d,
             lhs_abs += std::fabs(double(C[i * N + j]) * x[std::size_t(j)]);
         }
         for (std::int64_t k = 0; k < K; ++k) {
-            rhs += double(A[i * K + k]) * y[std::size_t(k)];
-            rhs_abs += std::fabs(double(A[i * K + k])) * yabs[std::size_t(k)];
+            rhs += a(i, k) * y[std::size_t(k)];
+            rhs_abs += std::fabs(a(i, k)) * yabs[std::size_t(k)];
         }
         const double tol = (normwise > 0 ? normwise * sum_abs_x : bound.factor * rhs_abs) + slack * (lhs_abs + rhs_abs);
         if (std::fabs(lhs - rhs) > tol)
@@ -483,7 +518,7 @@ std::string check_scaled_product(const float* A, const float* B, const float* d,
         const std::int64_t j = t == 0 ? 0 : t == 1 ? N - 1 : col(rng);
         double ref = 0, abs_sum = 0;
         for (std::int64_t k = 0; k < K; ++k) {
-            const double p = double(A[i * K + k]) * bprime(k, j);
+            const double p = a(i, k) * bprime(k, j);
             ref += p;
             abs_sum += std::fabs(p);
         }
@@ -510,8 +545,8 @@ std::string params_words(const StageParams& p) {
 
 class RemoteStage : public RemoteVersion {
 public:
-    RemoteStage(std::shared_ptr<Connection> c, std::string stage, Device device, Impl impl)
-        : c_(std::move(c)), stage_(std::move(stage)), device_(device), impl_(impl) {}
+    RemoteStage(std::shared_ptr<Connection> c, const Stage& stage, Impl impl)
+        : c_(std::move(c)), stage_(stage.name), device_(stage.device), rounding_(stage.input_rounding), impl_(impl) {}
 
     void call(const float* A, const float* B, float* C, Shape s, const StageParams& p) override {
         in_context(s, [&] {
@@ -560,7 +595,7 @@ public:
         const double seconds = std::chrono::duration<double>(t1 - t0).count();
         result_.resize(std::size_t(s.M * s.N));
         std::memcpy(result_.data(), c_->C(), result_.size() * sizeof(float));
-        const std::string wrong = check_scaled_product(A_, B_, d_.data(), result_.data(), s, bound, rng_);
+        const std::string wrong = check_scaled_product(A_, B_, d_.data(), result_.data(), s, bound, rounding_, rng_);
         if (!wrong.empty()) throw std::runtime_error("a timed run of " + stage_ + " gave a wrong result: " + wrong);
         return seconds;
     }
@@ -589,6 +624,7 @@ private:
     std::shared_ptr<Connection> c_;
     std::string stage_;
     Device device_;
+    InputRounding rounding_;
     Impl impl_;
     unsigned long long loaded_generation_ = 0;
     const float* A_ = nullptr;
@@ -635,13 +671,13 @@ void rewrite(Stage& s) {
     if (s.student) {
         auto& c = student_runner();
         if (!c) c = std::make_shared<Connection>("MML_RUNNER", "the student's runner");
-        s.student = RemoteFn{std::make_shared<RemoteStage>(c, s.name, s.device, Impl::Student)};
+        s.student = RemoteFn{std::make_shared<RemoteStage>(c, s, Impl::Student)};
     }
     const char* ref = std::getenv("MML_REFERENCE_RUNNER");
     if (ref && *ref) {  // every reference version (and peer row) from the trusted reference runner
         auto& c = reference_runner();
         if (!c) c = std::make_shared<Connection>("MML_REFERENCE_RUNNER", "the reference runner");
-        s.reference = RemoteFn{std::make_shared<RemoteStage>(c, s.name, s.device, Impl::Reference)};
+        s.reference = RemoteFn{std::make_shared<RemoteStage>(c, s, Impl::Reference)};
     }
 }
 

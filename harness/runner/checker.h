@@ -17,6 +17,8 @@
 //   MML_REFERENCE_RUNNER  the same for a runner built with the references (optional)
 //   MML_RUNNER_TIMEOUT    seconds this process may wait for its runners in all
 //                         (the test case's time limit; default 600)
+//   MML_RUNNER_USER       uid:gid the student's runner runs as (the grader, as root,
+//                         sets its unprivileged user; unset: this process's own)
 //
 // The runner's failures reach the test as std::runtime_error whose message
 // starts with "the runner " (kRunnerPrefix): the grader reads them from the

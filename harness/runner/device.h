@@ -27,9 +27,10 @@ public:
     void load(Shape s, const float* A, const float* B);
     bool loaded(Shape s) const;
     // Poisons C, runs fn on the device's A and B (B scaled by d's K factors
-    // first when d is not null), synchronises, checks for errors and the
-    // guard band, copies C to the host. Throws std::runtime_error.
-    void run(const MatmulFn& fn, const StageParams& p, const float* d, float* C);
+    // first when d is not null; the stage's `prepare`, Stage::prepare, first
+    // when it has one), synchronises, checks for errors and the guard band,
+    // copies C to the host. Throws std::runtime_error.
+    void run(const MatmulFn& fn, const MatmulFn& prepare, const StageParams& p, const float* d, float* C);
     // Frees everything (a new shared memory, another shape).
     void reset();
 

@@ -97,7 +97,7 @@ void DeviceSide::load(Shape s, const float* A, const float* B) {
     state_->B.copy_from_host(B);
 }
 
-void DeviceSide::run(const MatmulFn& fn, const StageParams& p, const float* d, float* C) {
+void DeviceSide::run(const MatmulFn& fn, const MatmulFn& prepare, const StageParams& p, const float* d, float* C) {
     if (!state_) throw std::runtime_error("a GPU run before its inputs were loaded");
     State& st = *state_;
     const Shape s = st.shape;
@@ -112,6 +112,10 @@ void DeviceSide::run(const MatmulFn& fn, const StageParams& p, const float* d, f
     }
     fill_bits<<<blocks_for(st.C.count()), 256>>>(st.C.get(), st.C.count(), kPoisonBits);
     CUDA_CHECK_LAUNCH();
+    if (prepare) {  // the stage's own input conversion (lab 11's bf16/TF32 operands), as DeviceProblem runs it
+        prepare(st.A.get(), B, st.C.get(), s, p);
+        CUDA_CHECK_LAUNCH();
+    }
     fn(st.A.get(), B, st.C.get(), s, p);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());  // errors raised while the kernel ran surface here

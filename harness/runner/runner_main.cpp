@@ -175,7 +175,7 @@ private:
         }
         if (!scaled) device_.load(s, shared_.A(), shared_.B());
         else if (!device_.loaded(s)) throw BadRequest("a scaled GPU run before load");
-        device_.run(fn, params, scaled ? shared_.d() : nullptr, shared_.C());
+        device_.run(fn, stage->prepare, params, scaled ? shared_.d() : nullptr, shared_.C());
         return "done";
     }
 

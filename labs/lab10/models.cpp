@@ -49,7 +49,7 @@ double roofline_gflops(double intensity, double peak_gflops, double bandwidth_gb
 }
 
 // ---------------------------------------------------------------- Part 2: latency-hidden factor
-// Notation (gpu/lh_model.h): for block b = block i,
+// Notation (models/lh_model.h): for block b = block i,
 //   ILP_i = b.ilp, La_i = b.latency, Bw_i = b.bandwidth;
 //   TNT = occ.warps_on_sm() (TLP x BLP), NT = occ.warps_per_block;
 //   j = 1..TNT is the warp's place in the SM's round-robin order.

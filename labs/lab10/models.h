@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "cpu/matrix.h"
-#include "gpu/lh_model.h"
+#include "models/lh_model.h"
 
 namespace student::lab10 {
 

@@ -1,20 +1,21 @@
 // Lab 3 - your code. Read handouts/lab3.md first.
 //
-// Given (declared in solutions/lab3/strassen.h, read it - it is short; the
-// reference's own seven products and combinations, compute_product and
-// add_product in solutions/lab3/strassen.cpp, are the answer to tasks 1 and 2:
-// leave that file for after):
+// Given (in labs/common/, namespace common::lab3: read the headers, they are
+// short):
 //   views        ConstView / View: a pointer to element (0,0) and the row
 //                stride ld; element (i,j) of a view V is V.p[i*V.ld + j]
-//   the plan     stops_at_base_case, halves, workspace_floats,
-//                product_workspace_floats (strassen_plan.cpp)
+//                (strassen_views.h)
 //   quadrants    split(A, B, half) -> q.A11 ... q.B22;  split(C, half) -> c.C11 ...
 //   helpers      add_views(P, Q, out, rows, cols)       out = P + Q
 //                subtract_views(P, Q, out, rows, cols)  out = P - Q
 //                (out is contiguous: rows x cols with ld = cols)
+//   the plan     stops_at_base_case, halves, workspace_floats,
+//                product_workspace_floats (strassen_plan.h)
 //   fix-ups      fix_up_peeled: the row, column and rank-1 update that odd
-//                M, N, K leave (peeling - see solutions/lab3/strassen.h)
-//   the kernel   classical_kernel, where the recursion stops
+//                M, N, K leave (peeling - see strassen_fix_ups.h)
+//   the kernel   classical_kernel, where the recursion stops (classical_kernel.h)
+// (labs/common/strassen_recursion.cpp, given to lab 4, is the answer to
+// tasks 1 and 2: leave that file for after.)
 //
 // Task 1: form_and_multiply - the seven products M1..M7.
 // Task 2: combine_into_c    - the four combinations into C's quadrants.
@@ -25,21 +26,23 @@
 
 #include <memory>
 
-#include "solutions/lab3/classical_kernel.h"
-#include "solutions/lab3/strassen.h"
+#include "labs/common/classical_kernel.h"
+#include "labs/common/strassen_fix_ups.h"
+#include "labs/common/strassen_plan.h"
+#include "labs/common/strassen_views.h"
 
 namespace student::lab3 {
 
-using reference::lab3::add_views;
-using reference::lab3::ConstView;
-using reference::lab3::CQuadrants;
-using reference::lab3::Quadrants;
-using reference::lab3::subtract_views;
-using reference::lab3::View;
+using common::lab3::add_views;
+using common::lab3::ConstView;
+using common::lab3::CQuadrants;
+using common::lab3::Quadrants;
+using common::lab3::subtract_views;
+using common::lab3::View;
 
-// (The names differ from the reference's compute_product / add_product /
-// strassen_recursive on purpose: the views are reference types, so C++ would
-// otherwise find both versions and refuse to choose.)
+// (The names differ from lab 4's given compute_product / add_product /
+// strassen_recursive on purpose: the views are common::lab3 types, so C++
+// would otherwise find both versions and refuse to choose.)
 void recurse(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff, float* work);
 
 // TODO(lab3, task 1): compute M_{product+1} into Z (q.half.M x q.half.N, ld = q.half.N).
@@ -80,28 +83,28 @@ void combine_into_c(int product, const float* Z, std::int64_t ldz, const CQuadra
 // shape is small; else split, run the seven products through Z one by one,
 // then fix up what odd sizes left out.
 void recurse(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff, float* work) {
-    namespace ref = reference::lab3;
-    if (ref::stops_at_base_case(s, cutoff)) {
-        ref::classical_kernel(A.p, A.ld, B.p, B.ld, C.p, C.ld, s.M, s.N, s.K, false);
+    namespace given = common::lab3;
+    if (given::stops_at_base_case(s, cutoff)) {
+        given::classical_kernel(A.p, A.ld, B.p, B.ld, C.p, C.ld, s.M, s.N, s.K, false);
         return;
     }
-    const mml::Shape h = ref::halves(s);
-    const Quadrants q = ref::split(A, B, h);
-    const CQuadrants c = ref::split(C, h);
+    const mml::Shape h = given::halves(s);
+    const Quadrants q = given::split(A, B, h);
+    const CQuadrants c = given::split(C, h);
     float* Z = work;
     float* product_work = work + h.M * h.N;
     for (int product = 0; product < 7; ++product) {
         form_and_multiply(product, q, Z, product_work, cutoff);
         combine_into_c(product, Z, h.N, c, 0, h.M, h.N);
     }
-    ref::fix_up_peeled(A, B, C, s);
+    given::fix_up_peeled(A, B, C, s);
 }
 
 // Given: the one allocation, sized before the recursion starts.
 void matmul_strassen(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                      std::int64_t K, std::int64_t cutoff) {
     const mml::Shape s{M, N, K};
-    const std::int64_t floats = reference::lab3::workspace_floats(s, cutoff);
+    const std::int64_t floats = common::lab3::workspace_floats(s, cutoff);
     std::unique_ptr<float[]> work(floats > 0 ? new float[std::size_t(floats)] : nullptr);
     recurse({A, K}, {B, N}, {C, N}, s, cutoff, work.get());
 }

@@ -1,16 +1,20 @@
 // Lab 4 - your code. Read handouts/lab4.md first.
 //
-// Given (read them, they are short):
-//   reference::lab3::classical_kernel(A, lda, B, ldb, C, ldc, m, n, k, false)
+// Given (in labs/common/; read them, they are short):
+//   common::lab3::classical_kernel(A, lda, B, ldb, C, ldc, m, n, k, false)
 //       C (m x n, row stride ldc) = A (m x k, stride lda) * B (k x n, stride ldb):
-//       lab 3's classical kernel. Every thread runs it on its own rows.
-//   reference::lab4::rows_for_thread(M, N, T, t) -> RowRange {begin, end}
+//       lab 3's classical kernel (classical_kernel.h). Every thread runs it on
+//       its own rows.
+//   common::lab4::rows_for_thread(M, N, T, t) -> RowRange {begin, end}
 //       the rows of C that thread t of T computes: contiguous, covering [0, M)
 //       once, boundaries on 64-byte cache lines of C (no false sharing), empty
-//       ranges for threads past the work (M < T).
-//   reference::lab4::rows_per_line_unit(N)
-//       how many rows of N floats make a whole number of cache lines.
-//   lab 3's Strassen pieces (solutions/lab3/strassen.h) for task 4.
+//       ranges for threads past the work (M < T) (row_partition.h).
+//   common::lab4::rounded_block_rows(N, block_rows)
+//       rows of one OpenMP block, rounded up to whole cache-line units of C.
+//   lab 3's Strassen for task 4, common::lab3: the views and quadrants
+//       (strassen_views.h), the plan (strassen_plan.h), the fix-ups
+//       (strassen_fix_ups.h) and the sequential recursion with its
+//       compute_product and add_product (strassen_recursion.h).
 //
 // Until you write a function, it leaves C unwritten and its tests fail with
 // "was never written".
@@ -22,15 +26,19 @@
 #include <memory>
 #include <vector>
 
-#include "solutions/lab3/classical_kernel.h"
-#include "solutions/lab3/strassen.h"
-#include "solutions/lab4/row_partition.h"
+#include "labs/common/classical_kernel.h"
+#include "labs/common/row_partition.h"
+#include "labs/common/strassen_fix_ups.h"
+#include "labs/common/strassen_plan.h"
+#include "labs/common/strassen_recursion.h"
+#include "labs/common/strassen_views.h"
 
 namespace student::lab4 {
 
-using reference::lab3::classical_kernel;
-using reference::lab4::RowRange;
-using reference::lab4::rows_for_thread;
+using common::lab3::classical_kernel;
+using common::lab4::rounded_block_rows;
+using common::lab4::RowRange;
+using common::lab4::rows_for_thread;
 
 // ---------------------------------------------------------------- task 1: pthreads
 // One thread's work. alignas(64): each task on its own cache line.
@@ -67,13 +75,6 @@ void matmul_pthreads(const float* A, const float* B, float* C, std::int64_t M, s
 }
 
 // ---------------------------------------------------------------- tasks 2 and 3: OpenMP
-// Given: rows of one block, rounded up to whole cache-line units of C.
-static std::int64_t rounded_block_rows(std::int64_t N, std::int64_t block_rows) {
-    const std::int64_t unit = reference::lab4::rows_per_line_unit(N);
-    if (block_rows < 1) block_rows = 1;
-    return (block_rows + unit - 1) / unit * unit;
-}
-
 // TODO(lab4, task 2): blocks of `rows = rounded_block_rows(N, block_rows)` rows,
 //   blocks = ceil(M / rows); block b is rows [b*rows, min(M, (b+1)*rows)).
 //   Loop over b with
@@ -93,7 +94,7 @@ void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M
 }
 
 // ---------------------------------------------------------------- task 4: Strassen on threads
-namespace l3 = reference::lab3;
+namespace l3 = common::lab3;
 
 // Given: what the product threads share, and one thread's slice of the workspace.
 struct ProductPool {

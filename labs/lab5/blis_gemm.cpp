@@ -32,7 +32,7 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
                  const KernelSet& kernels, BlockSizes requested, int threads) {
     // Given: the block sizes (0 = default; MC a multiple of MR, NC of NR) and
     // 64-byte aligned buffers, one packed B panel and one packed A block per thread.
-    const BlockSizes d = default_block_sizes();
+    const BlockSizes d = default_block_sizes(MR, NR);
     const std::int64_t MC = panels(requested.MC > 0 ? requested.MC : d.MC, MR) * MR;
     const std::int64_t KC = std::min(requested.KC > 0 ? requested.KC : d.KC, K);
     const std::int64_t NC = std::min(panels(requested.NC > 0 ? requested.NC : d.NC, NR), panels(N, NR)) * NR;

@@ -6,9 +6,27 @@
 
 #include <cstdint>
 
+#include "labs/common/block_sizes.h"
+#include "labs/common/row_threads.h"
+#include "labs/common/transpose.h"
 #include "labs/lab5/kernels.h"
 
 namespace student::lab5 {
+
+// Given helpers (labs/common/, namespace common::lab5; read them, they are short):
+//   transpose(B, T, K, N)         T = B^T, N x K (transpose.h)
+//   for_row_blocks(rows, threads, body, ctx)
+//                                 body(ctx, first_row, end_row) for nearly equal
+//                                 row blocks of [0, rows), one per thread:
+//                                 min(threads, rows) threads, the calling thread
+//                                 doing the first block; waits for all (row_threads.h)
+//   default_block_sizes(MR, NR)   MC, KC, NC from this machine's cache sizes (block_sizes.h)
+//   panels(n, R)                  ceil(n / R): micro-panels of R rows or columns (block_sizes.h)
+using common::lab5::BlockSizes;
+using common::lab5::default_block_sizes;
+using common::lab5::for_row_blocks;
+using common::lab5::panels;
+using common::lab5::transpose;
 
 // Stage 1 (lab5.dot, threads = 1) and seed 003's combined row (lab5.combined):
 // transpose B, then one dot product per element of C. (dot_gemm.cpp, task 1b)
@@ -21,9 +39,6 @@ void matmul_register_tile(const float* A, const float* B, float* C, std::int64_t
                           std::int64_t K, const KernelSet& kernels);
 
 // Stage 4 (lab5.blis): packed, blocked, threaded. 0 = the default block size.
-struct BlockSizes {
-    std::int64_t MC = 0, KC = 0, NC = 0;
-};
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes blocks, int threads);
 
@@ -33,13 +48,5 @@ void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64
                    std::int64_t end_panel, float* out);
 void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
                   const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate);
-
-// Given helpers (helpers.cpp).
-void transpose(const float* B, float* T, std::int64_t K, std::int64_t N);  // T = B^T (N x K)
-// body(first_row, end_row) for nearly equal row blocks of [0, rows), one per thread:
-// min(threads, rows) threads, the calling thread doing the first block; waits for all.
-void for_row_blocks(std::int64_t rows, int threads, void (*body)(void* ctx, std::int64_t, std::int64_t), void* ctx);
-BlockSizes default_block_sizes();  // from the cache sizes (sysconf), for MR x NR = 6 x 16
-inline std::int64_t panels(std::int64_t n, int R) { return (n + R - 1) / R; }  // ceil(n / R)
 
 }  // namespace student::lab5

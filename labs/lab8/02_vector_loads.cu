@@ -20,12 +20,13 @@
 //
 // Tasks (handouts/lab8.md, task 2): TODO 2.1, 2.2, 2.3 below.
 #include "labs/lab8/lab8.h"
+#include "gpu/float4_moves.cuh"
 #include "gpu/tile_io.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace student::lab8 {
-using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh), copy4 ... (gpu/float4_moves.cuh)
 
 namespace {
 
@@ -63,7 +64,8 @@ vector_loads_kernel(const float* __restrict__ A, const float* __restrict__ B, fl
         //   av = load4_or_zero<kVecA>(a_ptr, a_row_in ? K - (k0 + a_k) : 0)
         //     (the second argument: how many of the 4 elements exist);
         //   bv = load4_or_zero<kVecB>(b_ptr, k0 + b_k < K ? b_cols_left : 0);
-        //   store av TRANSPOSED: As[a_k + 0][a_m] = av.x, ... As[a_k + 3][a_m] = av.w;
+        //   store av TRANSPOSED: As[a_k + 0][a_m] = av.x, ... As[a_k + 3][a_m] = av.w
+        //     (store4_down_column(&As[a_k][a_m], BM, av) does this, gpu/float4_moves.cuh);
         //   store bv as one float4: *reinterpret_cast<float4*>(&Bs[b_k][b_n]) = bv.
         __syncthreads();
 
@@ -71,7 +73,8 @@ vector_loads_kernel(const float* __restrict__ A, const float* __restrict__ B, fl
         //   fragments with four LDS.128 per k:
         //     a[0..3] = the float4 at &As[k][ty * 8],  a[4..7] = at &As[k][ty * 8 + 4],
         //     b[0..3] = the float4 at &Bs[k][tx * 8],  b[4..7] = at &Bs[k][tx * 8 + 4]
-        //   e.g. *reinterpret_cast<float4*>(&a[0]) = *reinterpret_cast<const float4*>(&As[k][ty * 8]);
+        //   e.g. *reinterpret_cast<float4*>(&a[0]) = *reinterpret_cast<const float4*>(&As[k][ty * 8]),
+        //   which copy4(&a[0], &As[k][ty * 8]) writes for you (gpu/float4_moves.cuh);
         //   then the 64 FMAs acc[i][j] += a[i] * b[j] (all loops #pragma unroll).
         __syncthreads();
         a_ptr += BK;      // the next k-slice of A's row
@@ -82,6 +85,7 @@ vector_loads_kernel(const float* __restrict__ A, const float* __restrict__ B, fl
     //   row = m0 + ty*8 + i < M (i = 0..7) and j = 0 and 4, with col = n0 + tx*8 + j:
     //   store4_in_bounds<kVecB>(C + row * N + col,
     //                           make_float4(acc[i][j], acc[i][j+1], acc[i][j+2], acc[i][j+3]), N - col);
+    //   (as_float4(&acc[i][j]) is that make_float4, gpu/float4_moves.cuh)
     (void)acc; (void)ty; (void)tx; (void)As; (void)Bs; (void)a_row_in; (void)b_cols_left;  // (delete this line when done)
 }
 

@@ -16,12 +16,13 @@
 //
 // Tasks (handouts/lab8.md, task 3): TODO 3.0 to 3.3 below.
 #include "labs/lab8/lab8.h"
+#include "gpu/float4_moves.cuh"
 #include "gpu/tile_io.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace student::lab8 {
-using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh), copy4 ... (gpu/float4_moves.cuh)
 
 namespace {
 
@@ -60,6 +61,7 @@ conflict_free_kernel(const float* __restrict__ A, const float* __restrict__ B, f
         __syncthreads();
 
         // TODO(lab8, task 3.2): the inner product with the split thread tile:
+        //   (copy4, as in stage 2)
         //   a[0..3] = float4 at &As[k][ty * 4],  a[4..7] = float4 at &As[k][BM / 2 + ty * 4],
         //   b[0..3] = float4 at &Bs[k][tx * 4],  b[4..7] = float4 at &Bs[k][BN / 2 + tx * 4],
         //   then acc[i][j] += a[i] * b[j] for all 64 (i, j).

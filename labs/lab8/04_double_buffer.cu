@@ -23,12 +23,13 @@
 //
 // Tasks (handouts/lab8.md, task 4): TODO 4.1 and 4.2 below.
 #include "labs/lab8/lab8.h"
+#include "gpu/float4_moves.cuh"
 #include "gpu/tile_io.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace student::lab8 {
-using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh), copy4 ... (gpu/float4_moves.cuh)
 
 namespace {
 
@@ -126,13 +127,8 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
     };
     auto store_next = [&](int buf) {  // registers -> shared copy `buf`
 #pragma unroll
-        for (int l = 0; l < kLoadsA; ++l) {
-            float* p = a_smem[l] + buf * kCopyA;  // the transpose: 4 scalar stores down a column of As
-            p[0 * (BM + T::kPadA)] = a_next[l].x;
-            p[1 * (BM + T::kPadA)] = a_next[l].y;
-            p[2 * (BM + T::kPadA)] = a_next[l].z;
-            p[3 * (BM + T::kPadA)] = a_next[l].w;
-        }
+        for (int l = 0; l < kLoadsA; ++l)  // the transpose: 4 scalar stores down a column of As
+            store4_down_column(a_smem[l] + buf * kCopyA, BM + T::kPadA, a_next[l]);
 #pragma unroll
         for (int l = 0; l < kLoadsB; ++l) *reinterpret_cast<float4*>(b_smem[l] + buf * kCopyB) = b_next[l];
     };
@@ -148,7 +144,7 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
     //                               // and without an if the compiler keeps the
     //                               // loads here instead of moving them down.
     //     for k in 0..BK-1 (#pragma unroll):
-    //       a[4s..4s+3] = float4 at &As[buf][k][row0 + s * LANES_M * 4], s = 0..TM/4-1
+    //       a[4s..4s+3] = float4 at &As[buf][k][row0 + s * LANES_M * 4], s = 0..TM/4-1  (copy4)
     //       b[4s..4s+3] = float4 at &Bs[buf][k][col0 + s * LANES_N * 4], s = 0..TN/4-1
     //       acc[i][j] += a[i] * b[j]
     //     store_next(buf ^ 1);      // the other copy: nobody reads it since the last barrier

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cpu/matrix.h"
-#include "gpu/lh_model.h"
+#include "models/lh_model.h"
 
 namespace reference::lab10 {
 
@@ -45,14 +45,5 @@ double time_one_rep(const std::vector<mml::lh::Block>& blocks, const mml::lh::Oc
 // Task 8: RepNum and TimeTotal (cycles).
 long long rep_num(long long grid_blocks, int blocks_per_sm, int sm_count);
 double time_total_cycles(const mml::lh::Kernel& k);
-
-}  // namespace reference::lab10
-
-namespace reference::lab10 {
-
-// Not a task: TimeOneRep with the paper's printed sum over the warps j (every
-// warp's exposed wait added), beside our reading (the longest exposed wait);
-// `mmlab lh-model` prints both (handouts/lab10.md: why they differ).
-double time_one_rep_as_printed(const std::vector<mml::lh::Block>& blocks, const mml::lh::Occupancy& occ);
 
 }  // namespace reference::lab10

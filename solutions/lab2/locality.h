@@ -1,5 +1,5 @@
 // Lab 2 reference: memory locality (see labs/lab2/locality.h for the contract).
-// One file per stage: interchanged.cpp, transposed.cpp, blocked.cpp.
+// The answers are in locality.cpp, one section per task, as in the starter.
 #pragma once
 
 #include <cstdint>

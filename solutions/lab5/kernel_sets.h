@@ -1,6 +1,7 @@
-// Lab 5 reference: the kernel set each kernels_<isa>.cpp defines. Only
-// kernels.cpp may hand them out (after checking the CPU); included by the
-// kernels_*.cpp files and kernels.cpp, nothing else.
+// Lab 5 reference, internal: the kernel set each kernels_<level>.cpp defines.
+// No starter counterpart: the starter has one set of its own kernels. Only
+// kernels.cpp may hand these out (after checking the CPU), so they are not in
+// kernels.h; included by the kernels_*.cpp files and kernels.cpp, nothing else.
 #pragma once
 
 #include "solutions/lab5/kernels.h"

@@ -1,25 +1,32 @@
-// Lab 5 reference: the innermost loops of every stage, one set per ISA.
+// Lab 5 reference: the innermost loops of every stage, one set per SIMD level
+// (see labs/lab5/kernels.h for the starter's).
 //
 // The three kernels below are the only code in lab 5 that depends on the SIMD
 // width. Everything around them (transposing, the tile loops, packing, the
 // five BLIS loops, threads) is written once and gets the kernels from a
-// KernelSet, chosen at run time (isa.h). Each ISA's set is compiled in its own
-// file (kernels_scalar.cpp, kernels_avx2.cpp, kernels_avx512.cpp) from the
-// same template bodies (kernel_bodies.h), so they differ only in the vector
+// KernelSet, chosen at run time. Each level's set is compiled in its own file
+// (kernels_scalar.cpp, kernels_avx2.cpp, kernels_avx512.cpp) from the same
+// template bodies (kernel_bodies_impl.h), so they differ only in the vector
 // type and its handful of operations.
+//
+// The binary is built for plain x86-64 and may run on a CPU with AVX2+FMA,
+// with AVX-512, or with neither. So the choice is made at run time with cpuid
+// (cpu/machine.h: the project's one table of SIMD levels), never at compile
+// time with -march=native: each level's code sits in its own file compiled
+// for that level alone, and is only called after the check says the CPU has it.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "solutions/lab5/isa.h"
+#include "cpu/machine.h"
 
 namespace reference::lab5 {
 
 struct KernelSet {
-    const char* name;  // e.g. "AVX2+FMA 6x16"
-    Isa isa;           // the instructions it needs (checked before any call)
-    int MR, NR;        // the register tile: MR rows x NR columns of C
+    const char* name;       // e.g. "AVX2+FMA 6x16"
+    mml::SimdLevel simd;    // the instructions it needs (checked before any call)
+    int MR, NR;             // the register tile: MR rows x NR columns of C
 
     // Stage 1: returns sum_k a[k] * b[k] (two contiguous rows of length K).
     float (*dot)(const float* a, const float* b, std::int64_t K);
@@ -39,8 +46,8 @@ struct KernelSet {
                   bool accumulate);
 };
 
-// The kernels for one ISA; throws std::invalid_argument if the CPU lacks it.
-const KernelSet& kernels_for(Isa isa);
+// The kernels for one SIMD level; throws std::invalid_argument if the CPU lacks it.
+const KernelSet& kernels_for(mml::SimdLevel simd);
 
 // Kernel sets with the AVX-512 tile geometry (MR x NR = 12 x 32) that run
 // without AVX-512, so that the tests can check that geometry and the template

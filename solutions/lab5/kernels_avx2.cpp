@@ -16,7 +16,7 @@
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
-#include "solutions/lab5/kernel_bodies.h"
+#include "solutions/lab5/kernel_bodies_impl.h"
 
 namespace reference::lab5 {
 namespace {
@@ -87,12 +87,12 @@ void micro_avx2_pair(std::int64_t kc, const float* a, const float* b, float* C, 
 namespace reference::lab5 {
 
 const KernelSet& avx2_kernels() {
-    static const KernelSet k{"AVX2+FMA 6x16", Isa::Avx2, 6, 16, dot_avx2, tile_avx2, micro_avx2};
+    static const KernelSet k{"AVX2+FMA 6x16", mml::SimdLevel::Avx2, 6, 16, dot_avx2, tile_avx2, micro_avx2};
     return k;
 }
 
 const KernelSet& avx2_pair_kernels() {
-    static const KernelSet k{"AVX2+FMA pairs, AVX-512 tile 12x32 (test only)", Isa::Avx2, 12, 32,
+    static const KernelSet k{"AVX2+FMA pairs, AVX-512 tile 12x32 (test only)", mml::SimdLevel::Avx2, 12, 32,
                              dot_avx2_pair, tile_avx2_pair, micro_avx2_pair};
     return k;
 }

@@ -1,8 +1,10 @@
-// Lab 5 reference: the kernels for AVX-512 (16 floats per zmm register).
+// Lab 5 reference: the kernels for AVX-512 (16 floats per zmm register). No
+// starter counterpart: the starter's kernels are AVX2 (kernels_avx2.cpp), and
+// AVX-512 is the handout's extension.
 // Register tile 12 x 32: 12 rows x 2 vectors = 24 accumulators, + 2 vectors
 // of B + 1 broadcast = 27 of the 32 zmm registers; each step k costs 2 loads
 // + 12 broadcasts for 24 FMAs. The bodies are the ones the AVX2 kernels use
-// (kernel_bodies.h); only the vector type and its operations change, and the
+// (kernel_bodies_impl.h); only the vector type and its operations change, and the
 // tests run those bodies at this very tile size on machines without AVX-512
 // (kernels.h: scalar_kernels_with_avx512_tile, avx2_kernels_emulating_avx512).
 //
@@ -17,7 +19,7 @@
 
 #pragma GCC push_options
 #pragma GCC target("avx512f")
-#include "solutions/lab5/kernel_bodies.h"
+#include "solutions/lab5/kernel_bodies_impl.h"
 
 namespace reference::lab5 {
 namespace {
@@ -59,7 +61,7 @@ void micro_avx512(std::int64_t kc, const float* a, const float* b, float* C, std
 namespace reference::lab5 {
 
 const KernelSet& avx512_kernels() {
-    static const KernelSet k{"AVX-512 12x32", Isa::Avx512, 12, 32, dot_avx512, tile_avx512, micro_avx512};
+    static const KernelSet k{"AVX-512 12x32", mml::SimdLevel::Avx512, 12, 32, dot_avx512, tile_avx512, micro_avx512};
     return k;
 }
 

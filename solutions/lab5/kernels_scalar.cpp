@@ -6,7 +6,7 @@
 // on every machine to check the packing and loops at that tile size.
 #include <cstdint>
 
-#include "solutions/lab5/kernel_bodies.h"
+#include "solutions/lab5/kernel_bodies_impl.h"
 #include "solutions/lab5/kernel_sets.h"
 #include "solutions/lab5/kernels.h"
 
@@ -43,12 +43,12 @@ void micro_12x32(std::int64_t kc, const float* a, const float* b, float* C, std:
 }  // namespace
 
 const KernelSet& scalar_kernels() {
-    static const KernelSet k{"scalar 4x4", Isa::Scalar, 4, 4, bodies::dot<Scalar>, tile_4x4, micro_4x4};
+    static const KernelSet k{"scalar 4x4", mml::SimdLevel::Scalar, 4, 4, bodies::dot<Scalar>, tile_4x4, micro_4x4};
     return k;
 }
 
 const KernelSet& scalar_kernels_with_avx512_tile() {
-    static const KernelSet k{"scalar, AVX-512 tile 12x32 (test only)", Isa::Scalar, 12, 32, bodies::dot<Scalar>,
+    static const KernelSet k{"scalar, AVX-512 tile 12x32 (test only)", mml::SimdLevel::Scalar, 12, 32, bodies::dot<Scalar>,
                              tile_12x32, micro_12x32};
     return k;
 }

@@ -1,13 +1,74 @@
-#include "solutions/lab5/packing.h"
+// Lab 5 reference: the answer to labs/lab5/packing.cpp (task 4), for any
+// register tile MR x NR (the layout is in gemm.h), with SIMD copies of full
+// micro-panels for the AVX2 tile.
+#include <immintrin.h>
 
 #include <algorithm>
 
 #include "cpu/machine.h"
-#include "solutions/lab5/packing_simd.h"
+#include "solutions/lab5/gemm.h"
 
 namespace reference::lab5 {
 
 namespace {
+
+// One full micro-panel of A for the AVX2 tile (MR = 6), packed with SIMD.
+// The plain loop (pack_a_panel below) moves one float at a time: 6 loads
+// and 6 stores for each column p. Here 8 columns at once: 6 loads of
+// 8 floats (one per row), a transpose in registers (unpack + shuffle, as in
+// the usual 8 x 8 transpose, rows 6 and 7 left out), then 8 stores of 4
+// floats (rows 0-3 of a column) and 8 of 2 (rows 4-5): 22 memory operations
+// instead of 96. Packing A is small next to the FMAs (0.6 % of the run time
+// at n = 2048 on the 2-core Zen 3 dev machine, handouts/lab5.md), so this
+// trims a small share; the micro-kernel is where the time goes.
+//
+// Compiled for AVX2 by the target attribute (whatever the build flags);
+// called only when cpuid says the CPU has AVX2.
+__attribute__((target("avx2"))) void pack_a_panel6_avx2(const float* A, std::int64_t lda, std::int64_t kc,
+                                                         float* out) {
+    std::int64_t p = 0;
+    for (; p + 8 <= kc; p += 8, out += 8 * 6) {
+        const float* a = A + p;
+        const __m256 r0 = _mm256_loadu_ps(a), r1 = _mm256_loadu_ps(a + lda), r2 = _mm256_loadu_ps(a + 2 * lda),
+                     r3 = _mm256_loadu_ps(a + 3 * lda), r4 = _mm256_loadu_ps(a + 4 * lda),
+                     r5 = _mm256_loadu_ps(a + 5 * lda);
+        // Pairs of rows interleaved; rk_j is row k, column j (of these 8):
+        //   t01lo = r0_0 r1_0 r0_1 r1_1 | r0_4 r1_4 r0_5 r1_5   (columns 0,1 | 4,5)
+        //   t01hi = r0_2 r1_2 r0_3 r1_3 | r0_6 r1_6 r0_7 r1_7   (columns 2,3 | 6,7)
+        const __m256 t01lo = _mm256_unpacklo_ps(r0, r1), t01hi = _mm256_unpackhi_ps(r0, r1);
+        const __m256 t23lo = _mm256_unpacklo_ps(r2, r3), t23hi = _mm256_unpackhi_ps(r2, r3);
+        const __m256 t45lo = _mm256_unpacklo_ps(r4, r5), t45hi = _mm256_unpackhi_ps(r4, r5);
+        // Rows 0-3 of one column in each 128-bit half: columns (0|4), (1|5), (2|6), (3|7).
+        const __m256 top[4] = {_mm256_shuffle_ps(t01lo, t23lo, 0x44), _mm256_shuffle_ps(t01lo, t23lo, 0xEE),
+                               _mm256_shuffle_ps(t01hi, t23hi, 0x44), _mm256_shuffle_ps(t01hi, t23hi, 0xEE)};
+        for (int j = 0; j < 4; ++j) {
+            _mm_storeu_ps(out + j * 6, _mm256_castps256_ps128(top[j]));
+            _mm_storeu_ps(out + (j + 4) * 6, _mm256_extractf128_ps(top[j], 1));
+        }
+        // Rows 4-5: t45lo holds them for columns 0,1 | 4,5 and t45hi for 2,3 | 6,7,
+        // two floats (64 bits) per column.
+        const __m128 q[4] = {_mm256_castps256_ps128(t45lo), _mm256_castps256_ps128(t45hi),
+                             _mm256_extractf128_ps(t45lo, 1), _mm256_extractf128_ps(t45hi, 1)};
+        for (int i = 0; i < 4; ++i) {  // q[i] holds the columns 2i and 2i + 1 (of 0, 1, 2, 3 | 4, 5, 6, 7)
+            const int col = (i % 2) * 2 + (i / 2) * 4;
+            _mm_storel_pi(reinterpret_cast<__m64*>(out + col * 6 + 4), q[i]);
+            _mm_storeh_pi(reinterpret_cast<__m64*>(out + (col + 1) * 6 + 4), q[i]);
+        }
+    }
+    for (; p < kc; ++p, out += 6)  // the last kc mod 8 columns, one float at a time
+        for (int r = 0; r < 6; ++r) out[r] = A[r * lda + p];
+}
+
+// One full micro-panel of B for the AVX2 tile (NR = 16): each row p is 16
+// consecutive floats of B, copied as two 8-float vectors. The plain loop
+// compiles to 4-float SSE copies (the build targets plain x86-64).
+__attribute__((target("avx2"))) void pack_b_panel16_avx2(const float* B, std::int64_t ldb, std::int64_t kc,
+                                                          float* out) {
+    for (std::int64_t p = 0; p < kc; ++p, B += ldb, out += 16) {
+        _mm256_storeu_ps(out, _mm256_loadu_ps(B));
+        _mm256_storeu_ps(out + 8, _mm256_loadu_ps(B + 8));
+    }
+}
 
 // One micro-panel of A with `rows` <= MR valid rows. With MR a compile-time
 // constant (the common tile sizes below) the inner loop is fully unrolled.
@@ -37,7 +98,7 @@ void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, 
         const float* a = A + i0 * lda;
         switch (MR) {
             case 4: pack_a_panel<4>(a, lda, rows, kc, out); break;
-            case 6:  // the AVX2 tile: full micro-panels with SIMD (packing_avx2.cpp)
+            case 6:  // the AVX2 tile: full micro-panels with SIMD (above)
                 if (avx2 && rows == 6)
                     pack_a_panel6_avx2(a, lda, kc, out);
                 else
@@ -80,7 +141,7 @@ void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64
         const std::int64_t j0 = jp * NR, cols = std::min<std::int64_t>(NR, nc - j0);
         switch (NR) {
             case 4: pack_b_panel<4>(B + j0, ldb, cols, kc, out); break;
-            case 16:  // the AVX2 tile: full micro-panels with SIMD (packing_avx2.cpp)
+            case 16:  // the AVX2 tile: full micro-panels with SIMD (above)
                 if (avx2 && cols == 16)
                     pack_b_panel16_avx2(B + j0, ldb, kc, out);
                 else

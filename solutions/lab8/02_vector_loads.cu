@@ -26,13 +26,13 @@
 // And reading B at column tx * 8, the eight threads of a quarter warp (one
 // pass of an LDS.128) span 256 bytes: two passes where one would do.
 #include "solutions/lab8/lab8.h"
+#include "gpu/float4_moves.cuh"
 #include "gpu/tile_io.cuh"
-#include "solutions/lab8/float4_moves.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace reference::lab8 {
-using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh), copy4 ... (gpu/float4_moves.cuh)
 namespace {
 
 constexpr int BM = 128, BN = 128, BK = 8;

@@ -20,13 +20,13 @@
 // Seed 001 reached the same goal with a 256 x 128 tile and rotated (swizzled)
 // indices on write and read: 54 ms -> 42 ms at 8192^3 on an RTX 4090.
 #include "solutions/lab8/lab8.h"
+#include "gpu/float4_moves.cuh"
 #include "gpu/tile_io.cuh"
-#include "solutions/lab8/float4_moves.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace reference::lab8 {
-using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh), copy4 ... (gpu/float4_moves.cuh)
 namespace {
 
 constexpr int BM = 128, BN = 128, BK = 8;

@@ -35,13 +35,13 @@
 // the design of CUTLASS's SIMT SGEMM, and it gets close to cuBLAS's FP32
 // kernel (see handouts/lab8.md for the numbers).
 #include "solutions/lab8/lab8.h"
+#include "gpu/float4_moves.cuh"
 #include "gpu/tile_io.cuh"
-#include "solutions/lab8/float4_moves.cuh"
 
 #include "gpu/cuda_check.h"
 
 namespace reference::lab8 {
-using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
+using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh), copy4 ... (gpu/float4_moves.cuh)
 namespace {
 
 // The tile hierarchy, in CUTLASS's names. Changing a number here re-shapes the

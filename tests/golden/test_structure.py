@@ -12,7 +12,8 @@ of 2026-11-24 (issue 13) and kept since:
 
 Only what does not depend on the machine is compared: GPU stages are left out
 of the demo here when no GPU is present, so the demo's GPU rows are dropped
-from both sides. `--update` rewrites the expected file (after a deliberate
+from both sides, and so are the rows of optional peers (BLIS).
+Deliberate changes since: lab5.blis_lib (BLIS, a second peer) in the list. `--update` rewrites the expected file (after a deliberate
 change of behaviour; say why in the commit).
 Run from the repository root; prints one line per check, exits 1 on a difference.
 """
@@ -34,12 +35,16 @@ def run(cmd, **kw):
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, **kw)
 
 
+# Peer rows of optional packages (BLIS): timed where installed, skipped where not.
+OPTIONAL_ROWS = {"lab5.blis_lib"}
+
+
 def rows_of(json_path):
     d = json.loads(Path(json_path).read_text())
     out = []
     for r in d["summary"]:
-        if r["device"] == "gpu":
-            continue  # present only where a GPU is
+        if r["device"] == "gpu" or r["stage"] in OPTIONAL_ROWS:
+            continue  # present only where a GPU (or the optional library) is
         state = "skipped" if r["skipped"] else ("ok" if r["passed"] else "WRONG")
         out.append(f'{r["stage"]} {r["version"]} {r["M"]}x{r["N"]}x{r["K"]} t{r["threads"]} {state}')
     if d.get("target") is not None:

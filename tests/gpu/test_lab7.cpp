@@ -1,15 +1,19 @@
-// Lab 7: every shared-memory kernel is correct on every test shape, on K
-// around its tile depth (partial last tiles), and on a C too tall for one grid.
+// Lab 7: every shared-memory kernel the student writes is correct on every
+// test shape, on K around its tile depth (partial last tiles), and on a C too
+// tall for one grid. (The reference-only rows, lab7.naive and
+// lab7.volkov_seed, are tested in tests/reference/test_lab7.cpp.)
+#include "tests/gpu/lab7_shapes.h"
 #include "tests/made_up_row.h"
 #include "tests/stage_check.h"
 
 using mml::testing::check_stage;
 using mml::testing::check_stage_on;
+namespace shapes = mml::testing::lab7;
 
 namespace {
 
-const char* const kStages[] = {"lab7.tiled16",  "lab7.tiled32", "lab7.transposed_b", "lab7.transposed_b_padded",
-                               "lab7.volkov",   "lab7.volkov_seed", "lab7.naive"};
+const char* const kStages[] = {"lab7.tiled16", "lab7.tiled32", "lab7.transposed_b", "lab7.transposed_b_padded",
+                               "lab7.volkov"};
 
 }  // namespace
 
@@ -19,33 +23,25 @@ TEST_SUITE("gpu-lab7") {
     TEST_CASE("lab7.transposed_b (bank conflicts)") { check_stage("lab7.transposed_b"); }
     TEST_CASE("lab7.transposed_b_padded") { check_stage("lab7.transposed_b_padded"); }
     TEST_CASE("lab7.volkov") { check_stage("lab7.volkov"); }
-    TEST_CASE("lab7.volkov_seed (peer)") { check_stage("lab7.volkov_seed"); }
 
     TEST_CASE("K around the tile depths: 1..9, 15..17, 31..33, 63..65 (partial last tiles)") {
-        std::vector<mml::Shape> shapes;
-        for (long long k : {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65})
-            shapes.push_back({65, 129, k});
         for (const char* stage : kStages) {
             CAPTURE(stage);
-            check_stage_on(stage, shapes);
+            check_stage_on(stage, shapes::k_around_tile_depths());
         }
     }
 
     TEST_CASE("M and N around the block tiles: 63..65 rows, 127..129 columns") {
-        std::vector<mml::Shape> shapes;
-        for (long long m : {63, 64, 65})
-            for (long long n : {127, 128, 129}) shapes.push_back({m, n, 40});
         for (const char* stage : kStages) {
             CAPTURE(stage);
-            check_stage_on(stage, shapes);
+            check_stage_on(stage, shapes::mn_around_block_tiles());
         }
     }
 
     TEST_CASE("very tall C: more than 65535 blocks of rows, the launch needs two grids") {
-        // 8.5M rows: past 65535 blocks for every kernel here (at most 128 rows a block).
         for (const char* stage : kStages) {
             CAPTURE(stage);
-            check_stage_on(stage, {{8500000, 3, 2}});
+            check_stage_on(stage, shapes::very_tall());
         }
     }
 }

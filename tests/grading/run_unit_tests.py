@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs the grader's unit tests: every tests/grading/test_<module>.py but
-test_grade.py (which grades made-up submissions end to end, a minute or two,
-and runs on its own). Each runs as its own process; their lines are printed
+the end-to-end ones (test_grade.py, test_hostile.py, test_slurm_cluster.py: they grade
+made-up submissions, minutes each, and run on their own). Each runs as its own process; their lines are printed
 as they come, then one last line, 'grading unit tests: all passed' or what
 failed. Seconds in all, no build: tests/test_grading.cpp runs it under
 `make test` (suite grading-units), and an instructor changing tools/grading
@@ -12,12 +12,13 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-END_TO_END = "test_grade.py"
+# The end-to-end tests (minutes, builds; each a doctest case of its own under make test).
+END_TO_END = {"test_grade.py", "test_hostile.py", "test_slurm_cluster.py"}
 
 
 def main():
     failed = []
-    scripts = sorted(p for p in HERE.glob("test_*.py") if p.name != END_TO_END)
+    scripts = sorted(p for p in HERE.glob("test_*.py") if p.name not in END_TO_END)
     for script in scripts:
         print(f"== {script.name}", flush=True)
         try:

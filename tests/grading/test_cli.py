@@ -11,7 +11,7 @@ sys.dont_write_bytecode = True
 
 import checks
 from checks import Scratch, check, raises
-from grading import catalog, cli
+from grading import catalog, cli, sandbox
 from grading.common import UsageError
 
 REAL = catalog.read_catalog()
@@ -32,12 +32,19 @@ def flags():
            (["subs", "--lab", "1", "--student-budget", "-5"], "--student-budget"),
            (["subs", "--lab", "1", "--perf-size", "64; rm -rf ~"], "--perf-size takes mmlab's --size list"),
            (["subs", "--lab", "1", "--sandbox", "docker"], "invalid choice"),
+           (["subs", "--lab", "1", "--sandbox", "full"], "invalid choice"),
+           (["subs", "--lab", "1", "--slurm-chunk", "0"], "--slurm-chunk must be a positive number"),
+           (["subs", "--lab", "1", "--slurm-poll", "0"], "--slurm-poll must be more than 0 seconds"),
            (["subs", "--lab", "1", "--no-such-flag"], "unrecognized arguments")]
     for argv, expect in bad:
         e = raises(UsageError, cli.parse_args, argv, LABS)
         check(e is not None and expect in str(e), f"refused: {' '.join(argv[1:]) or '(no --lab)'}", str(e))
     check(cli.parse_args(["s", "--lab", "1", "--perf-size", "300x200x100,512"], LABS).perf_size == "300x200x100,512",
           "--perf-size takes mmlab's size lists")
+    a = cli.parse_args(["s", "--lab", "1", "--slurm", "--slurm-options", "-p gpu --mem=8G"], LABS)
+    check(a.slurm and a.slurm_chunk == 1 and a.slurm_cpus == 2 and a.slurm_options == "-p gpu --mem=8G"
+          and list(sandbox.LEVELS) == ["bwrap", "unshare", "net", "none"],
+          "--slurm and its options; --sandbox levels bwrap, unshare, net, none", str(vars(a)))
 
 
 def labs():

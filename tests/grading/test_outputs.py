@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Unit tests of tools/grading/outputs.py: grades.csv (cells a spreadsheet
 would run as formulas made text, empty cells for tests not graded), the
-fields of Gradescope's results.json, feedback.txt, output folder names,
-atomic writes, the checks on OUT and OUT replaced as a whole. No build."""
+fields of Gradescope's results.json (output_format, the leaderboard of
+--perf), feedback.txt (the sandbox named), output folder names, atomic
+writes, the checks on OUT and OUT replaced as a whole, the progress line
+with its time left, the wall-time line. No build."""
 import sys
 sys.dont_write_bytecode = True
 import csv
@@ -160,7 +162,44 @@ def class_lines():
           and "3 / 3" in outputs.progress_line(rows[0]), "the progress line: score, max, flags")
 
 
+def progress_and_time():
+    r = row("tab\tnew\nline", 6.0, {})
+    line = outputs.progress_line(r, 3, 14, 125.4)
+    check(line.startswith("[3/14] tab\\tnew\\nline — 6 / 3 ok, 1.5 s — ETA 02:05"),
+          "[k/N] student — score — ETA mm:ss, a newline in a name shown escaped (one student, one line)", line)
+    check(outputs.clock(3725) == "1:02:05" and outputs.clock(59.6) == "01:00" and outputs.clock(-3) == "00:00",
+          "times as mm:ss, h:mm:ss from an hour on")
+    w = outputs.wall_time_line([row("a", 1.0, {}), row("b", 1.0, {})], 61, "on this machine, 2 at a time")
+    check(w.startswith("wall time: 01:01 for 2 student(s) (on this machine, 2 at a time)") and "1.5 s each" in w,
+          "summary.txt's wall time: the run's, and the students' own summed", w)
+    lines = outputs.class_results(["t1"], set(), [row("ann", 3.0, {}, statuses={"t1": "passed"})])
+    check(any(l.startswith("  ann") and l.endswith("1.5 s") for l in lines), "summary: each student's time", str(lines))
+
+
+def leaderboard():
+    def stage(version, name, gflops, passed=True, m=512):
+        return {"stage": name, "version": version, "M": m, "N": m, "K": m, "threads": 2, "device": "cpu",
+                "passed": passed, "skipped": False, "gflops": gflops}
+    summary = [stage("student", "lab1.ijk", 1.0), stage("reference", "lab1.ijk", 1.1),
+               stage("student", "lab1.ikj", 8.0), stage("reference", "lab1.ikj", 10.0),
+               stage("student", "lab1.kij", 50.0, passed=False), stage("reference", "lab1.kij", 9.0),
+               stage("reference", "lab1.ikj", 99.0, m=1024)]
+    board = outputs.leaderboard(summary)
+    check(board == [{"name": "GFLOP/s", "value": 8.0}, {"name": "% of reference", "value": 80.0}],
+          "leaderboard: the fastest correct stage's GFLOP/s, and % of the reference at the same stage and shape",
+          str(board))
+    check(outputs.leaderboard([stage("student", "lab1.ijk", 3.0, passed=False)]) == [] and outputs.leaderboard(None) == [],
+          "leaderboard: nothing when no stage of the student's passed")
+    card = score.score_student(["t1"], {"t1": TestResult("t1", "passed")}, {"t1": 1.0}, set(), 1.0)
+    r = outputs.results_json(1, [], card, "ok", 2.0, "bwrap (x)", summary)
+    check(r["output_format"] == "text" and r["leaderboard"] == board and "Sandbox: bwrap (x)" in r["output"],
+          "results.json: output_format text, the leaderboard with --perf, the sandbox named", json.dumps(r)[:300])
+    check("leaderboard" not in outputs.results_json(1, [], card, "ok", 2.0), "results.json without --perf: no leaderboard")
+
+
 spreadsheet_cells()
+progress_and_time()
+leaderboard()
 grades_csv()
 results_json()
 feedback()

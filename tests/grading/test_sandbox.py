@@ -2,19 +2,24 @@
 """Unit tests of tools/grading/sandbox.py: commands run under
 tools/grading/sandbox.sh with a wall-clock limit (the whole process group
 killed at it), a file-size limit, their output in a log read back capped;
-no command started once the grader is stopping; the environment cleaned of
-the caller's make and compiler settings; the containment probe. Short shell
-commands only (a few seconds)."""
+no command started once the grader is stopping; the environment cleaned to
+what builds need; the containment probe; at the bwrap level (where it works
+here): only the tree visible, no network, the user not root, nothing left
+running; the masks of a student's tree; handing a tree to the grading user.
+Short shell commands only (a few seconds)."""
 import sys
 sys.dont_write_bytecode = True
 import os
+import socket
+import subprocess
 import time
+from pathlib import Path
 
 import checks
 from checks import Scratch, check
 from grading import sandbox
 
-LIMITS = sandbox.Limits("none", 0, 1024, 1000)  # no memory limit, 1 MiB files
+LIMITS = sandbox.Limits("none", 0, 1024, 1000)  # no memory limit, 1 MiB files; as this user (root too)
 
 
 def run(tmp, script, timeout=20, cpu=60, fsize_kb=None):
@@ -70,16 +75,17 @@ def stopping(tmp):
 def environment():
     saved = dict(os.environ)
     os.environ.update({"MAKEFLAGS": "-j99", "OPT": "-O0", "MML_IMPL": "reference", "OMP_NUM_THREADS": "64",
-                       "HOME_IS_KEPT": "yes"})
+                       "MMLAB_SECRET_TOKEN": "x", "CUDA_VISIBLE_DEVICES": "1", "LC_MESSAGES": "C", "CXX": "g++"})
     try:
         env = sandbox.clean_env({"TMPDIR": "/x"})
     finally:
         os.environ.clear()
         os.environ.update(saved)
-    check(not {"MAKEFLAGS", "OPT", "MML_IMPL", "OMP_NUM_THREADS"} & set(env),
-          "the caller's make flags, OPT, MML_IMPL and thread count do not reach builds and tests")
-    check(env["HOME_IS_KEPT"] == "yes" and env["LC_ALL"] == "C" and env["TMPDIR"] == "/x",
-          "the rest is kept; LC_ALL=C (compiler messages in English); extras added")
+    check(not {"MAKEFLAGS", "OPT", "MML_IMPL", "OMP_NUM_THREADS", "MMLAB_SECRET_TOKEN"} & set(env),
+          "the caller's make flags, OPT, MML_IMPL, thread count and any other variable do not reach builds and tests")
+    check(env.get("CUDA_VISIBLE_DEVICES") == "1" and env.get("CXX") == "g++" and "PATH" in env,
+          "what a build needs is kept: PATH, CXX, the GPU's selection", str(sorted(env)))
+    check(env["LC_ALL"] == "C" and env["TMPDIR"] == "/x", "LC_ALL=C (compiler messages in English); extras added")
 
 
 def logs(tmp):
@@ -97,18 +103,162 @@ def logs(tmp):
 def probe(tmp):
     work = tmp / "probe-none"
     work.mkdir()
-    check(sandbox.probe_sandbox("none", work) == "none", "--sandbox none works everywhere")
+    check(sandbox.probe_sandbox("none", work).mode == "none", "--sandbox none works everywhere")
     work = tmp / "probe-auto"
     work.mkdir()
-    mode = sandbox.probe_sandbox("auto", work)
-    check(mode in ("full", "net", "none") and not (work / "outside-probe").exists(),
-          f"--sandbox auto picks what works here ({mode}) and leaves no probe file outside")
+    limits = sandbox.probe_sandbox("auto", work)
+    check(limits.mode in sandbox.LEVELS and not (work / "outside-probe").exists(),
+          f"--sandbox auto picks what works here ({limits.mode}) and leaves no probe file outside")
+    return limits
+
+
+def bwrap_level(tmp, limits):
+    """The bwrap level, where it works here: run as the run's own folder layout (a tree in a folder that also
+    holds a file it must not see)."""
+    if limits.mode != "bwrap":
+        print(f"note - bubblewrap does not work here ({limits.mode}): its checks are not made")
+        return
+    run_dir = tmp / "run"
+    run_dir.mkdir()
+    os.chmod(run_dir, 0o711)
+    tree = run_dir / "student0000"
+    (tree / "solutions").mkdir(parents=True)
+    (tree / "solutions" / "answer.cpp").write_text("the answer\n")
+    (run_dir / "other-student.txt").write_text("secret\n")
+    stub = run_dir / "masks" / "solutions"
+    stub.mkdir(parents=True)
+    (stub / "answer.cpp").touch()
+    script = run_dir / "sandbox.sh"
+    script.write_bytes(sandbox.SANDBOX.read_bytes())
+    os.chmod(script, 0o755)
+    lim = sandbox.Limits("bwrap", 0, 1024, 1000, user=limits.user, script=script, tmp_size=limits.tmp_size,
+                         no_userns=limits.no_userns, masks=((stub, "solutions"),))
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(1)
+    server.settimeout(0.1)
+    port = server.getsockname()[1]
+
+    def run_in(script_text, timeout=20):
+        log = run_dir / "log.txt"
+        rc, timed_out, secs = sandbox.run_limited(["bash", "-c", script_text], tree, tree, log, timeout, lim, 60,
+                                                  sandbox.clean_env())
+        return rc, timed_out, secs, log.read_text(errors="replace")
+
+    rc, _, _, log = run_in("echo x > mine.txt && id -u && cat solutions/answer.cpp | wc -c")
+    check(rc == 0 and (tree / "mine.txt").exists() and log.split()[0] != "0" and log.split()[1] == "0",
+          "bwrap: the tree is writable, the user is not root, a masked file reads as empty", log)
+    # (a write beside the tree lands in the sandbox's own /tmp, gone with it)
+    rc, _, _, log = run_in(f"cat {run_dir}/other-student.txt; ls /root /home 2>&1; ls -A {run_dir} | tr '\\n' ' ';"
+                           f" echo x > {run_dir}/x; echo")
+    check("secret" not in log and not (run_dir / "x").exists() and log.split("\n")[-2].split() == ["student0000"],
+          "bwrap: what lies beside the tree, /root, /home and /tmp are not visible; nothing is written outside",
+          log)
+    rc, _, _, log = run_in(f"exec 3<>/dev/tcp/127.0.0.1/{port} && echo connected")
+    try:
+        accepted = server.accept() is not None
+    except OSError:
+        accepted = False
+    server.close()
+    check(rc != 0 and "connected" not in log and not accepted, "bwrap: no network (not even this machine's loopback)",
+          log)
+    rc, timed_out, secs, log = run_in("(setsid sleep 4321 &) ; sleep 4322", timeout=1)
+    time.sleep(0.5)
+    left = [d for d in Path("/proc").iterdir() if d.name.isdigit() and b"432" in _cmdline(d)]
+    check(timed_out and not left, "bwrap: at the time limit every process of the sandbox goes, a detached one too",
+          str(left))
+    rc, *_ = run_in("kill -SEGV $$")
+    check(rc == 128 + 11, "bwrap: a signal that ends the command is its exit status, as bash reports it", f"exit {rc}")
+
+
+def _cmdline(d):
+    try:
+        return (d / "cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def masks(tmp):
+    base = tmp / "base"
+    for f, text in [("solutions/lab3/strassen.h", "given\n"), ("solutions/lab3/strassen.cpp", "answer\n"),
+                    ("solutions/lab1/loop_orders.cpp", "answer\n"), ("tools/grading/cli.py", "grader\n"),
+                    ("labs/lab3/strassen.cpp", "starter\n")]:
+        (base / f).parent.mkdir(parents=True, exist_ok=True)
+        (base / f).write_text(text)
+    os.utime(base / "solutions/lab3/strassen.cpp", (1000000000, 1000000000))
+    (base / "build/obj/labs/lab3").mkdir(parents=True)
+    (base / "build/obj/labs/lab3/strassen.cpp.d").write_text(
+        "build/obj/labs/lab3/strassen.cpp.o: labs/lab3/strassen.cpp \\\n solutions/lab3/strassen.h\n"
+        "solutions/lab3/strassen.h:\n")
+    got = sandbox.masks_for_lab(base, "labs/lab3", tmp / "masks")
+    stub = tmp / "masks"
+    check(sorted(rel for _, rel in got) == ["solutions", "tools"], "masks: solutions/ and tools/ (those present)",
+          str(got))
+    check((stub / "solutions/lab3/strassen.h").read_text() == "given\n"
+          and (stub / "solutions/lab3/strassen.cpp").read_text() == ""
+          and (stub / "solutions/lab1/loop_orders.cpp").read_text() == ""
+          and (stub / "tools/grading/cli.py").read_text() == "",
+          "masks: a header the lab's own code includes keeps its content; every other file is empty")
+    check((stub / "solutions/lab3/strassen.cpp").stat().st_mtime == 1000000000,
+          "masks: each file keeps its modification time (make finds it up to date)")
+
+
+def toolchain(tmp):
+    shared = tmp / "apps" / "gcc-13"
+    (shared / "bin").mkdir(parents=True)
+    os.chmod(tmp / "apps", 0o755)
+    os.chmod(shared, 0o755)
+    os.chmod(shared / "bin", 0o755)
+    (shared / "bin" / "g++").write_text("#!/bin/sh\n")
+    os.chmod(shared / "bin" / "g++", 0o755)
+    private = tmp / "private"
+    private.mkdir(mode=0o700)
+    secret_lib = tmp / "checkout" / "lib"
+    secret_lib.mkdir(parents=True)
+    saved = dict(os.environ)
+    os.environ.update({"CXX": str(shared / "bin" / "g++"), "LD_LIBRARY_PATH": f"/usr/lib:{private}:{secret_lib}",
+                       "MMLAB_SANDBOX_DIRS": "/etc/ssl:/"})
+    try:
+        dirs = sandbox.toolchain_dirs(None, [tmp / "checkout"])
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    check(shared in dirs, "toolchain: a compiler installed outside the system's folders is shown (its prefix)",
+          str(dirs))
+    check(not any(d in (private, secret_lib, Path("/"), Path("/usr/lib"), Path("/etc/ssl")) for d in dirs),
+          "toolchain: not the system's folders (shown anyway), /, a folder others may not read, or the checkout",
+          str(dirs))
+
+
+def ownership(tmp):
+    if os.geteuid() != 0:
+        print("note - not root: handing a tree to another user is not checked")
+        return
+    user = sandbox.grading_user()
+    tree = tmp / "own"
+    (tree / "sub").mkdir(parents=True)
+    (tree / "sub" / "f").write_text("x")
+    outside = tmp / "outside-file"
+    outside.write_text("root's")
+    os.link(outside, tree / "hardlink")
+    os.symlink(outside, tree / "link")
+    sandbox.hand_over(tree, user)
+    check((tree / "sub" / "f").stat().st_uid == user.uid and (tree / "sub").stat().st_uid == user.uid,
+          f"hand_over: the tree becomes {user.name}'s")
+    check(outside.stat().st_uid == 0, "hand_over: a hard link or a symbolic link to a file outside changes nothing there")
+    sandbox.take_back(tree, user)
+    check((tree / "sub" / "f").stat().st_uid == 0, "take_back: the tree is the grader's again")
 
 
 with Scratch() as tmp:
+    os.chmod(tmp, 0o711)  # as the grader's work folder: the grading user (root: nobody) reaches the trees in it
     running_commands(tmp)
     stopping(tmp)
     environment()
     logs(tmp)
-    probe(tmp)
+    limits = probe(tmp)
+    bwrap_level(tmp, limits)
+    masks(tmp)
+    toolchain(tmp)
+    ownership(tmp)
 checks.finish("sandbox")

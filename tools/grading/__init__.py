@@ -17,7 +17,8 @@ The modules, in the order a run uses them (each says more in its header):
   cli.py          the command line, the input checks, the exit statuses
   catalog.py      labs/catalog.txt: the labs, their kind and test suites
   intake.py       the student folders; where a student's lab files are; copying them in
-  sandbox.py      one command under tools/grading/sandbox.sh, with limits; stopping them all
+  sandbox.py      one command in the sandbox (bubblewrap, or sandbox.sh's unshare), with limits, as an
+                  unprivileged user; the containment probe; stopping them all
   build.py        the starter tree (snapshot of this checkout), building it and a student's tree
   doctest_xml.py  doctest's --test-case filter and its XML report
   checker.py      the trusted checker and the untrusted runner: paths, command lines, running the checker
@@ -28,6 +29,7 @@ The modules, in the order a run uses them (each says more in its header):
   student.py      one student, from their folder to their results
   outputs.py      grades.csv, results.json, feedback.txt, summary.txt; OUT replaced whole
   class_run.py    the whole run over a class, step by step
+  slurm.py        the same run as Slurm jobs (--slurm): a prepare job, a job array, the merge; restartable
   common.py       the repository's path, the run-ending errors, printing
 
 handouts/grading.md is the instructors' manual (layout of a submission,

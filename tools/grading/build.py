@@ -107,6 +107,8 @@ def seed_build(dest_build, fresh, need_cuda):
         if (src / name).is_file():
             shutil.copy2(src / name, dest_build / name)
     shutil.copytree(src / "obj", dest_build / "obj", symlinks=True)
+    if (src / "cc").is_dir():  # compile_commands.json's entries: an object without one is compiled again
+        shutil.copytree(src / "cc", dest_build / "cc", symlinks=True)
     if (src / "bin").is_dir():
         shutil.copytree(src / "bin", dest_build / "bin", symlinks=True)
     return True

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .sandbox import RUNNING, RUNNING_LOCK, SANDBOX, STOPPING, Stopped, clean_env, user_process_count
+from .sandbox import RUNNING, RUNNING_LOCK, STOPPING, Stopped, clean_env, hand_over, sandbox_command
 
 # harness/runner/checker.h: a runner's failure starts with RUNNER_PREFIX; the
 # one that is a time-out contains RUNNER_TIMEOUT; a test that calls student
@@ -71,25 +71,24 @@ class Programs:
         return list(goals) + [f"LAB={self.lab}"]
 
 
-def sandboxed_command(cmd, work, limits, cpu_seconds, fsize_kb=None):
-    """cmd under tools/grading/sandbox.sh with the student's limits (as sandbox.run_limited runs it)."""
-    nproc = user_process_count() + limits.nproc  # RLIMIT_NPROC counts all of this user's processes
-    return ["bash", str(SANDBOX), limits.mode, str(work), str(int(cpu_seconds)), str(limits.mem_kb),
-            str(fsize_kb or limits.fsize_kb), str(nproc), "--"] + [str(c) for c in cmd]
-
-
 def runner_line(programs, tree, limits, timeout):
-    """MML_RUNNER: the student's runner (built in `tree`), started by the checker inside the sandbox,
-    writable folder `tree`, as a shell command line."""
-    return shlex.join(sandboxed_command([programs.runner(tree)], tree, limits, timeout * 4 + 10))
+    """MML_RUNNER: the student's runner (built in `tree`), started by the checker inside the sandbox at
+    limits' level, writable folder `tree`, as a shell command line."""
+    hand_over(tree, limits.user)  # the tree the runner may write is the grading user's (when that is not us)
+    return shlex.join(sandbox_command([programs.runner(tree)], tree, tree, limits, timeout * 4 + 10))
 
 
-def checker_env(tree, impl, runner, reference_runner, timeout, programs):
-    """The checker's environment: which version the tests run, its runners, the time it may wait for them."""
+def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=None):
+    """The checker's environment: which version the tests run, its runners, the time it may wait for them,
+    and, when the grader is root, the unprivileged user its student runner runs as (MML_RUNNER_USER, uid:gid:
+    the checker switches to it in the runner's process before anything else, harness/runner/checker.cpp)."""
     env = {"MML_IMPL": impl, "MMLAB": str(programs.checker_mmlab), "TMPDIR": str(tree / ".tmp"),
-           "MML_RUNNER_TIMEOUT": f"{timeout:g}"}
+           "MML_RUNNER_TIMEOUT": f"{timeout:g}", "HOME": str(tree)}
     if runner:
         env["MML_RUNNER"] = runner
+        user = limits.user if limits else None
+        if user and user.switch:
+            env["MML_RUNNER_USER"] = f"{user.uid}:{user.gid}"
     if reference_runner:
         env["MML_REFERENCE_RUNNER"] = shlex.quote(str(reference_runner))
     return clean_env(env)

@@ -1,14 +1,18 @@
 """One grading run over a class, once cli.py has checked the input:
 
-  1. a temporary work folder, and the strongest containment it allows;
+  1. a temporary work folder, and the strongest containment it allows (open_work);
   2. the starter tree: this checkout's sources, built once (build.py), and the
      lab's test cases listed from it (testcases.py);
   3. calibration: each test on the untouched starter and on the reference
      (calibration.py): free tests, automatic time limits;
-  4. every student, -j at a time (student.py), into a staging folder;
+  4. every student, -j at a time (student.py), into a staging folder, a
+     progress line with the time left as each is done;
   5. grades.csv and summary.txt, and the staging folder renamed to OUT (outputs.py).
 
-An interruption or an error anywhere leaves OUT as it was and nothing running.
+slurm.py runs the same steps as Slurm jobs (2-3 in one job, 4 in a job
+array, 5 where the grader was started) with the functions here, so that both
+ways write the same outputs. An interruption or an error anywhere leaves OUT
+as it was and nothing running.
 """
 
 import concurrent.futures
@@ -17,10 +21,11 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, calibration, checker, outputs, score, testcases
+from . import build, calibration, checker, outputs, sandbox, score, testcases
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
 from .sandbox import Limits, STOPPING, kill_running, probe_sandbox
@@ -36,35 +41,67 @@ class Starter:
     lab_files: list        # the names of the lab's files in the starter
     tests: list            # [(suite, name)]
     gpu_note: object       # why GPU tests do not run here, or None
-    programs: object       # checker.Programs: the grader's checker and runners, built in base
+    programs: object = None  # checker.Programs: the grader's checker and runners, built in base
 
 
-def containment_notes(mode, requested):
+def lab_uses_gpu(lab):
+    return lab.needs_cuda or any(is_gpu_suite(s) for s in lab.suites)
+
+
+def open_work(inputs, parent=None):
+    """Step 1: the run's temporary folder (under --work, or `parent`) and the Limits of the strongest
+    containment that works in it (or the one --sandbox asks for)."""
+    options, lab = inputs.options, inputs.lab
+    work = Path(tempfile.mkdtemp(prefix="mmlab-grade-", dir=parent or options.work)).resolve()
+    # The grading user (not this one, when the grader is root) must reach the build trees in it and read
+    # sandbox.sh, whose copy here it can read wherever this checkout is (under /root, say).
+    os.chmod(work, 0o711)
+    sandbox.check_reachable(work, inputs.user)
+    script = work / "sandbox.sh"
+    shutil.copyfile(sandbox.SANDBOX, script)
+    os.chmod(script, 0o755)
+    # The toolchain where a cluster's modules put it (bwrap shows only the system's folders otherwise), never
+    # the submissions, OUT or this checkout.
+    extra = sandbox.toolchain_dirs(REPO / "build" / "config.mk", [inputs.submissions.resolve(), inputs.out, REPO, work])
+    wanted = Limits("none", 0 if lab.needs_cuda else options.memory_mb * 1024, options.max_output_mb * 1024,
+                    options.max_procs, user=inputs.user, gpu=lab_uses_gpu(lab), script=script, extra_dirs=extra)
+    try:
+        return work, probe_sandbox(options.sandbox, work, wanted)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+
+
+def containment_notes(limits, requested):
     """Warnings about the containment this run has (also in summary.txt)."""
     notes = []
-    if mode != "full":
-        why = "as asked with --sandbox" if requested != "auto" else "user namespaces are unavailable here"
-        notes.append(f"containment: '{mode}' only ({'no network, ' if mode == 'net' else ''}no read-only "
-                     f"file system, no PID namespace): {why}; grade untrusted code inside a container or VM "
-                     "(handouts/grading.md)")
-    if os.geteuid() == 0:
-        notes.append("running as root: the process-count limit is not enforced for root, and a submission "
-                     "could do more harm; run the grader as an ordinary user")
+    if limits.mode != "bwrap":
+        why = "as asked with --sandbox" if requested != "auto" else \
+            ("bubblewrap is not installed (Debian/Ubuntu package bubblewrap)" if not shutil.which("bwrap") else
+             "bubblewrap cannot create its namespaces here")
+        notes.append(f"containment: '{limits.mode}' only ({sandbox.LEVEL_TEXT[limits.mode]}): {why}; other students' "
+                     "submissions and this checkout are readable by student code; grade untrusted code with "
+                     "bubblewrap, or inside a container or VM (handouts/grading.md)")
+    if limits.user and limits.user.switch:
+        notes.append(f"the grader runs as root: student code runs as the unprivileged user '{limits.user.name}' "
+                     "(MMLAB_GRADER_USER)")
     return notes
 
 
-def prepare_starter(inputs, work, limits, mode, cores):
-    """Snapshot, seed, build and list the starter tree (step 2); checks the weights file's names."""
+def prepare_starter(inputs, work, limits, cores, skip=()):
+    """Snapshot, seed, build and list the starter tree (step 2); checks the weights file's names.
+    skip: more folders to leave out of the snapshot (Slurm's state folder, when OUT is in this checkout)."""
     lab, options = inputs.lab, inputs.options
     base = work / "base"
     base.mkdir()
-    commit, notes = build.snapshot_sources(base, lab.folder, [inputs.submissions.resolve(), inputs.out, work])
+    commit, notes = build.snapshot_sources(base, lab.folder, [inputs.submissions.resolve(), inputs.out, work]
+                                            + [Path(p).resolve() for p in skip])
     for n in notes:
         warn(n)
     lab_files = sorted(p.name for p in (base / lab.folder).iterdir() if p.is_file())
     reused = build.seed_build(base / "build", options.fresh_build, lab.needs_cuda)
     say(f"building the starter tree ({'from this checkout' + chr(39) + 's build/' if reused else 'from scratch'};"
-        f" containment: {mode}) ...")
+        f" containment: {limits.mode}) ...")
     programs = checker.Programs(base, lab.number)
     build.build_starter(base, work / "base-build.log", limits, cores, without_cuda=not reused and not lab.needs_cuda,
                         programs=programs)
@@ -80,10 +117,61 @@ def prepare_starter(inputs, work, limits, mode, cores):
     return Starter(base, commit, notes, lab_files, tests, gpu_note, programs)
 
 
-def grade_students(setup, students, staging, jobs):
+def prepare(inputs, work, limits, cores, skip=()):
+    """Steps 2 and 3: the built starter and its calibration."""
+    starter = prepare_starter(inputs, work, limits, cores, skip)
+    gpu_tests = [n for s, n in starter.tests if is_gpu_suite(s)]
+    if gpu_tests and starter.gpu_note:
+        warn(f"no usable GPU here ({starter.gpu_note}): the {len(gpu_tests)} GPU test(s) of lab {inputs.lab.number} "
+             "score 0 for everyone; grade on a GPU machine for the real scores")
+    cal = calibration.calibrate(starter.base, inputs.lab.suites, starter.tests, starter.gpu_note, limits,
+                                inputs.given_weights, inputs.weights_path, starter.programs)
+    # The starter is the grader's again: under the weaker levels a student's code (running as the grading
+    # user) could otherwise change what every later student's tree is copied from.
+    sandbox.take_back(starter.base, limits.user)
+    return starter, cal
+
+
+def class_setup(inputs, work, limits, starter, cal, cores):
+    """What every student is graded against (student.ClassSetup): the starter, its calibration, the limits
+    with the masks of a student's tree (written under work/masks)."""
+    options, lab = inputs.options, inputs.lab
+    masks = sandbox.masks_for_lab(starter.base, lab.folder, work / "masks")
+    names = [n for s, n in starter.tests]
+    return ClassSetup(options, lab, work, starter.base, starter.lab_files, starter.tests, cal.weights, cal.free,
+                      starter.gpu_note, limits.with_masks(masks), options.build_jobs or max(1, cores // options.jobs),
+                      calibration.test_time_limits(names, options.test_timeout, cal.auto_timeouts),
+                      starter.programs, cal.in_process)
+
+
+def total_points(options, names, weights):
+    return sum(weights[n] for n in names) + (options.perf_points if options.perf else 0)
+
+
+class Progress:
+    """The `[k/N] student — score — ETA mm:ss` lines, one per student as each is done: the time left is the
+    time per student so far (of the run's wall clock, so -j and a cluster's parallel tasks count) times the
+    students left."""
+
+    def __init__(self, total, done_before=0):
+        self.total, self.done, self.start = total, done_before, time.monotonic()
+        self.done_here = 0
+        self.lock = threading.Lock()
+
+    def student_done(self, row):
+        with self.lock:
+            self.done += 1
+            self.done_here += 1
+            left = self.total - self.done
+            eta = (time.monotonic() - self.start) / self.done_here * left
+            say(outputs.progress_line(row, self.done, self.total, eta))
+
+
+def grade_students(setup, students, staging, jobs, progress=None):
     """Every student, `jobs` at a time, each printed as done; returns their rows in the students' order."""
     rows = [None] * len(students)
     lock = threading.Lock()
+    progress = progress or Progress(len(students))
 
     def one(i):
         row = grade_student(setup, i, students[i], staging)
@@ -91,7 +179,7 @@ def grade_students(setup, students, staging, jobs):
             return  # interrupted: this student's row is not a grade
         with lock:
             rows[i] = row
-            say(outputs.progress_line(row))
+        progress.student_done(row)
 
     ex = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
     try:
@@ -107,11 +195,14 @@ def grade_students(setup, students, staging, jobs):
     return rows
 
 
-def summary_head(inputs, started, starter, mode, cal, notes):
+def summary_head(inputs, started, starter, limits, cal, notes):
     """summary.txt's lines before the results: what was graded, how, and every note of the run."""
     o, lab = inputs.options, inputs.lab
     lines = [f"matmul-lab grading, lab {lab.number}, {started.strftime('%Y-%m-%d %H:%M UTC')}",
-             f"code: {REPO} at {starter.commit or '(not a git checkout)'}; containment: {mode}; "
+             f"code: {REPO} at {starter.commit or '(not a git checkout)'}",
+             f"containment: {sandbox.describe(limits)}"
+             + (f"; also shown, read-only: {', '.join(map(str, limits.extra_dirs))}"
+                if limits.mode == "bwrap" and limits.extra_dirs else ""),
              f"limits: build {o.build_timeout:g} s, test case {calibration.timeout_text(o.test_timeout, cal.auto_timeouts)}"
              f", tests per student {o.student_budget:g} s, memory {o.memory_mb if not lab.needs_cuda else 'unlimited'} "
              f"MiB, output {o.max_output_mb} MiB", f"weights: {inputs.weights_path if inputs.given_weights else 'all 1'}"]
@@ -124,63 +215,66 @@ def summary_head(inputs, started, starter, mode, cal, notes):
     return lines
 
 
+def write_outputs(inputs, started, starter, limits, cal, notes, rows, staging, wall_seconds, how):
+    """Step 5: grades.csv and summary.txt into staging, then staging renamed to OUT. Returns the results
+    lines (printed at the end). how: the wall-time line's note on how the class was run."""
+    options = inputs.options
+    names = [n for s, n in starter.tests]
+    outputs.atomic_write(staging / "grades.csv", outputs.grades_csv(rows, names, options.perf))
+    results = outputs.class_results(score.graded_order(names, options.perf), cal.free, rows)
+    results += ["", outputs.wall_time_line(rows, wall_seconds, how)]
+    summary = summary_head(inputs, started, starter, limits, cal, notes) + [""] + results
+    outputs.atomic_write(staging / "summary.txt", "\n".join(summary) + "\n")
+    outputs.publish(staging, inputs.out)
+    return results
+
+
+def say_done(inputs, rows, results):
+    out = inputs.out
+    total = sum(r.score for r in rows)
+    say("")
+    say("\n".join(results))
+    say("")
+    say(f"wrote {out}/grades.csv, {out}/summary.txt and results.json + feedback.txt for {len(rows)} student(s)"
+        f" (class average {fmt(round(total / max(1, len(rows)), 2))} / {fmt(rows[0].max if rows else 0)})")
+
+
 def grade_class(inputs):
     """Steps 1-5 above; returns the exit status (0)."""
     options, lab, out, students = inputs.options, inputs.lab, inputs.out, inputs.students
     started = datetime.datetime.now(datetime.timezone.utc)
-    work = Path(tempfile.mkdtemp(prefix="mmlab-grade-", dir=options.work)).resolve()
-    staging = None
+    t0 = time.monotonic()
+    work, staging = None, None
     try:
-        mode = probe_sandbox(options.sandbox, work)
-        limits = Limits(mode, 0 if lab.needs_cuda else options.memory_mb * 1024, options.max_output_mb * 1024,
-                        options.max_procs)
+        work, limits = open_work(inputs)
         cores = os.cpu_count() or 1
         say(f"== grading lab {lab.number}: {len(students)} submission(s) in {inputs.submissions} -> {out}")
-        notes = containment_notes(mode, options.sandbox)
+        say(f"containment: {sandbox.describe(limits)}")
+        notes = containment_notes(limits, options.sandbox)
         for n in notes:
             warn(n)
 
-        starter = prepare_starter(inputs, work, limits, mode, cores)
-        names = [n for s, n in starter.tests]
-        gpu_tests = [n for s, n in starter.tests if is_gpu_suite(s)]
-        if gpu_tests and starter.gpu_note:
-            warn(f"no usable GPU here ({starter.gpu_note}): the {len(gpu_tests)} GPU test(s) of lab {lab.number} "
-                 "score 0 for everyone; grade on a GPU machine for the real scores")
-        cal = calibration.calibrate(starter.base, lab.suites, starter.tests, starter.gpu_note, limits,
-                                    inputs.given_weights, inputs.weights_path, starter.programs)
-
+        starter, cal = prepare(inputs, work, limits, cores)
+        setup = class_setup(inputs, work, limits, starter, cal, cores)
         # Output goes to a staging folder beside OUT, renamed into place at the end.
         out.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
-        setup = ClassSetup(options, lab, work, starter.base, starter.lab_files, starter.tests, cal.weights, cal.free,
-                           starter.gpu_note, limits, options.build_jobs or max(1, cores // options.jobs),
-                           calibration.test_time_limits(names, options.test_timeout, cal.auto_timeouts),
-                           starter.programs, cal.in_process)
-        total_points = sum(cal.weights[n] for n in names) + (options.perf_points if options.perf else 0)
+        names = [n for s, n in starter.tests]
         say(f"grading {len(students)} submission(s), {options.jobs} at a time; {len(starter.tests)} test case(s), "
-            f"{fmt(total_points)} points; time limit per test case "
+            f"{fmt(total_points(options, names, cal.weights))} points; time limit per test case "
             f"{calibration.timeout_text(options.test_timeout, cal.auto_timeouts)} ...")
         rows = grade_students(setup, students, staging, options.jobs)
-
-        outputs.atomic_write(staging / "grades.csv", outputs.grades_csv(rows, names, options.perf))
-        results = outputs.class_results(score.graded_order(names, options.perf), cal.free, rows)
-        summary = summary_head(inputs, started, starter, mode, cal, notes) + [""] + results
-        outputs.atomic_write(staging / "summary.txt", "\n".join(summary) + "\n")
-        outputs.publish(staging, out)
+        results = write_outputs(inputs, started, starter, limits, cal, notes, rows, staging, time.monotonic() - t0,
+                                f"on this machine, {options.jobs} at a time")
         staging = None
-
-        total = sum(r.score for r in rows)
-        say("")
-        say("\n".join(results))
-        say("")
-        say(f"wrote {out}/grades.csv, {out}/summary.txt and results.json + feedback.txt for {len(rows)} student(s)"
-            f" (class average {fmt(round(total / max(1, len(rows)), 2))} / {fmt(rows[0].max if rows else 0)})")
+        say_done(inputs, rows, results)
         return 0
     finally:
         kill_running()
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
-        if options.keep:
-            say(f"(kept the build trees in {work})")
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        if work is not None:
+            if options.keep:
+                say(f"(kept the build trees in {work})")
+            else:
+                shutil.rmtree(work, ignore_errors=True)

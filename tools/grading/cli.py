@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import catalog, class_run, intake, outputs, sandbox, score
+from . import catalog, class_run, intake, outputs, sandbox, score, slurm
 from .calibration import AUTO_TIMEOUT_FACTOR, AUTO_TIMEOUT_MAX, AUTO_TIMEOUT_MIN
 from .common import PROG, REPO, SetupError, UsageError
 
@@ -45,8 +45,9 @@ def parse_args(argv, labs):
                    help="address space per process in MiB, CPU labs (default 4096; GPU labs: no limit)")
     p.add_argument("--max-output-mb", type=int, default=64, help="largest file a student's process may write (default 64)")
     p.add_argument("--max-procs", type=int, default=256, help="extra processes a student's code may start (default 256)")
-    p.add_argument("--sandbox", choices=["auto", "full", "net", "none"], default="auto",
-                   help="containment level (default auto: the strongest this machine allows)")
+    p.add_argument("--sandbox", choices=["auto"] + list(sandbox.LEVELS), default="auto",
+                   help="containment level (default auto: the strongest this machine allows; strongest first: "
+                        "bwrap, unshare, net, none; handouts/grading.md says what each protects)")
     p.add_argument("--perf", action="store_true",
                    help="also run `mmlab lab N` and score the lab's performance target (off by default: noisy)")
     p.add_argument("--perf-points", type=float, default=1.0, help="points for the target with --perf (default 1)")
@@ -56,17 +57,26 @@ def parse_args(argv, labs):
                    help="do not start from this checkout's build/ (slower; use if build/ may be stale)")
     p.add_argument("--work", help="folder for the temporary build trees (default: the system's temp folder)")
     p.add_argument("--keep", action="store_true", help="keep the temporary build trees (for debugging)")
+    g = p.add_argument_group("Slurm", "grade the class as Slurm jobs (handouts/grading.md, 'A whole class on a "
+                             "cluster'); a rerun grades only the students not graded yet")
+    g.add_argument("--slurm", action="store_true", help="submit the class as a Slurm job array, wait, write OUT")
+    g.add_argument("--slurm-chunk", type=int, default=1, help="students per array task (default 1)")
+    g.add_argument("--slurm-cpus", type=int, default=2, help="CPUs per task (sbatch --cpus-per-task; default 2)")
+    g.add_argument("--slurm-options", default="",
+                   help="more sbatch options, e.g. \"-p gpu -A course42 --mem=8G\" (they win over the grader's)")
+    g.add_argument("--slurm-poll", type=float, default=10, help="seconds between two looks at the queue (default 10)")
     a = p.parse_args(argv)
     if not re.fullmatch(r"[0-9]+", a.lab):
         example = labs[0].number if labs else 1
         raise UsageError(f"--lab must be a lab number such as {example}, not '{a.lab}'")
     a.lab = int(a.lab)
-    for name in ("jobs", "build_jobs", "memory_mb", "max_output_mb", "max_procs", "perf_threads"):
-        if getattr(a, name) < (1 if name in ("jobs", "max_output_mb", "max_procs") else 0):
+    for name in ("jobs", "build_jobs", "memory_mb", "max_output_mb", "max_procs", "perf_threads", "slurm_chunk",
+                 "slurm_cpus"):
+        if getattr(a, name) < (1 if name in ("jobs", "max_output_mb", "max_procs", "slurm_chunk", "slurm_cpus") else 0):
             raise UsageError(f"--{name.replace('_', '-')} must be a positive number")
     if a.perf_size is not None and not re.fullmatch(r"[0-9A-Za-z,]+", a.perf_size):
         raise UsageError(f"--perf-size takes mmlab's --size list (e.g. 256 or 300x200x100,512), not '{a.perf_size}'")
-    for name in ("build_timeout", "test_timeout", "student_budget"):
+    for name in ("build_timeout", "test_timeout", "student_budget", "slurm_poll"):
         if name == "test_timeout" and a.test_timeout is None:
             continue  # auto
         if not getattr(a, name) > 0:
@@ -97,6 +107,7 @@ class Inputs:
     out: Path
     weights_path: Path
     given_weights: dict    # the weights file's {test case: points} ({} without one)
+    user: sandbox.User     # who student code runs as (sandbox.grading_user)
 
 
 def check_inputs(options, labs):
@@ -125,13 +136,18 @@ def check_inputs(options, labs):
             raise UsageError(f"'{tool}' is not installed here: grading builds the code (see README.md)")
     if options.work and not Path(options.work).is_dir():
         raise UsageError(f"--work {options.work} is not a folder")
-    return Inputs(options, lab, sub, students, stray, out, weights_path, given_weights)
+    return Inputs(options, lab, sub, students, stray, out, weights_path, given_weights, sandbox.grading_user())
 
 
 def main(argv):
+    if argv[:1] == ["--slurm-worker"]:  # a job that --slurm submitted (slurm.py)
+        return slurm.worker(argv[1:])
     labs = catalog.read_catalog()
     options = parse_args(argv, labs)
-    return class_run.grade_class(check_inputs(options, labs))
+    inputs = check_inputs(options, labs)
+    if options.slurm:
+        return slurm.grade_class_slurm(inputs, list(argv))
+    return class_run.grade_class(inputs)
 
 
 def interrupted(signum, frame):

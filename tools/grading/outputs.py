@@ -80,10 +80,16 @@ def atomic_write(path, text):
     os.replace(tmp, path)
 
 
-def feedback_text(lab_number, name, notes, card, build_status, results):
+def shown_name(name):
+    """A student's folder name for a line of text: control characters (a newline in a folder name) escaped,
+    so that one student stays one line of the progress and summary.txt."""
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in name)
+
+
+def feedback_text(lab_number, name, notes, card, build_status, results, containment=None):
     """feedback.txt: the score, the notes on the submission (files used, build errors), a line per test."""
-    head = [f"matmul-lab, lab {lab_number}: {name}", f"Score: {fmt(card.score)} / {fmt(card.max_score)}",
-            f"Build: {build_status}", ""]
+    head = [f"matmul-lab, lab {lab_number}: {shown_name(name)}", f"Score: {fmt(card.score)} / {fmt(card.max_score)}",
+            f"Build: {build_status}"] + ([f"Sandbox: {containment}"] if containment else []) + [""]
     body = list(notes)
     if results:
         body.append("")
@@ -102,25 +108,52 @@ def feedback_text(lab_number, name, notes, card, build_status, results):
     return "\n".join(head + body).rstrip() + "\n"
 
 
-def results_json(lab_number, notes, card, build_status, seconds):
-    """Gradescope's results.json (its autograder format) as a dict."""
+def leaderboard(perf_summary):
+    """Gradescope's leaderboard entries from `mmlab lab N --json`'s summary rows: the GFLOP/s of the student's
+    fastest correct stage, and that as a % of the reference's GFLOP/s for the same stage, shape and threads
+    in the same run (higher is better for both: Gradescope's default order). [] when no student row passed."""
+    rows = [r for r in perf_summary or [] if isinstance(r, dict)]
+    mine = [r for r in rows if r.get("version") == "student" and r.get("passed") and not r.get("skipped")
+            and (r.get("gflops") or 0) > 0]
+    if not mine:
+        return []
+    best = max(mine, key=lambda r: r["gflops"])
+    key = ("stage", "M", "N", "K", "threads", "device")
+    ref = next((r for r in rows if r.get("version") == "reference" and (r.get("gflops") or 0) > 0
+                and all(r.get(k) == best.get(k) for k in key)), None)
+    entries = [{"name": "GFLOP/s", "value": round(best["gflops"], 2)}]
+    if ref:
+        entries.append({"name": "% of reference", "value": round(100 * best["gflops"] / ref["gflops"], 1)})
+    return entries
+
+
+def results_json(lab_number, notes, card, build_status, seconds, containment=None, perf_summary=None):
+    """Gradescope's results.json (its autograder format) as a dict; with --perf, its leaderboard."""
     output = "\n".join([f"Score: {fmt(card.score)} / {fmt(card.max_score)}", f"Build: {build_status}"]
-                       + [l for l in notes if l]).strip()
+                       + ([f"Sandbox: {containment}"] if containment else []) + [l for l in notes if l]).strip()
     tests = [{"name": t.name, "number": str(t.number), "score": t.points, "max_score": t.max_points,
               "status": "passed" if t.passed else "failed", "output": t.output, "visibility": "visible"}
              for t in card.tests]
-    return {"score": card.score, "execution_time": round(seconds, 1), "output": output,
-            "visibility": "visible", "stdout_visibility": "hidden", "tests": tests,
-            "extra_data": {"lab": lab_number, "build": build_status, "max_score": card.max_score}}
+    result = {"score": card.score, "execution_time": round(seconds, 1), "output": output, "output_format": "text",
+              "visibility": "visible", "stdout_visibility": "hidden", "tests": tests,
+              "extra_data": {"lab": lab_number, "build": build_status, "max_score": card.max_score}}
+    if perf_summary is not None:
+        result["leaderboard"] = leaderboard(perf_summary)
+    return result
 
 
-def write_student_files(out_dir, lab_number, name, notes, card, build_status, results, seconds):
-    """OUT/<student>/results.json and feedback.txt (the folder named by safe_name)."""
+def write_student_files(out_dir, lab_number, name, notes, card, build_status, results, seconds, containment=None):
+    """OUT/<student>/results.json and feedback.txt (the folder named by safe_name). containment: the level's
+    description (sandbox.describe). With --perf, results[PERF_KEY].perf_summary (testcases.py) makes the
+    leaderboard: present (maybe empty) whenever the performance target was scored."""
     d = out_dir / safe_name(name)
     d.mkdir(parents=True, exist_ok=True)
-    atomic_write(d / "results.json", json.dumps(results_json(lab_number, notes, card, build_status, seconds),
-                                                indent=2) + "\n")
-    atomic_write(d / "feedback.txt", feedback_text(lab_number, name, notes, card, build_status, results))
+    perf = results.get(PERF_KEY)
+    perf_summary = (getattr(perf, "perf_summary", None) or []) if perf is not None else None
+    atomic_write(d / "results.json", json.dumps(results_json(lab_number, notes, card, build_status, seconds,
+                                                             containment, perf_summary), indent=2) + "\n")
+    atomic_write(d / "feedback.txt", feedback_text(lab_number, name, notes, card, build_status, results,
+                                                   containment))
 
 
 def grades_csv(rows, test_names, perf):
@@ -138,10 +171,26 @@ def grades_csv(rows, test_names, perf):
     return buf.getvalue()
 
 
-def progress_line(row):
-    """A student's line as the run prints it when that student is done."""
-    return (f"  {row.student:<24} {fmt(row.score):>6} / {fmt(row.max):<6} {row.build:<13} {row.seconds:6.1f} s"
+def clock(seconds):
+    """mm:ss (h:mm:ss from an hour on): a time left or taken, as people read it."""
+    s = int(round(max(0, seconds)))
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+
+
+def progress_line(row, done=None, total=None, eta_seconds=None):
+    """A student's line as the run prints it when that student is done:
+    `[k/N] student — score / max build, seconds — ETA mm:ss` (and the review flags)."""
+    head = f"[{done}/{total}] " if done is not None else "  "
+    eta = f" — ETA {clock(eta_seconds)}" if eta_seconds is not None else ""
+    return (f"{head}{shown_name(row.student)} — {fmt(row.score)} / {fmt(row.max)} {row.build}, {row.seconds:.1f} s{eta}"
             + ("   [review: " + "; ".join(row.flags) + "]" if row.flags else ""))
+
+
+def wall_time_line(rows, wall_seconds, how):
+    """summary.txt's last line: the run's wall time, and the students' own times (build and tests) summed."""
+    spent = sum(r.seconds for r in rows)
+    return (f"wall time: {clock(wall_seconds)} for {len(rows)} student(s) ({how}); the students' own times "
+            f"(build and tests) add up to {clock(spent)}, {spent / max(1, len(rows)):.1f} s each on average")
 
 
 def class_results(order, free, rows):
@@ -157,7 +206,8 @@ def class_results(order, free, rows):
     lines.append("")
     lines.append("per student:")
     for r in rows:
-        lines.append(f"  {r.student:<24} {fmt(r.score):>6} / {fmt(r.max):<6} {r.build}")
+        lines.append(f"  {shown_name(r.student):<24} {fmt(r.score):>6} / {fmt(r.max):<6} {r.build:<13} "
+                     f"{r.seconds:6.1f} s")
         for fl in r.flags:
             lines.append(f"      review: {fl}")
     return lines

@@ -4,27 +4,32 @@
 #
 #   sandbox.sh MODE WORK CPU_S MEM_KB FSIZE_KB NPROC -- COMMAND [ARGS...]
 #
-# MODE says how much containment this machine allows (sandbox.py probes it):
-#   full  new user, mount, network and PID namespaces (unshare, no root needed):
-#         every mount except WORK and /proc is made read-only and locked there,
-#         so the command can write only under WORK; there is no network (only a
-#         loopback that is down); and when the command ends or is killed, every
-#         process it started dies with its PID namespace.
-#   net   a new user and network namespace only: no network; files and
-#         processes are as in `none`.
-#   none  limits only (unshare is missing or namespaces are disabled here).
+# MODE is the containment level (sandbox.py probes which work here and says
+# more about each):
+#   bwrap    COMMAND is a bubblewrap command line that sandbox.py built (only
+#            WORK and the system's read-only folders visible, no network, its
+#            own PID namespace): this script only sets the limits and runs it.
+#   unshare  new user, mount, network and PID namespaces (util-linux unshare):
+#            every mount except WORK and /proc is made read-only and locked
+#            there, so the command can write only under WORK (but read
+#            everything its user may); there is no network (only a loopback
+#            that is down); and when the command ends or is killed, every
+#            process it started dies with its PID namespace.
+#   net      a new user and network namespace only: no network; files and
+#            processes are as in `none`.
+#   none     limits only (unshare is missing or namespaces are disabled here).
 # In every mode: CPU seconds per process (ulimit -t), address space (-v, 0 =
 # no limit: CUDA reserves far more address space than it uses), size of any
 # file written (-f), and processes of this user (-u; the kernel does not
-# enforce it for root). Wall-clock time is limited by sandbox.py, which kills
-# the whole process group.
+# enforce it for root, which is why sandbox.py runs this script as an
+# unprivileged user when the grader is root). Wall-clock time is limited by
+# sandbox.py, which kills the whole process group.
 #
-# This is containment for broken and careless code, not a security boundary:
-# see handouts/grading.md ("What the containment does not protect against").
+# See handouts/grading.md ("What the containment does not protect against").
 set -u
 
 if [ "${1:-}" = --inside ]; then
-  # Stage 2 (full mode), PID 1 of the new namespaces: make everything but WORK
+  # Stage 2 (unshare mode), PID 1 of the new namespaces: make everything but WORK
   # read-only, then enter a nested user+mount namespace, in which these
   # read-only flags are locked (a process there cannot remount them writable).
   shift
@@ -42,17 +47,20 @@ if [ "${1:-}" = --inside ]; then
   exec unshare --user --map-root-user --mount bash "$0" --run "$@"
 fi
 
+set_limits() {  # CPU_S MEM_KB FSIZE_KB NPROC
+  ulimit -t "$1" -f "$3" 2>/dev/null || { echo "sandbox: cannot set limits" >&2; exit 125; }
+  [ "$2" != 0 ] && ulimit -v "$2"
+  ulimit -u "$4" 2>/dev/null || true
+  ulimit -c 0
+}
+
 if [ "${1:-}" = --run ]; then
   # Last stage: the limits, then the command as a child (so that it is not
   # PID 1, which the kernel treats specially), and its exit status.
   shift
-  cpu=$1 mem=$2 fsize=$3 nproc=$4
+  set_limits "$1" "$2" "$3" "$4"
   shift 4
   [ "${1:-}" = -- ] && shift
-  ulimit -t "$cpu" -f "$fsize" 2>/dev/null || { echo "sandbox: cannot set limits" >&2; exit 125; }
-  [ "$mem" != 0 ] && ulimit -v "$mem"
-  ulimit -u "$nproc" 2>/dev/null || true
-  ulimit -c 0
   # In the background and waited for, so that bash prints no job-status line
   # ("Segmentation fault ...") into the student's output.
   "$@" &
@@ -64,9 +72,13 @@ mode=$1 work=$2 cpu=$3 mem=$4 fsize=$5 nproc=$6
 shift 6
 [ "${1:-}" = -- ] && shift
 case "$mode" in
-  full) exec unshare --user --map-root-user --mount --net --pid --fork --kill-child --mount-proc \
+  # bubblewrap runs the command as PID 2 under a reaper of its own and
+  # returns its exit status (128 + the signal when one ended it); the limits,
+  # set here, pass through it to the command.
+  bwrap) set_limits "$cpu" "$mem" "$fsize" "$nproc"; exec "$@" ;;
+  unshare) exec unshare --user --map-root-user --mount --net --pid --fork --kill-child --mount-proc \
           bash "$0" --inside "$work" "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
   net)  exec unshare --user --map-root-user --net bash "$0" --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
   none) exec bash "$0" --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
-  *) echo "sandbox: unknown mode '$mode' (full, net or none)" >&2; exit 125 ;;
+  *) echo "sandbox: unknown mode '$mode' (bwrap, unshare, net or none)" >&2; exit 125 ;;
 esac

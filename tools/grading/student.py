@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass, field
 
 from . import build, checker, intake, outputs, review, score, testcases
+from .sandbox import describe
 from .testcases import TestResult
 
 
@@ -167,6 +168,6 @@ class _StudentGrading:
         order = score.graded_order([n for _, n in s.tests], s.options.perf)
         card = score.score_student(order, self.results, s.weights, s.free, s.options.perf_points)
         outputs.write_student_files(out_dir, s.lab.number, name, self.feedback, card, build_status, self.results,
-                                    seconds)
+                                    seconds, containment=describe(s.limits))
         return outputs.StudentRow(name, build_status, card.score, card.max_score, card.cells, self.flags,
                                   card.statuses, seconds)

@@ -81,7 +81,7 @@ def run_checked_test_case(programs, tree, suites, suite, name, out_dir, index, l
            f"--test-case={doctest_filter_escape(name)}", "--reporters=xml", f"--out={xml_path}"]
     runner = checker.runner_line(programs, tree, limits, timeout) if impl == "student" else None
     reference = programs.reference_runner if impl == "reference" else None
-    env = checker.checker_env(tree, impl, runner, reference, timeout, programs)
+    env = checker.checker_env(tree, impl, runner, reference, timeout, programs, limits)
     rc, timed_out, secs = checker.run_trusted(cmd, tree, log_path, timeout + checker.CHECKER_GRACE_SECONDS, env)
     log = read_head(log_path, 65536)
     if rc == checker.DIRECT_CALL_EXIT and checker.DIRECT_CALL_MARKER in log:
@@ -171,7 +171,8 @@ def run_performance_target(tree, logs, lab_number, results, weights, threads, si
         args += ["--size", size]
     if programs:
         runner = checker.runner_line(programs, tree, limits, PERF_TIMEOUT)
-        env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT, programs)
+        env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT, programs,
+                                  limits)
         rc, timed_out, secs = checker.run_trusted([programs.checker_mmlab] + args, tree, logs / "perf.log",
                                                   PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
     else:
@@ -180,8 +181,11 @@ def run_performance_target(tree, logs, lab_number, results, weights, threads, si
     if timed_out:
         return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs)
     try:
-        target = json.loads(json_path.read_text())["target"]
+        report = json.loads(json_path.read_text())
+        target = report["target"]
     except (OSError, ValueError, KeyError, TypeError):
         return TestResult(name, "failed", f"mmlab lab {lab_number} gave no verdict ({exit_text(rc)})", secs)
     text = f"{target.get('goal', '')}: {target.get('explanation', '')}"
-    return TestResult(name, "passed" if target.get("met") is True else "failed", text, secs)
+    result = TestResult(name, "passed" if target.get("met") is True else "failed", text, secs)
+    result.perf_summary = report.get("summary")  # the GFLOP/s per stage: results.json's leaderboard (outputs.py)
+    return result

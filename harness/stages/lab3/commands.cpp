@@ -11,10 +11,10 @@
 #include "harness/commands.h"
 #include "harness/report.h"
 #include "harness/targets.h"
-#include "labs/lab3/strassen.h"
-#include "solutions/lab3/classical_kernel.h"
-#include "solutions/lab3/strassen.h"
-#include "solutions/lab3/strassen_bound.h"
+#include "harness/run_stage.h"
+#include "labs/common/classical_kernel.h"
+#include "labs/common/strassen_bound.h"
+#include "labs/common/strassen_plan.h"
 
 namespace mml {
 namespace {
@@ -34,7 +34,7 @@ below it is where the recursion should stop. Default sizes:
 
 int run_crossover(const std::vector<std::string>& args) {
     std::vector<Shape> shapes = parse_shapes("64,128,256,384,512,768,1024,1536,2048");
-    long long cutoff = reference::lab3::kDefaultCutoff;
+    long long cutoff = common::lab3::kDefaultCutoff;
     BenchSettings settings;
     Impl impl = Impl::Reference;
     CommandArgs a(args, "crossover");
@@ -112,7 +112,7 @@ For each size: A, B with U(-1,1) entries, the exact product in float64, then
 the largest error of the classical kernel and of Strassen at each cutoff, in
 units of u * max|A| * max|B| (u = 2^-24), beside each one's norm-wise bound in
 the same unit (classical: K^2 from gamma_K; Strassen: f of Higham Thm 23.2,
-solutions/lab3/strassen_bound.h). Default sizes 32,64,...,1024; cutoffs 4,32,128.
+labs/common/strassen_bound.h). Default sizes 32,64,...,1024; cutoffs 4,32,128.
 A Strassen result that is no product (an element never written, NaN or Inf, or
 an error above its bound) shows WRONG instead of an error, and the exit code is 1.
 )";
@@ -162,6 +162,10 @@ int run_strassen_error(const std::vector<std::string>& args) {
         else a.unknown(f);
     }
     for (Shape s : shapes) check_fits_in_memory(s, Device::Cpu);
+    const Stage* strassen = Registry::instance().find("lab3.strassen");
+    if (!strassen) throw UsageError("lab 3 is not in this build");
+    if (impl == Impl::Reference && !strassen->reference) throw UsageError(std::string("--impl reference: ") + kNoReference);
+    const MatmulFn& strassen_version = version_of(*strassen, impl);
     std::printf("max |C^ - C| / (u max|A| max|B|), u = 2^-24, inputs U(-1,1) (seed %llu); Strassen: %s\n",
                 (unsigned long long)seed, impl_name(impl));
     std::printf("%-15s %10s %10s", "shape", "classical", "bound K^2");
@@ -175,14 +179,15 @@ int run_strassen_error(const std::vector<std::string>& args) {
         std::vector<double> exact, abs_exact;
         reference_product_f64(A.data(), B.data(), s, exact, abs_exact);
         const double unit = kFloat32UnitRoundoff * max_abs(A.data(), A.size()) * max_abs(B.data(), B.size());
-        reference::lab3::matmul_classical(A.data(), B.data(), C.data(), s.M, s.N, s.K);
+        common::lab3::matmul_classical(A.data(), B.data(), C.data(), s.M, s.N, s.K);
         std::printf("%-15s %10s %10s", shape_text(s).c_str(), sci(max_error(exact, C) / unit).c_str(),
                     sci(double(s.K) * double(s.K)).c_str());
         for (long long c : cutoffs) {
             poison(C);
-            if (impl == Impl::Student) student::lab3::matmul_strassen(A.data(), B.data(), C.data(), s.M, s.N, s.K, c);
-            else reference::lab3::matmul_strassen(A.data(), B.data(), C.data(), s.M, s.N, s.K, c);
-            const double bound = reference::lab3::strassen_error_constant(s, c);
+            StageParams with_cutoff;
+            with_cutoff.values["cutoff"] = c;
+            strassen_version(A.data(), B.data(), C.data(), s, with_cutoff);
+            const double bound = common::lab3::strassen_error_constant(s, c);
             std::string problem = unusable(C);
             const double error = problem.empty() ? max_error(exact, C) / unit : 0;
             if (problem.empty() && error > bound) problem = "error " + sci(error) + " above its bound " + sci(bound);

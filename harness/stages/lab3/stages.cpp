@@ -1,30 +1,36 @@
 // Lab 3 - Strassen: recursion with a cutoff to a fast classical kernel, any
-// shape (peeling), one workspace; its norm-wise error bound.
+// shape (peeling), one workspace; its norm-wise error bound. The stages carry
+// the student's version and the given code (the classical kernel, the bound:
+// labs/common/); the reference's Strassen is bound by name in references.cpp.
 #include "harness/cli.h"
 #include "harness/stage.h"
+#include "harness/stages/lab3/cutoff_param.h"
 #include "harness/targets.h"
+#include "labs/common/classical_kernel.h"
+#include "labs/common/strassen_bound.h"
+#include "labs/common/strassen_plan.h"
 #include "labs/lab3/strassen.h"
-#include "solutions/lab3/classical_kernel.h"
-#include "solutions/lab3/strassen.h"
-#include "solutions/lab3/strassen_bound.h"
 
-namespace {
+namespace mml::lab3 {
 
-using namespace mml;
-
-// --param cutoff=N (N >= 1); the reference's default otherwise.
 std::int64_t cutoff_of(const StageParams& p) {
-    const long long c = p.get("cutoff", reference::lab3::kDefaultCutoff);
+    const long long c = p.get("cutoff", common::lab3::kDefaultCutoff);
     if (c < 1) throw UsageError("--param cutoff must be >= 1 (the recursion stops when a dimension is <= cutoff), got " + std::to_string(c));
     return c;
 }
 
-MatmulFn strassen_fn(void (*fn)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t,
-                                std::int64_t)) {
+MatmulFn strassen_fn(StrassenMatmul fn) {
     return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
         fn(A, B, C, s.M, s.N, s.K, cutoff_of(p));
     };
 }
+
+}  // namespace mml::lab3
+
+namespace {
+
+using namespace mml;
+using lab3::cutoff_of;
 
 TargetVerdict judge_lab3(const std::vector<Measurement>& rows) {
     if (auto failed = first_failure(rows, Impl::Student)) return *failed;
@@ -45,15 +51,17 @@ TargetVerdict judge_lab3(const std::vector<Measurement>& rows) {
 }
 
 Registrar lab3_stages([](Registry& reg) {
+    // The classical kernel is given code, not an answer: like a peer row, it
+    // has no student version, and its function is there in every build.
     reg.add(make_stage(3, "classical",
                        "the classical base case alone (blocked i-k-j, AVX2 when present): Strassen's yardstick", {},
-                       from_plain(reference::lab3::matmul_classical)));
+                       from_plain(common::lab3::matmul_classical)));
 
     Stage strassen =
         make_stage(3, "strassen",
                    "Strassen, 7 products a level, peeling for odd sizes, one workspace (--param cutoff=1024)",
-                   strassen_fn(student::lab3::matmul_strassen), strassen_fn(reference::lab3::matmul_strassen));
-    strassen.bound = [](Shape s, const StageParams& p) { return reference::lab3::strassen_bound(s, cutoff_of(p)); };
+                   lab3::strassen_fn(student::lab3::matmul_strassen), {});  // the reference: references.cpp
+    strassen.bound = [](Shape s, const StageParams& p) { return common::lab3::strassen_bound(s, cutoff_of(p)); };
     strassen.param_names = {"cutoff"};
     strassen.check_params = [](const StageParams& p) { cutoff_of(p); };
     reg.add(std::move(strassen));

@@ -1,15 +1,18 @@
 // Lab 4 - threads: pthreads over row blocks, OpenMP with a static and a
-// dynamic schedule, Strassen's seven products on threads; scaling.
+// dynamic schedule, Strassen's seven products on threads; scaling. The stages
+// carry the student's version; the reference's is bound by name in
+// references.cpp.
 #include "cpu/machine.h"
 #include "harness/cli.h"
 #include "harness/report.h"
 #include "harness/stage.h"
 #include "harness/stages/lab4/scaling.h"
+#include "harness/stages/lab4/thread_params.h"
 #include "harness/targets.h"
+#include "labs/common/row_partition.h"
+#include "labs/common/strassen_bound.h"
+#include "labs/common/strassen_plan.h"
 #include "labs/lab4/threads.h"
-#include "solutions/lab3/strassen.h"
-#include "solutions/lab3/strassen_bound.h"
-#include "solutions/lab4/threads.h"
 
 namespace {
 
@@ -24,24 +27,26 @@ long long positive_param(const StageParams& p, const std::string& name, long lon
     return v;
 }
 
-using OmpFn = void (*)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t, int,
-                       std::int64_t);
-MatmulFn omp_fn(OmpFn fn) {
+long long cutoff_of(const StageParams& p) { return positive_param(p, "cutoff", common::lab3::kDefaultCutoff); }
+
+}  // namespace
+
+MatmulFn mml::lab4::omp_fn(OmpMatmul fn) {
     return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
-        fn(A, B, C, s.M, s.N, s.K, p.threads, positive_param(p, "block_rows", reference::lab4::kDefaultBlockRows));
+        fn(A, B, C, s.M, s.N, s.K, p.threads, positive_param(p, "block_rows", common::lab4::kDefaultBlockRows));
     };
 }
 
-using StrassenFn = void (*)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t, int,
-                            std::int64_t);
-MatmulFn strassen_fn(StrassenFn fn) {
+MatmulFn mml::lab4::strassen_threads_fn(StrassenThreadsMatmul fn) {
     return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
-        fn(A, B, C, s.M, s.N, s.K, p.threads, positive_param(p, "cutoff", reference::lab3::kDefaultCutoff));
+        fn(A, B, C, s.M, s.N, s.K, p.threads, cutoff_of(p));
     };
 }
 
-Stage threaded_stage(const char* name, const char* summary, MatmulFn student, MatmulFn reference) {
-    Stage s = make_stage(4, name, summary, std::move(student), std::move(reference));
+namespace {
+
+Stage threaded_stage(const char* name, const char* summary, MatmulFn student) {
+    Stage s = make_stage(4, name, summary, std::move(student), {});  // the reference: references.cpp
     s.threaded = true;
     return s;
 }
@@ -106,22 +111,19 @@ TargetVerdict judge_lab4(const std::vector<Measurement>& rows) {
 
 Registrar lab4_stages([](Registry& reg) {
     namespace st = student::lab4;
-    namespace ref = reference::lab4;
     reg.add(threaded_stage("pthreads", "pthreads: C's rows in T contiguous blocks, one thread each (create/join)",
-                           from_threaded(st::matmul_pthreads), from_threaded(ref::matmul_pthreads)));
+                           from_threaded(st::matmul_pthreads)));
     reg.add(with_positive_param(threaded_stage("omp_static", "OpenMP parallel for over row blocks, schedule(static) (--param block_rows=64)",
-                                               omp_fn(st::matmul_omp_static), omp_fn(ref::matmul_omp_static)),
+                                               lab4::omp_fn(st::matmul_omp_static)),
                                 "block_rows"));
     reg.add(with_positive_param(threaded_stage("omp_dynamic", "OpenMP parallel for over row blocks, schedule(dynamic,1) (--param block_rows=64)",
-                                               omp_fn(st::matmul_omp_dynamic), omp_fn(ref::matmul_omp_dynamic)),
+                                               lab4::omp_fn(st::matmul_omp_dynamic)),
                                 "block_rows"));
     Stage strassen = threaded_stage("strassen_par",
                                     "Strassen's 7 top-level products on up to 7 threads, lab 3 below (--param cutoff=1024)",
-                                    strassen_fn(st::matmul_strassen_threads), strassen_fn(ref::matmul_strassen_threads));
+                                    lab4::strassen_threads_fn(st::matmul_strassen_threads));
     // Bit for bit lab 3's result, so lab 3's bound.
-    strassen.bound = [](Shape s, const StageParams& p) {
-        return reference::lab3::strassen_bound(s, positive_param(p, "cutoff", reference::lab3::kDefaultCutoff));
-    };
+    strassen.bound = [](Shape s, const StageParams& p) { return common::lab3::strassen_bound(s, cutoff_of(p)); };
     reg.add(with_positive_param(std::move(strassen), "cutoff"));
 
     Lab lab;

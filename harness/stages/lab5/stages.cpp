@@ -1,5 +1,8 @@
 // Lab 5 - SIMD: AVX2 / AVX-512 chosen at run time, the register tile, the
 // packed BLIS-style GEMM, seed 003's "combined" row, and OpenBLAS as the peer.
+// The stages carry the student's version and the peer's library call
+// (peers/openblas.h); the reference's versions are bound by name in
+// references.cpp.
 //
 // Parameters (mmlab --param name=value):
 //   simd=0|1|8|16   the vector width: 0 = the widest this CPU has (default),
@@ -7,149 +10,173 @@
 //   mc, kc, nc      lab5.blis block sizes (0 or absent = derived from the caches)
 #include <string>
 
-#include "cpu/peak.h"
+#include "cpu/machine.h"
 #include "harness/cli.h"
 #include "harness/stage.h"
+#include "harness/stages/lab5/simd_param.h"
 #include "harness/targets.h"
 #include "labs/lab5/gemm.h"
-#include "solutions/lab5/blis_gemm.h"
-#include "solutions/lab5/dot_gemm.h"
-#include "solutions/lab5/openblas_gemm.h"
-#include "solutions/lab5/tile_gemm.h"
+#include "peers/blis.h"
+#include "peers/openblas.h"
+
+namespace mml::lab5 {
+
+SimdLevel simd_level_of_width(long long width, const std::string& request) {
+    if (width == 0) return detect_simd();
+    for (SimdLevel level : {SimdLevel::Scalar, SimdLevel::Avx2, SimdLevel::Avx512}) {
+        if (simd_lanes(level) != width) continue;
+        if (!simd_available(level)) throw UsageError(request + ": this CPU has no " + simd_name(level));
+        return level;
+    }
+    throw UsageError(request + ": use 0 (widest present), 1 (scalar), 8 (AVX2+FMA) or 16 (AVX-512)");
+}
+
+SimdLevel requested_simd(const StageParams& p) {
+    const long long w = p.get("simd", 0);
+    return simd_level_of_width(w, "--param simd=" + std::to_string(w));
+}
 
 namespace {
-
-using namespace mml;
-namespace ref = reference::lab5;
-namespace st = student::lab5;
-
-// The ISA a run asks for with --param simd=W; an ISA this CPU lacks is a usage error.
-ref::Isa requested_isa(const StageParams& p) {
-    const long long w = p.get("simd", 0);
-    if (w == 0) return ref::widest_isa();
-    if (w != 1 && w != 8 && w != 16)
-        throw UsageError("--param simd=" + std::to_string(w) +
-                         ": use 0 (widest present), 1 (scalar), 8 (AVX2+FMA) or 16 (AVX-512)");
-    const ref::Isa isa = w == 1 ? ref::Isa::Scalar : w == 8 ? ref::Isa::Avx2 : ref::Isa::Avx512;
-    if (!ref::isa_available(isa))
-        throw UsageError("--param simd=" + std::to_string(w) + ": this CPU has no " + ref::isa_name(isa));
-    return isa;
-}
-
-const ref::KernelSet& reference_kernels(const StageParams& p) { return ref::kernels_for(requested_isa(p)); }
-
-// The student writes AVX2 kernels (and may add AVX-512 as an extension of the
-// handout); scalar ones are given.
-const st::KernelSet& student_kernels(const StageParams& p) {
-    const ref::Isa isa = requested_isa(p);
-    if (isa == ref::Isa::Scalar) return st::scalar_kernels();
-    return st::kernels_for_this_cpu();
-}
-
 long long block_param(const StageParams& p, const char* name) {
     const long long v = p.get(name, 0);
     if (v < 0 || v > (1LL << 20))
         throw UsageError(std::string("--param ") + name + "=" + std::to_string(v) + ": use 1..1048576, or 0 for the default");
     return v;
 }
+}  // namespace
+
+common::lab5::BlockSizes requested_blocks(const StageParams& p) {
+    return {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")};
+}
+
+}  // namespace mml::lab5
+
+namespace {
+
+using namespace mml;
+namespace st = student::lab5;
+using lab5::requested_simd;
+
+// The student writes AVX2 kernels (and may add AVX-512 as an extension of the
+// handout); scalar ones are given.
+const st::KernelSet& student_kernels(const StageParams& p) {
+    if (requested_simd(p) == SimdLevel::Scalar) return st::scalar_kernels();
+    return st::kernels_for_this_cpu();
+}
 
 // Every lab 5 stage but OpenBLAS reads --param simd; lab5.blis also mc, kc, nc.
 // Bad values are refused before anything runs.
 Stage with_simd_param(Stage s) {
     s.param_names = {"simd"};
-    s.check_params = [](const StageParams& p) { requested_isa(p); };
+    s.check_params = [](const StageParams& p) { requested_simd(p); };
     return s;
+}
+
+// The strongest peer timed at `shape`: the faster of OpenBLAS and BLIS (a
+// peer that is not installed, or skipped, does not count).
+const Measurement* strongest_peer(const std::vector<Measurement>& rows, Shape shape) {
+    const Measurement* best = nullptr;
+    for (const char* peer : {"lab5.openblas", "lab5.blis_lib"}) {
+        const Measurement* m = find_row(rows, peer, Impl::Reference, shape);
+        if (m && !m->skipped && m->passed && m->median_seconds > 0 && (!best || m->median_seconds < best->median_seconds))
+            best = m;
+    }
+    return best;
 }
 
 TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
     if (auto failed = first_failure(rows, Impl::Student)) return *failed;
     const Shape largest = largest_shape(rows);
-    const Measurement* blas = find_row(rows, "lab5.openblas", Impl::Reference, largest);
+    const Measurement* blas = strongest_peer(rows, largest);
     const Measurement* own = fastest_row(rows, Impl::Student, largest);
     const Measurement* ref = fastest_row(rows, Impl::Reference, largest);
-    if (!blas || !own) return {false, "lab5.openblas and your stages were not all timed at " + shape_text(largest)};
+    if (!blas || !own) return {false, "the peers and your stages were not all timed at " + shape_text(largest)};
+    const std::string peer_name = blas->stage == "lab5.openblas" ? "OpenBLAS" : "BLIS";
     const double vs_blas = blas->median_seconds / own->median_seconds;
     TargetVerdict v;
     v.met = vs_blas >= 0.75;
     v.explanation = "your fastest, " + own->stage + " on " + std::to_string(own->threads) + " thread(s), runs at " +
-                    fixed(vs_blas * 100, 0) + "% of OpenBLAS's speed on " + std::to_string(blas->threads) +
-                    " thread(s) (goal >= 75%) at " + shape_text(largest) + ", " + fixed(own->percent_of_peak, 0) +
-                    "% of the measured " + simd_name(detect_simd()) + " peak";
+                    fixed(vs_blas * 100, 0) + "% of the strongest peer's speed (" + peer_name + ", on " +
+                    std::to_string(blas->threads) + " thread(s); goal >= 75%) at " + shape_text(largest) + ", " +
+                    fixed(own->percent_of_peak, 0) + "% of the measured " + simd_name(detect_simd()) + " peak";
+    const std::string weaker = peers::openblas_weaker_than_cpu();
+    if (!weaker.empty() && blas->stage == "lab5.openblas") v.explanation += "; " + weaker;
     // The reference's own lab5.blis in the same run tells a busy machine from
     // slow code (OpenBLAS is a reference row too, so "the reference's fastest"
     // alone would often be OpenBLAS itself).
     const Measurement* ref_blis = find_row(rows, "lab5.blis", Impl::Reference, largest);
     if (ref_blis) {
         const double ref_vs_blas = blas->median_seconds / ref_blis->median_seconds;
-        v.explanation += "; the reference's lab5.blis, in the same run: " + fixed(ref_vs_blas * 100, 0) + "% of OpenBLAS";
+        v.explanation += "; the reference's lab5.blis, in the same run: " + fixed(ref_vs_blas * 100, 0) + "% of " + peer_name;
         if (!v.met)
             v.explanation += ref_vs_blas >= 0.75
                                  ? " (so the gap is in your code: see the handout's \"What to expect\", and mmlab sweep for block sizes)"
                                  : " (it misses too: other programs are using the cores; rerun when the machine is quiet)";
     } else if (ref && ref != blas) {
         v.explanation += "; the reference's fastest, " + ref->stage + ", is at " +
-                         fixed(blas->median_seconds / ref->median_seconds * 100, 0) + "% of OpenBLAS";
+                         fixed(blas->median_seconds / ref->median_seconds * 100, 0) + "% of " + peer_name;
     }
     return v;
 }
 
 Registrar lab5_stages([](Registry& reg) {
+    // The references: references.cpp.
     reg.add(with_simd_param(make_stage(5, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
-        },
-        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), 1);
-        })));
+        }, {})));
 
     reg.add(with_simd_param(make_stage(5, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
-        },
-        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            ref::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p));
-        })));
+        }, {})));
 
     Stage blis = make_stage(5, "blis", "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            st::matmul_blis(A, B, C, sh.M, sh.N, sh.K, student_kernels(p),
-                            {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")}, p.threads);
-        },
-        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            ref::matmul_blis(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p),
-                             {block_param(p, "mc"), block_param(p, "kc"), block_param(p, "nc")}, p.threads);
-        });
+            st::matmul_blis(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), lab5::requested_blocks(p), p.threads);
+        }, {});
     blis.threaded = true;
     blis.param_names = {"simd", "mc", "kc", "nc"};
     blis.check_params = [](const StageParams& p) {
-        requested_isa(p);
-        for (const char* name : {"mc", "kc", "nc"}) block_param(p, name);
+        requested_simd(p);
+        lab5::requested_blocks(p);
     };
     reg.add(std::move(blis));
 
     Stage combined = make_stage(5, "combined", "seed 003's best row: transposed B + SIMD dot products + threads over row blocks",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
-        },
-        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, reference_kernels(p), p.threads);
-        });
+        }, {});
     combined.threaded = true;
     combined = with_simd_param(std::move(combined));
     reg.add(std::move(combined));
 
+    // The peer: a library call, no student version, in every build.
     Stage openblas = make_stage(5, "openblas", "the peer: OpenBLAS cblas_sgemm (OS package) on the same threads", {},
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            ref::matmul_openblas(A, B, C, sh.M, sh.N, sh.K, p.threads);
+            peers::matmul_openblas(A, B, C, sh.M, sh.N, sh.K, p.threads);
         });
     openblas.threaded = true;
-    openblas.describe_library = [] { return ref::openblas_description(); };
+    openblas.describe_library = [] {
+        const std::string weaker = peers::openblas_weaker_than_cpu();
+        return peers::openblas_description() + (weaker.empty() ? "" : "; " + weaker);
+    };
     reg.add(std::move(openblas));
+
+    // The second peer, BLIS itself (loaded at run time where installed).
+    Stage blis_library = make_stage(5, "blis_lib", "the second peer: the BLIS library's sgemm (libblis-dev) on the same threads", {},
+        [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
+            peers::matmul_blis_library(A, B, C, sh.M, sh.N, sh.K, p.threads);
+        });
+    blis_library.threaded = true;
+    blis_library.describe_library = [] { return peers::blis_description(); };
+    blis_library.unavailable = [] { return peers::blis_unavailable_reason(); };
+    reg.add(std::move(blis_library));
 
     Lab lab;
     lab.number = 5;
     lab.default_shapes = {{1024, 1024, 1024}};
-    lab.target = "every stage correct; your fastest stage >= 75% of OpenBLAS's speed on the same threads "
+    lab.target = "every stage correct; your fastest stage >= 75% of the strongest peer's speed (OpenBLAS or BLIS) on the same threads "
                  "(the reference runs within 1-3% of OpenBLAS on the 2-core Zen 3; try SIZE=2048 THREADS=2)";
     lab.judge = judge_lab5;
     reg.add_lab(std::move(lab));

@@ -34,14 +34,15 @@ int breakdown_command(const std::vector<std::string>& args) {
     std::printf("\n%-18s %-15s %10s %10s %10s %10s %10s %10s %7s  %s\n", "stage", "shape", "alloc", "copy in",
                 "kernel", "copy out", "free", "total", "kernel%", "check");
     for (Shape shape : shapes) {
-        Matrix A(shape.M, shape.K), B(shape.K, shape.N), C(shape.M, shape.N);
-        const auto seed = fresh_seed();
-        fill_inputs(A, B, seed);
+        Problem p(shape);
         for (const Stage* s : stages) {
-            poison(C);
-            const auto b = gpu::measure_breakdown(version_of(*s, impl), A.data(), B.data(), C.data(), shape,
+            // The whole trip, step by step (not one kernel on inputs already on
+            // the device, as run_once_and_verify runs it), then its result verified.
+            poison(p.C);
+            const auto b = gpu::measure_breakdown(version_of(*s, impl), p.A.data(), p.B.data(), p.C.data(), shape,
                                                   o.params, reps);
-            const CheckResult c = verify_product(A.data(), B.data(), C.data(), shape, s->bound(shape, o.params));
+            const CheckResult c = verify_product(p.A.data(), p.B.data(), p.C.data(), shape, s->bound(shape, o.params),
+                                                 VerifyMethod::Auto, p.check_seed);
             all_ok = all_ok && c.passed;
             std::printf("%-18s %-15s %10s %10s %10s %10s %10s %10s %6.1f%%  %s\n", s->name.c_str(),
                         shape_text(shape).c_str(), format_seconds(b.alloc_ms / 1e3).c_str(),

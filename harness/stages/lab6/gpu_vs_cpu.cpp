@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/stats.h"
 #include "cpu/verify.h"
 #include "harness/cli.h"
 #include "harness/commands.h"
@@ -64,8 +65,7 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
     if (impl == Impl::Student && (!gpu_stage.student || !cpu_stage.student))
         throw UsageError("--impl student: both stages need a student version");
     for (Shape s : shapes) check_fits_in_memory(s, Device::Cpu);
-    const gpu::DeviceInfo info = gpu::probe();
-    if (!info.available) throw UsageError("'mmlab gpu-vs-cpu' needs a CUDA GPU, but " + info.why_not);
+    gpu::require_gpu("'mmlab gpu-vs-cpu'");
     print_machine_header(true);
     std::printf("\nCPU: %s, GPU: %s (%s versions)\n", cpu_name.c_str(), gpu_name.c_str(), impl_name(impl));
     std::printf("%-16s %9s %11s %11s %11s %9s %9s %9s  %s\n", "shape", "m*n*k", "CPU", "GPU kernel",
@@ -74,28 +74,26 @@ int run_gpu_vs_cpu(const std::vector<std::string>& args) {
     std::vector<std::string> wrong;
     for (Shape shape : shapes) {
         if (!quiet) std::fprintf(stderr, "[gpu-vs-cpu] %s: CPU, then GPU...\n", shape_text(shape).c_str());
-        Matrix A(shape.M, shape.K), B(shape.K, shape.N), C(shape.M, shape.N);
-        const auto seed = fresh_seed();
-        fill_inputs(A, B, seed);
+        Problem p(shape);
 
-        // CPU: the first run is verified; then the median of `reps` (one if slow).
+        // CPU: the first run is timed and verified; then the median of `reps` (one if slow).
         const MatmulFn& cpu_fn = version_of(cpu_stage, impl);
-        std::vector<double> cpu_s;
-        poison(C);
-        for (int r = 0; r < reps; ++r) {
+        const CheckedRun first = run_once_and_verify(cpu_stage, cpu_fn, p, params);
+        const CheckResult& cpu_check = first.check;
+        std::vector<double> cpu_s = {first.seconds};
+        while (int(cpu_s.size()) < reps && cpu_s[0] <= 1.0) {
             const auto t0 = std::chrono::steady_clock::now();
-            cpu_fn(A.data(), B.data(), C.data(), shape, params);
+            cpu_fn(p.A.data(), p.B.data(), p.C.data(), shape, params);
             cpu_s.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-            if (r == 0 && cpu_s[0] > 1.0) break;
         }
-        const CheckResult cpu_check =
-            verify_product(A.data(), B.data(), C.data(), shape, cpu_stage.bound(shape, params));
 
-        poison(C);
-        const gpu::CostBreakdown g =
-            gpu::measure_breakdown(version_of(gpu_stage, impl), A.data(), B.data(), C.data(), shape, params, reps);
-        const CheckResult gpu_check =
-            verify_product(A.data(), B.data(), C.data(), shape, gpu_stage.bound(shape, params));
+        // GPU: the whole trip, step by step (not one kernel on inputs already on
+        // the device, as run_once_and_verify runs it), then its result verified.
+        poison(p.C);
+        const gpu::CostBreakdown g = gpu::measure_breakdown(version_of(gpu_stage, impl), p.A.data(), p.B.data(),
+                                                            p.C.data(), shape, params, reps);
+        const CheckResult gpu_check = verify_product(p.A.data(), p.B.data(), p.C.data(), shape,
+                                                     gpu_stage.bound(shape, params), VerifyMethod::Auto, p.check_seed);
 
         const double cpu = median(cpu_s), kernel = g.kernel_ms / 1e3, trip = g.total_ms() / 1e3;
         std::string check = "ok";

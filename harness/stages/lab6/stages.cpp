@@ -1,21 +1,16 @@
 // Lab 6 - CUDA basics: the naive kernel with the coalesced and the uncoalesced
 // thread mapping, and seed 003's one-block-per-element reduction kernel.
-// (`mmlab breakdown` splits a GPU product into allocation, copies and kernel;
-// `mmlab gpu-vs-cpu`, in lab6_gpu_vs_cpu.cpp, is seed 002's table.)
+// (`mmlab breakdown`, in breakdown.cpp, splits a GPU product into allocation,
+// copies and kernel; `mmlab gpu-vs-cpu`, in gpu_vs_cpu.cpp, is seed 002's table.)
+// The reference versions are bound in references.cpp.
+#include "harness/stages/lab6/lab6.h"
+
 #include "harness/cli.h"
-#include "harness/stage.h"
 #include "harness/targets.h"
 #include "labs/lab6/lab6.h"
-#include "solutions/lab6/lab6.h"
 
-namespace {
+namespace mml::lab6 {
 
-using namespace mml;
-
-using BlockReduceFn = void (*)(const float*, const float*, float*, std::int64_t, std::int64_t,
-                               std::int64_t, int);
-
-// --param block=T: threads a block for lab6.block_reduce (seed 003 used 64).
 int block_param(const StageParams& p) {
     const long long t = p.get("block", 64);
     if (t < 32 || t > 1024 || (t & (t - 1)) != 0)
@@ -30,8 +25,10 @@ MatmulFn with_block_param(BlockReduceFn fn) {
     };
 }
 
-void add_stage(Registry& reg, const char* name, MatmulFn student, MatmulFn reference, const char* summary, bool reads_block = false) {
-    Stage s = make_stage(6, name, summary, std::move(student), std::move(reference));
+namespace {
+
+void add_stage(Registry& reg, const char* name, MatmulFn student, const char* summary, bool reads_block = false) {
+    Stage s = make_stage(6, name, summary, std::move(student), {});  // the reference: references.cpp
     if (reads_block) {  // --param block: said, and a bad value refused before anything runs
         s.param_names = {"block"};
         s.check_params = [](const StageParams& p) { block_param(p); };
@@ -60,13 +57,11 @@ TargetVerdict judge_lab6(const std::vector<Measurement>& rows) {
 
 Registrar lab6_stages([](Registry& reg) {
     namespace st = student::lab6;
-    namespace ref = reference::lab6;
-    add_stage(reg, "naive_coalesced", from_plain(st::matmul_naive_coalesced), from_plain(ref::matmul_naive_coalesced),
+    add_stage(reg, "naive_coalesced", from_plain(st::matmul_naive_coalesced),
               "naive CUDA kernel, one thread per C element, threadIdx.x along C's columns (coalesced)");
     add_stage(reg, "naive_uncoalesced", from_plain(st::matmul_naive_uncoalesced),
-              from_plain(ref::matmul_naive_uncoalesced),
               "the same kernel with threadIdx.x along C's rows (uncoalesced, seed 002's mapping)");
-    add_stage(reg, "block_reduce", with_block_param(st::matmul_block_reduce), with_block_param(ref::matmul_block_reduce),
+    add_stage(reg, "block_reduce", with_block_param(st::matmul_block_reduce),
               "one block per C element, strided partial sums, shared-memory halving (seed 003; --param block=64)", true);
 
     Lab lab;
@@ -79,3 +74,4 @@ Registrar lab6_stages([](Registry& reg) {
 });
 
 }  // namespace
+}  // namespace mml::lab6

@@ -1,14 +1,15 @@
 // Lab 8 - register blocking on the GPU: thread tiles, float4 loads,
 // conflict-free shared memory, double buffering; cuBLAS FP32 as the peer;
-// TF32 tensor cores (WMMA, and cuBLAS TF32) as the extension.
+// TF32 tensor cores (WMMA, and cuBLAS TF32) as the extension. The cuBLAS
+// rows are peers: the library call is their one version, registered here;
+// the reference versions of the student stages are bound in references.cpp.
 #include <algorithm>
 #include <cstdint>
 
-#include "gpu/peer_cublas.h"
+#include "peers/cublas.h"
 #include "harness/stage.h"
 #include "harness/targets.h"
 #include "labs/lab8/lab8.h"
-#include "solutions/lab8/lab8.h"
 
 namespace {
 
@@ -17,21 +18,20 @@ using namespace mml;
 constexpr const char* kPeer = "lab8.cublas";
 constexpr double kGoal = 0.85;  // best FP32 stage's speed / cuBLAS FP32's
 
-void add_stage(Registry& reg, const char* name, PlainMatmul student, PlainMatmul reference,
-               const char* summary, bool tf32 = false) {
-    Stage s = make_stage(8, name, summary, from_plain(student), from_plain(reference));
+void add_stage(Registry& reg, const char* name, PlainMatmul student, const char* summary, bool tf32 = false) {
+    Stage s = make_stage(8, name, summary, from_plain(student), {});  // the reference: references.cpp
     // TF32 rounds every input to 10 mantissa bits: its own, looser bound.
     if (tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
     reg.add(std::move(s));
 }
 
-void add_cublas(Registry& reg, const char* name, gpu::CublasMath math, const char* summary) {
+void add_cublas(Registry& reg, const char* name, peers::CublasMath math, const char* summary) {
     Stage s = make_stage(8, name, summary, {},
                          [math](const float* A, const float* B, float* C, Shape shape, const StageParams&) {
-                             gpu::cublas_sgemm_row_major(A, B, C, shape, math);
+                             peers::cublas_sgemm_row_major(A, B, C, shape, math);
                          });
-    if (math == gpu::CublasMath::Tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
-    s.describe_library = gpu::cublas_description;
+    if (math == peers::CublasMath::Tf32) s.bound = [](Shape shape, const StageParams&) { return tf32_bound(shape); };
+    s.describe_library = peers::cublas_description;
     reg.add(std::move(s));
 }
 
@@ -79,19 +79,15 @@ TargetVerdict judge_lab8(const std::vector<Measurement>& rows) {
 
 Registrar lab8_stages([](Registry& reg) {
     namespace st = student::lab8;
-    namespace ref = reference::lab8;
-    add_stage(reg, "tile8x8", st::register_tile, ref::register_tile,
-              "8x8 thread tile in registers, 128x128 block tile, k-step 8");
-    add_stage(reg, "float4", st::vector_loads, ref::vector_loads,
-              "+ 16-byte (float4) global and shared loads, A transposed in shared");
-    add_stage(reg, "no_conflicts", st::conflict_free, ref::conflict_free,
-              "+ padded shared rows and split thread tiles: no bank conflicts");
-    add_stage(reg, "double_buffer", st::double_buffer, ref::double_buffer,
+    add_stage(reg, "tile8x8", st::register_tile, "8x8 thread tile in registers, 128x128 block tile, k-step 8");
+    add_stage(reg, "float4", st::vector_loads, "+ 16-byte (float4) global and shared loads, A transposed in shared");
+    add_stage(reg, "no_conflicts", st::conflict_free, "+ padded shared rows and split thread tiles: no bank conflicts");
+    add_stage(reg, "double_buffer", st::double_buffer,
               "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order");
-    add_cublas(reg, "cublas", gpu::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)");
-    add_stage(reg, "wmma_tf32", st::wmma_tf32, ref::wmma_tf32,
-              "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)", true);
-    add_cublas(reg, "cublas_tf32", gpu::CublasMath::Tf32, "the extension's peer: cuBLAS SGEMM with TF32 tensor cores");
+    add_cublas(reg, "cublas", peers::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)");
+    add_stage(reg, "wmma_tf32", st::wmma_tf32, "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)",
+              true);
+    add_cublas(reg, "cublas_tf32", peers::CublasMath::Tf32, "the extension's peer: cuBLAS SGEMM with TF32 tensor cores");
 
     Lab lab;
     lab.number = 8;

@@ -1,26 +1,25 @@
 // Lab 9 - skinny products R = E*F (E M x K, F K x N, M, N << K): BasicMM and
-// PHVM (seed 000), cublasSgemm as the peer, and a one-pass kernel.
+// PHVM (seed 000), cublasSgemm as the peer (registered here with its library
+// call), and a one-pass kernel. The reference versions are bound in
+// references.cpp; the commands (phvm, phvm-sweep, phvm-model, gpu-latency)
+// have a file each beside this one.
 #include "harness/stages/lab9/lab9.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <tuple>
 
 #include "gpu/bandwidth.h"
-#include "gpu/peer_cublas.h"
 #include "gpu/latency.h"
 #include "harness/cli.h"
-#include "harness/gpu_backend.h"
 #include "harness/targets.h"
 #include "labs/lab9/one_pass.h"
 #include "labs/lab9/phvm.h"
-#include "solutions/lab9/one_pass.h"
-#include "solutions/lab9/phvm.h"
+#include "peers/cublas.h"
 
 namespace mml::lab9 {
 
-namespace {
 // The values given with --param gs=, bs= (the defaults need the GPU's limits;
 // these checks do not, so bad values are refused before anything runs).
 void check_gs_bs(const StageParams& p) {
@@ -35,7 +34,6 @@ void check_kstep(const StageParams& p) {
     const long long kstep = p.get("kstep", 4);
     if (kstep != 1 && kstep != 4) throw UsageError("--param kstep must be 1 or 4, got " + std::to_string(kstep));
 }
-}  // namespace
 
 PhvmConfig phvm_config(const StageParams& p) {
     static const gpu::ThreadLimits lim = gpu::thread_limits();
@@ -44,6 +42,13 @@ PhvmConfig phvm_config(const StageParams& p) {
     c.bs = p.get("bs", 256);
     c.gs = p.get("gs", std::max<long long>(1, (long long)lim.sm_count * lim.max_threads_per_sm / c.bs));
     return c;
+}
+
+MatmulFn per_element(PerElementFn fn) {
+    return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
+        const PhvmConfig c = phvm_config(p);
+        fn(A, B, C, s.M, s.N, s.K, int(c.gs), int(c.bs));
+    };
 }
 
 double min_bytes(Shape s) {
@@ -72,11 +77,12 @@ ErrorBound phvm_bound(Shape s, const StageParams& p) {
 // never uses fewer unless there is less work, and then each thread has at
 // most 4). Then 5 shuffle levels, 8 warp sums added in sequence, at most
 // ceil(2048/256) = 8 partials per thread and 8 halving levels in the final
-// kernel, +1 for the product: n = that + 30.
+// kernel, +1 for the product: n = that + 30. (The block and the largest grid
+// are the launch shape labs/lab9/one_pass.h gives both versions.)
 ErrorBound one_pass_bound(Shape s, const StageParams&) {
     static const int sms = gpu::thread_limits().sm_count;
-    const double g = std::min(sms, reference::lab9::kOnePassMaxGrid);
-    const double per_thread = 4 * std::ceil(double(s.K) / (4.0 * reference::lab9::kOnePassBlock * g));
+    const double g = std::min(sms, student::lab9::kOnePassMaxGrid);
+    const double per_thread = 4 * std::ceil(double(s.K) / (4.0 * student::lab9::kOnePassBlock * g));
     const double n = per_thread + 30;
     return {ErrorBound::Kind::Elementwise, gamma_n(n, kFloat32UnitRoundoff),
             "gamma_n*|E||F|, n=4*ceil(K/(4*256*SMs))+30=" + fixed(n, 0)};
@@ -99,21 +105,9 @@ ErrorBound cublas_bound(Shape s, const StageParams&) {
             "probabilistic (Higham-Mary, lambda=10): gamma_K is vacuous at K*u>=1"};
 }
 
-template <auto Fn>
-MatmulFn per_element(const char*) {
-    return [](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
-        const PhvmConfig c = phvm_config(p);
-        Fn(A, B, C, s.M, s.N, s.K, int(c.gs), int(c.bs));
-    };
-}
-
-template <auto Fn>
-MatmulFn one_pass_fn() {
-    return [](const float* A, const float* B, float* C, Shape s, const StageParams&) { Fn(A, B, C, s.M, s.N, s.K); };
-}
-
 Stage gpu_stage(const char* name, const char* summary) {
-    Stage s = make_stage(9, name, summary, {}, {});  // the versions are set by the caller
+    Stage s = make_stage(9, name, summary, {}, {});  // the student version is set by the caller, the reference
+                                                     // by references.cpp (cuBLAS: its library call, below)
     // `make demo` runs lab 9 on MTX1 (5 x 5 x 3e7), not on the demo's square size.
     s.demo_shapes = {{5, 5, 30000000}};
     return s;
@@ -149,19 +143,16 @@ TargetVerdict judge_lab9(const std::vector<Measurement>& rows) {
 
 Registrar lab9_stages([](Registry& reg) {
     namespace st = student::lab9;
-    namespace ref = reference::lab9;
 
     Stage basic = gpu_stage("basicmm", "BasicMM (seed 000): GS x BS threads per output, contiguous segments (uncoalesced)");
-    basic.student = per_element<st::basicmm>("basicmm");
-    basic.reference = per_element<ref::basicmm>("basicmm");
+    basic.student = per_element(st::basicmm);
     basic.bound = phvm_bound;
     basic.param_names = {"gs", "bs"};
     basic.check_params = check_gs_bs;
     reg.add(std::move(basic));
 
     Stage phvm = gpu_stage("phvm", "PHVM (seed 000): GS x BS threads per output, grid stride (coalesced); --param gs=,bs=");
-    phvm.student = per_element<st::phvm>("phvm");
-    phvm.reference = per_element<ref::phvm>("phvm");
+    phvm.student = per_element(st::phvm);
     phvm.bound = phvm_bound;
     phvm.param_names = {"gs", "bs"};
     phvm.check_params = check_gs_bs;
@@ -169,19 +160,14 @@ Registrar lab9_stages([](Registry& reg) {
 
     Stage cublas = gpu_stage("cublas", "cublasSgemm FP32 on the skinny product (the paper's peer)");
     cublas.reference = [](const float* A, const float* B, float* C, Shape s, const StageParams&) {
-        gpu::cublas_sgemm_row_major(A, B, C, s, gpu::CublasMath::Fp32);
+        peers::cublas_sgemm_row_major(A, B, C, s, peers::CublasMath::Fp32);
     };
     cublas.bound = cublas_bound;
-    cublas.describe_library = gpu::cublas_description;
+    cublas.describe_library = peers::cublas_description;
     reg.add(std::move(cublas));
 
     Stage one = gpu_stage("onepass", "one pass over E and F for all M*N outputs: at the read-bandwidth limit; --param kstep=1: no 16-byte loads");
-    one.student = one_pass_fn<st::one_pass>();
-    one.reference = [](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
-        // --param kstep=1: one k per step everywhere, no 16-byte loads (task 5's gain).
-        check_kstep(p);
-        ref::one_pass(A, B, C, s.M, s.N, s.K, p.get("kstep", 4) == 4);
-    };
+    one.student = from_plain(st::one_pass);  // kstep is the reference's (references.cpp)
     one.param_names = {"kstep"};
     one.check_params = check_kstep;
     one.bound = one_pass_bound;

@@ -1,0 +1,44 @@
+// How mmlab starts lab 12's MPI programs: build/bin/mmlab-mpi (CPU) and
+// build/bin/mmlab-nccl (GPU), beside mmlab, through mpirun. mmlab itself is
+// not an MPI program; the programs answer with RESULT lines (protocol.h).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "harness/stages/lab12/protocol.h"
+
+namespace mml::lab12 {
+
+// The program `name` in the folder of the running mmlab (or of $MMLAB, for the tests).
+std::string program_path(const std::string& name);
+// mpirun: $MML_MPIRUN when set, else the first on PATH (or in /usr/bin...); "" when there is none.
+std::string find_mpirun();
+
+// Why the CPU (mmlab-mpi) or GPU (mmlab-nccl) part of lab 12 cannot run
+// here, in one line that names what to install; "" when it can. The GPU one
+// does not look for a GPU (the program says so itself when it has none).
+std::string mpi_missing();
+std::string nccl_missing();
+
+struct Launch {
+    int exit_code = -1;          // the program's (124: killed at the time limit)
+    std::string output;          // stdout and stderr
+    std::string command;         // what was run, for messages
+    std::vector<Fields> results; // its RESULT lines
+    // The program's own error line(s): its output without RESULT lines and
+    // without mpirun's boilerplate, trimmed to a few lines.
+    std::string error() const;
+};
+
+// mpirun -np P [--oversubscribe] [--allow-run-as-root when root] PROGRAM ARGS,
+// with at most `limit_s` seconds (coreutils timeout). Oversubscription lets
+// P exceed the cores (the tests run 4 processes on 2 cores); NCCL runs get
+// NCCL_NVLS_ENABLE=0 unless the environment sets it (the shared GPU machines
+// require NVLink multicast off; these broadcasts do not need it).
+Launch launch(const std::string& program, int np, const std::vector<std::string>& args, int limit_s = 600);
+
+// Cores of this machine (for "oversubscribed" notes and the model).
+int cores_here();
+
+}  // namespace mml::lab12

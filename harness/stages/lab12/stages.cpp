@@ -1,0 +1,160 @@
+// Lab 12 - beyond one processor. Not a table of in-process stages: the
+// algorithms run as MPI programs (build/bin/mmlab-mpi on CPUs, mmlab-nccl on
+// GPUs, started with mpirun; launch.h), and `mmlab lab 12` (make lab12)
+// reports on them:
+//   1. 1-D (rows) and SUMMA on P = 1, 2, 4 processes of this machine, yours
+//      beside the reference, each checked, with efficiency over lab 5's kernel
+//      on one process and the share of time in MPI collectives;
+//   2. where a GPU and NCCL are: the GPU SUMMA on one GPU, overlap on and
+//      off, beside cuBLAS (mmlab nccl-gemm does more);
+//   3. the alpha-beta-gamma model: this machine's runs predicted from alpha,
+//      beta and gamma measured here, and 1 to 512 GPUs (mmlab abg-model).
+// The lab's commands: mpi-gemm, nccl-gemm, comm-bench, abg-model.
+#include <cstdio>
+
+#include "harness/cli.h"
+#include "harness/gpu_backend.h"
+#include "harness/report.h"
+#include "harness/stage.h"
+#include "harness/stages/lab12/lab12.h"
+#include "harness/stages/lab12/model_report.h"
+#include "harness/targets.h"
+
+namespace mml::lab12 {
+namespace {
+
+constexpr double kTargetEfficiency = 0.85;
+constexpr std::int64_t kJudgedSize = 2048;
+
+const char* kTarget =
+    "your rows and SUMMA correct on every run; your SUMMA on 2 processes at 2048^3 at >= 85% parallel efficiency "
+    "over lab 5's kernel on one process (T1 / (2 x T2)), in the same run";
+
+int run_lab12(const Options& o) {
+    if (!o.json_path.empty()) throw UsageError("lab 12 prints tables, not --json: its commands take --csv (mmlab abg-model --help)");
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    const std::string impl = o.solution ? "reference" : "student";
+    std::printf("== lab 12: beyond one processor: MPI, SUMMA, NCCL and the alpha-beta-gamma model ==\n");
+    if (o.solution) std::printf("SOLUTION=1: the reference runs in the student's place.\n");
+    print_machine_header(false);
+
+    // ---- 1. CPUs
+    std::printf("\n-- Part 1: 1-D and SUMMA on this machine's CPUs (mpirun -np P --oversubscribe; %d cores) --\n",
+                cores_here());
+    const std::string missing = mpi_missing();
+    TargetVerdict v{false, ""};
+    Table cpu;
+    if (!missing.empty()) {
+        std::printf("skipped: %s\n", missing.c_str());
+        v.explanation = "not judged: " + missing;
+    } else {
+        MpiRequest r;
+        r.shapes = o.shapes.empty() ? std::vector<Shape>{{kJudgedSize, kJudgedSize, kJudgedSize}} : o.shapes;
+        r.impls = o.solution ? std::vector<std::string>{"reference"} : std::vector<std::string>{"student", "reference"};
+        r.reps = o.reps > 0 ? o.reps : 3;
+        r.quiet = o.quiet;
+        cpu = run_mpi(r);
+        print_mpi(cpu);
+        // The verdict: every run of the version under test correct, and its
+        // SUMMA on 2 processes at the largest size efficient enough.
+        const Fields* wrong = nullptr;
+        for (const Fields& f : cpu.rows)
+            if (field(f, "impl") == impl && field(f, "algo") != "local" && field(f, "check") != "ok" && !wrong) wrong = &f;
+        Shape largest = r.shapes.front();
+        for (Shape s : r.shapes)
+            if (s.flops() > largest.flops()) largest = s;
+        const Fields* summa2 = find_result(cpu.rows, {{"algo", "summa"}, {"impl", impl}, {"P", "2"},
+                                                      {"M", std::to_string(largest.M)}, {"N", std::to_string(largest.N)},
+                                                      {"K", std::to_string(largest.K)}});
+        if (wrong) {
+            v.explanation = "your " + field(*wrong, "algo") + " on " + field(*wrong, "P") + " processes is wrong at " +
+                            row_shape(*wrong) + ": " + field(*wrong, "failure");
+        } else if (!cpu.errors.empty()) {
+            v.explanation = "not every run ran: " + cpu.errors.front();
+        } else if (!summa2) {
+            v.explanation = "your SUMMA on 2 processes was not timed at " + shape_text(largest);
+        } else {
+            const double eff = efficiency_of(*summa2, cpu.rows, "local");
+            const bool big = largest.M >= kJudgedSize && largest.N >= kJudgedSize && largest.K >= kJudgedSize;
+            v.met = big && eff >= kTargetEfficiency;
+            v.explanation = "your SUMMA on 2 processes: " + percent(eff) + " parallel efficiency at " + shape_text(largest) +
+                            " (goal >= 85%), comm " + percent(number(*summa2, "comm_fraction")) + " of its time";
+            if (!big) v.explanation += "; judged at 2048^3 or larger: run make lab12 without SIZE";
+            if (cores_here() < 2) v.explanation += "; this machine has one core, so 2 processes share it";
+        }
+    }
+
+    // ---- 2. GPU
+    std::printf("\n-- Part 2: SUMMA on a GPU with NCCL (one process per GPU) --\n");
+    const std::string nccl = nccl_missing();
+    const gpu::DeviceInfo info = gpu::probe();
+    if (!nccl.empty()) {
+        std::printf("skipped: %s\n", nccl.c_str());
+    } else if (!info.available) {
+        std::printf("skipped: %s\n", info.why_not.c_str());
+    } else {
+        NcclRequest g;
+        g.shapes = {{4096, 4096, 4096}};
+        g.impls = o.solution ? std::vector<std::string>{"reference"} : std::vector<std::string>{"student", "reference"};
+        g.overlaps = {"on", "off"};
+        g.quiet = o.quiet;
+        const Table t = run_nccl(g);
+        print_nccl(t);
+        if (t.wrong && v.met) {
+            v.met = false;
+            v.explanation += "; but a GPU run is wrong (above)";
+        }
+        std::printf("more: mmlab nccl-gemm --help (bf16, lab 8's kernel, several GPUs)\n");
+    }
+
+    // ---- 3. the model
+    std::printf("\n-- Part 3: the alpha-beta-gamma model (mmlab abg-model) --\n");
+    if (missing.empty()) {
+        CpuModel c;
+        std::string error;
+        c.bench = run_comm_bench("mpi", 2, {8, 65536, 262144, 1048576, 4194304, 16777216, 67108864}, 5, error);
+        std::vector<model::Sample> samples;
+        for (const Fields& f : c.bench)
+            if (field(f, "op") == "bcast") samples.push_back({number(f, "bytes"), number(f, "seconds")});
+        c.machine.intra = model::fit_link(samples, "measured now: MPI_Bcast between 2 processes");
+        c.machine.inter = c.machine.intra;
+        c.machine.per_node = 0;
+        c.table.rows.clear();
+        for (const Fields& f : cpu.rows)  // the reference's runs: the model describes the algorithm
+            if (field(f, "impl") == "reference" || field(f, "algo") == "local") c.table.rows.push_back(f);
+        const Fields* local = find_result(cpu.rows, {{"algo", "local"}});
+        if (!error.empty()) c.error = "MPI broadcasts: " + error;
+        else if (!local) c.error = "lab 5's kernel on one process did not run";
+        else {
+            c.machine.gamma = number(*local, "seconds") / shape_of(*local).flops();
+            c.machine.gamma_source = "lab 5's kernel on one process, above";
+        }
+        std::printf("this machine (the reference's runs above):\n");
+        print_cpu_model(c);
+    }
+    const std::string rec = recorded_gpu_file();
+    if (!rec.empty()) {
+        std::string note;
+        const std::vector<Fields> measured = read_results(rec);
+        const GpuModelInputs in = gpu_inputs(measured, "fp32", note);
+        if (note.empty()) {
+            std::printf("\n1 to 512 GPUs, from the run recorded in %s:\n", rec.c_str());
+            print_gpu_model(in, gpu_model_rows(in, measured, 16384, "fp32"), "fp32");
+        }
+    }
+
+    std::printf("\ntarget : %s\nresult : %s - %s\n", kTarget, v.met ? "TARGET MET" : "TARGET NOT MET", v.explanation.c_str());
+    return cpu.wrong || !cpu.errors.empty() ? 1 : 0;
+}
+
+Registrar lab12_registration([](Registry& reg) {
+    Lab lab;
+    lab.number = 12;
+    lab.default_shapes = {{kJudgedSize, kJudgedSize, kJudgedSize}};
+    lab.target = kTarget;
+    lab.run = run_lab12;
+    reg.add_lab(std::move(lab));
+});
+
+}  // namespace
+}  // namespace mml::lab12

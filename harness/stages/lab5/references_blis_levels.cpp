@@ -1,0 +1,207 @@
+// `mmlab blis-levels`: where lab5.blis loses time against the FMA peak, one
+// level of the BLIS loop nest at a time, on one core:
+//
+//   micro-kernel   the register tile alone, its packed A and B micro-panels
+//                  and its C tile in L1: what the FMA units can do when the
+//                  data is always there (loop 0)
+//   macro-kernel   loops 1-2 over one packed MC x KC block of A (L2) and one
+//                  KC x NC panel of B, C block of MC rows kept in cache
+//   ... C cold     the same, but each call writes the next MC rows of an
+//                  n x NC C, so C comes from memory as in the real product
+//   packing        pack_a / pack_b over all of A and B for one product: the
+//                  copies the whole GEMM pays on top of the macro-kernel
+//   lab5.blis      the whole product, 1 thread; OpenBLAS beside it
+//
+// Each level is a fraction of the peak; the step from one level to the next is
+// what that level costs. The levels run in rounds (micro, macro, ..., micro,
+// macro, ...) and each keeps its median, so a burst of other work on the
+// machine lands on one sample of each level, not on all samples of one.
+// The arithmetic below is not checked against a reference (the micro- and
+// macro-kernel levels run on the same panels again and again): `mmlab run
+// --stage lab5.blis` is what checks the product.
+//
+// Why this file is a references*.cpp: it takes the reference's BLIS apart
+// (its kernels, packing and macro-kernel, solutions/lab5/gemm.h), so it is
+// built only where the references are; a build without them (the grader's)
+// has no blis-levels command.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "cpu/machine.h"
+#include "cpu/matrix.h"
+#include "cpu/peak.h"
+#include "cpu/stats.h"
+#include "harness/cli.h"
+#include "harness/commands.h"
+#include "harness/report.h"
+#include "harness/stages/lab5/simd_param.h"
+#include "peers/openblas.h"
+#include "solutions/lab5/gemm.h"
+
+namespace mml {
+namespace {
+
+namespace ref = reference::lab5;
+
+const char* kUsage = R"(usage: mmlab blis-levels [--size N] [--simd W] [--param mc=..,kc=..,nc=..] [--reps R]
+Where lab5.blis (the reference) loses time against the measured FMA peak, level
+by level of the BLIS loops, on ONE core, for an N x N x N product (default 2048):
+  micro-kernel        the MR x NR register tile with everything in L1
+  macro-kernel        loops 1-2: one packed MC x KC block of A times a KC x NC
+                      panel of B, the C block in cache
+  macro-kernel C cold the same, with C coming from memory as in the full product
+  packing A, B        the copies of one whole product (time, % of the product)
+  lab5.blis           the whole product; OpenBLAS (1 thread) beside it
+--simd W picks the kernels (0 widest present, 1 scalar, 8 AVX2+FMA, 16 AVX-512);
+--param sets the block sizes as for lab5.blis; R rounds (default 5), medians.
+Timed: wall clock, inputs already in memory. Run it on a quiet machine.
+)";
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_of(const std::function<void()>& f) {
+    const auto t0 = Clock::now();
+    f();
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Runs f in batches, doubling the batch until one takes at least `at_least`
+// seconds; returns the time of one call. (Reading the clock after every call
+// would add its own cost to a call of under a microsecond.)
+double time_per_call(const std::function<void()>& f, double at_least) {
+    for (long batch = 1;; batch *= 2) {
+        const double s = seconds_of([&] {
+            for (long i = 0; i < batch; ++i) f();
+        });
+        if (s >= at_least) return s / double(batch);
+    }
+}
+
+struct Level {
+    std::string name, where;
+    double flops;                       // per call; 0 for the packing rows
+    std::function<void()> call;
+    std::vector<double> seconds;        // one per round
+};
+
+int run_levels(const std::vector<std::string>& args) {
+    std::int64_t n = 2048;
+    long long width = 0;
+    int rounds = 5;
+    StageParams blocks;  // --param mc=..,kc=..,nc=..: read as lab5.blis reads them
+    CommandArgs a(args, "blis-levels");
+    for (std::string f; a.next(f);) {
+        if (f == "--size") n = parse_integer(a.value(f), "--size", 1, 1LL << 20);
+        else if (f == "--simd") width = parse_integer(a.value(f), "--simd", 0, 16);
+        else if (f == "--reps") rounds = int(parse_integer(a.value(f), "--reps", 1, 1000));
+        else if (f == "--param") {
+            for (const auto& [key, v] : parse_param_list(a.value(f)).values) {
+                if (key != "mc" && key != "kc" && key != "nc")
+                    throw UsageError("unknown --param '" + key + "' for blis-levels: use mc, kc or nc");
+                blocks.values[key] = v;
+            }
+        } else a.unknown(f);
+    }
+    const SimdLevel simd = lab5::simd_level_of_width(width, "--simd " + std::to_string(width));
+    const ref::BlockSizes requested = lab5::requested_blocks(blocks);
+    check_fits_in_memory({n, n, n}, Device::Cpu);
+
+    const ref::KernelSet& k = ref::kernels_for(simd);
+    const ref::BlockSizes bs = ref::blocks_for_product(requested, k, n, n);
+    const std::int64_t MR = k.MR, NR = k.NR, KC = bs.KC, NC = bs.NC;
+    const std::int64_t MC = std::min(bs.MC, common::lab5::panels(n, k.MR) * MR);  // one block of A, whole micro-panels
+
+    // The operands: the matrices of the product, and packed copies of one
+    // block of A and one panel of B for the kernel levels.
+    Matrix A(n, n), B(n, n), C(n, n);
+    fill_uniform(A, 1);
+    fill_uniform(B, 2);
+    fill_uniform(C, 3);
+    Matrix a_block(1, MC * KC), b_panel(1, KC * NC), c_block(MC, NC), tile(1, MR * NR);
+    ref::pack_a(A.data(), n, std::min<std::int64_t>(MC, n), KC, k.MR, a_block.data());
+    ref::pack_b_panels(B.data(), n, KC, std::min<std::int64_t>(NC, n), k.NR, 0, common::lab5::panels(std::min<std::int64_t>(NC, n), k.NR), b_panel.data());
+    fill_uniform(c_block, 4);
+    const std::int64_t nc = std::min<std::int64_t>(NC, n);
+    const std::int64_t c_rows = common::lab5::panels(n, int(MC)) * MC;  // C cold: row blocks of an n-row C
+    Matrix c_cold(c_rows, nc);
+    fill_uniform(c_cold, 5);
+    std::int64_t next_block = 0;
+    Matrix work_a(1, MC * KC), work_b(1, KC * NC);  // scratch for the packing rows
+
+    const double product_flops = 2.0 * double(n) * double(n) * double(n);
+    std::vector<Level> levels;
+    levels.push_back({"micro-kernel", "A, B micro-panels and C tile in L1", 2.0 * MR * NR * KC,
+                      [&] { k.micro(KC, a_block.data(), b_panel.data(), tile.data(), NR, true); }, {}});
+    levels.push_back({"macro-kernel", "A block in L2, B panel, C block cached", 2.0 * MC * nc * KC,
+                      [&] { ref::macro_kernel(k, MC, nc, KC, a_block.data(), b_panel.data(), c_block.data(), nc, true, tile.data()); },
+                      {}});
+    levels.push_back({"macro-kernel, C cold", "as above, C from memory", 2.0 * MC * nc * KC,
+                      [&] {
+                          float* c = c_cold.data() + next_block * MC * nc;
+                          next_block = (next_block + 1) % (c_rows / MC);
+                          ref::macro_kernel(k, MC, nc, KC, a_block.data(), b_panel.data(), c, nc, true, tile.data());
+                      },
+                      {}});
+    // Packing as the product does it: every KC x NC panel of B once per
+    // (jc, pc), every MC x KC block of A once per (jc, pc, ic).
+    levels.push_back({"packing A", "all MC x KC blocks of one product", 0,
+                      [&] {
+                          for (std::int64_t jc = 0; jc < n; jc += NC)
+                              for (std::int64_t pc = 0; pc < n; pc += KC)
+                                  for (std::int64_t ic = 0; ic < n; ic += MC)
+                                      ref::pack_a(A.data() + ic * n + pc, n, std::min(MC, n - ic), std::min(KC, n - pc), k.MR, work_a.data());
+                      },
+                      {}});
+    levels.push_back({"packing B", "all KC x NC panels of one product", 0,
+                      [&] {
+                          for (std::int64_t jc = 0; jc < n; jc += NC)
+                              for (std::int64_t pc = 0; pc < n; pc += KC) {
+                                  const std::int64_t w = std::min(NC, n - jc);
+                                  ref::pack_b_panels(B.data() + pc * n + jc, n, std::min(KC, n - pc), w, k.NR, 0, common::lab5::panels(w, k.NR), work_b.data());
+                              }
+                      },
+                      {}});
+    levels.push_back({"lab5.blis", "the whole product, 1 thread", product_flops,
+                      [&] { ref::matmul_blis(A.data(), B.data(), C.data(), n, n, n, k, requested, 1); }, {}});
+    levels.push_back({"OpenBLAS sgemm", "the whole product, 1 thread", product_flops,
+                      [&] { peers::matmul_openblas(A.data(), B.data(), C.data(), n, n, n, 1); }, {}});
+
+    print_machine_header(false);
+    std::printf("peer    : OpenBLAS sgemm = %s\n", peers::openblas_description().c_str());
+    std::printf("\nlab5.blis level by level: %s kernels (MR x NR = %lld x %lld), MC %lld, KC %lld, NC %lld, n = %lld, 1 thread\n",
+                k.name, (long long)MR, (long long)NR, (long long)MC, (long long)KC, (long long)nc, (long long)n);
+    std::fprintf(stderr, "measuring the %s FMA peak and %zu levels in %d rounds ...\n", simd_name(simd),
+                 levels.size(), rounds);
+    std::vector<double> peak;
+    for (int r = 0; r < rounds; ++r) {
+        peak.push_back(measure_fma_peak(simd, 1).gflops);
+        for (Level& l : levels) l.seconds.push_back(time_per_call(l.call, 0.1));
+    }
+    const double peak_gflops = median(peak);
+    const double product_seconds = median(levels[5].seconds);
+    std::printf("%-22s %-40s %10s %9s %8s\n", "level", "what is where", "time", "GFLOP/s", "% peak");
+    std::printf("%-22s %-40s %10s %9.1f %8.1f\n", "FMA peak", "independent FMAs, registers only", "-", peak_gflops, 100.0);
+    for (const Level& l : levels) {
+        const double s = median(l.seconds);
+        if (l.flops > 0)
+            std::printf("%-22s %-40s %10s %9.1f %8.1f\n", l.name.c_str(), l.where.c_str(), format_seconds(s).c_str(),
+                        l.flops / s / 1e9, 100.0 * l.flops / s / 1e9 / peak_gflops);
+        else
+            std::printf("%-22s %-40s %10s %9s %7.1f%% of the product's time\n", l.name.c_str(), l.where.c_str(),
+                        format_seconds(s).c_str(), "-", 100.0 * s / product_seconds);
+    }
+    std::printf("\nmedians of %d rounds; wall clock; GFLOP/s = 2 flops per multiply-add. Read it top down: each\n"
+                "level's loss against the one above is what that level of the loop nest costs.\n",
+                rounds);
+    return 0;
+}
+
+CommandRegistrar registrar({"blis-levels", "lab 5: where lab5.blis loses time against the FMA peak, level by level",
+                            kUsage, run_levels, 5});
+
+}  // namespace
+}  // namespace mml

@@ -1,0 +1,89 @@
+// Lab 12 (given code, not a TODO): what one rank's GPU needs for the
+// distributed product - the per-tile product (cuBLAS FP32, cuBLAS bf16, or
+// lab 8's kernel), bf16 conversion, the poison fill, and CUDA events around
+// each step. No NCCL and no MPI here (lab12_nccl.h adds the communicators).
+// Plain C++ declarations: the .cu beside it holds the CUDA.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "labs/common/lab12_lab8_binding.h"
+
+namespace mml::lab12 {
+
+enum class Precision { Fp32, Bf16 };  // of A and B (C is float32 in both)
+std::size_t element_bytes(Precision p);
+const char* precision_name(Precision p);  // "fp32", "bf16"
+
+enum class TileKernel { Cublas, Lab8 };
+const char* tile_name(TileKernel k);  // "cublas", "lab8"
+
+// Lab 8's fastest kernel, where the references are built: lab12_lab8_binding.h.
+
+// C (m x n, row stride ldc) = A*B, or += when `accumulate`; A is m x k (row
+// stride lda), B is k x n (row stride ldb), row-major, in device memory. A and
+// B hold float (Fp32) or __nv_bfloat16 (Bf16) elements; C is float.
+//   Cublas, Fp32: cublasSgemm with CUBLAS_DEFAULT_MATH (FP32 FMAs, tensor cores off)
+//   Cublas, Bf16: cublasGemmEx, bf16 inputs, float32 accumulation (CUBLAS_COMPUTE_32F)
+//   Lab8 (Fp32):  lab 8's kernel; it runs on the legacy default stream, so
+//                 stream() is cudaStreamLegacy then, and strided operands and
+//                 accumulation go through a scratch copy (cublasSgeam adds it in).
+// Every call is checked (std::runtime_error naming the call).
+class TileGemm {
+public:
+    // `stream`: where the products run (ignored for Lab8: cudaStreamLegacy).
+    TileGemm(TileKernel kernel, Precision precision, cudaStream_t stream);
+    ~TileGemm();
+    TileGemm(const TileGemm&) = delete;
+    TileGemm& operator=(const TileGemm&) = delete;
+
+    void run(const void* A, std::int64_t lda, const void* B, std::int64_t ldb, float* C, std::int64_t ldc,
+             std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate);
+    cudaStream_t stream() const { return stream_; }
+    std::string describe() const;  // "cuBLAS 13.0.0 SGEMM (FP32, tensor cores off)"
+
+private:
+    TileKernel kernel_;
+    Precision precision_;
+    cudaStream_t stream_;
+    void* handle_ = nullptr;  // cublasHandle_t
+    // Lab8 only: contiguous copies of strided A and B, and the product before it is added to C.
+    struct Scratch {
+        float* p = nullptr;
+        std::size_t floats = 0;
+        float* get(std::size_t need);
+        ~Scratch();
+    } a_, b_, t_;
+};
+
+// Converts `count` floats to bfloat16 (round to nearest even) on `stream`.
+void to_bf16(const float* in, void* out, std::int64_t count, cudaStream_t stream);
+// Writes the verifier's poison value (cpu/matrix.h) into `count` floats.
+void poison_device(float* p, std::int64_t count, cudaStream_t stream);
+
+// CUDA events at the start and end of each step's communication (on the
+// communication stream) and product (on the compute stream); after a
+// synchronisation, their sums: how long each stream was busy.
+class StepTimer {
+public:
+    explicit StepTimer(std::size_t steps);
+    ~StepTimer();
+    StepTimer(const StepTimer&) = delete;
+    StepTimer& operator=(const StepTimer&) = delete;
+    void comm_begin(std::size_t step, cudaStream_t s);
+    void comm_end(std::size_t step, cudaStream_t s);
+    void gemm_begin(std::size_t step, cudaStream_t s);
+    void gemm_end(std::size_t step, cudaStream_t s);
+    double comm_seconds() const;  // steps whose comm was recorded; 0 when none
+    double gemm_seconds() const;
+
+private:
+    std::vector<cudaEvent_t> events_;  // 4 per step: comm begin/end, gemm begin/end
+    std::vector<char> comm_used_, gemm_used_;
+};
+
+}  // namespace mml::lab12

@@ -1,0 +1,15 @@
+// Given code (lab 5): you use it, you do not write it.
+//
+// T = B^T, so that a column of B becomes a row of T and the dot products of
+// lab5.dot read both operands along rows (seed 003's first step: "transpose
+// B, then compute").
+#pragma once
+
+#include <cstdint>
+
+namespace common::lab5 {
+
+// B is K x N (row-major); T (N x K, row-major) gets T[j*K + k] = B[k*N + j].
+void transpose(const float* B, float* T, std::int64_t K, std::int64_t N);
+
+}  // namespace common::lab5

@@ -1,0 +1,146 @@
+// Lab 11, stage 1 - your code: WMMA with bf16 inputs and FP32 sums.
+//
+// The structure is given (as lab 8's wmma_tf32, handouts/lab11.md, stage 1):
+// a 128 x 128 block tile, 8 warps of 64 x 32 (4 x 2 accumulator fragments of
+// 16 x 16), k-tiles of 32 bf16 loaded 16 bytes at a time and stored to one
+// of two shared-memory copies while the tensor cores work on the other.
+//
+// Task: TODO 11.1 below - the tensor-core inner product of one k-tile.
+// Operands (labs/lab11/lab11.h): A (M x K) row-major, Bt = B transposed
+// (N x K), rows ld elements apart. B transposed and stored row-major is B
+// stored column-major: hence the col_major fragment for B.
+#include "labs/lab11/lab11.h"
+
+#include <cuda_bf16.h>
+#include <mma.h>
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "gpu/cuda_check.h"
+
+namespace student::lab11 {
+namespace {
+
+constexpr int BM = 128, BN = 128, BK = 32;
+constexpr int WARPS_M = 2, WARPS_N = 4;              // 8 warps
+constexpr int WM = BM / WARPS_M, WN = BN / WARPS_N;  // warp tile 64 x 32
+constexpr int FM = WM / 16, FN = WN / 16;            // 4 x 2 accumulator fragments
+constexpr int kThreads = WARPS_M * WARPS_N * 32;
+// 8 bf16 (16 bytes) of padding a shared row: rows 80 bytes apart spread a
+// fragment's rows over the banks; every fragment start stays 32-byte aligned
+// (16 rows x 80 bytes, and k = 16 is 32 bytes), as load_matrix_sync requires.
+constexpr int kPad = 8, kLd = BK + kPad;
+constexpr int kChunksA = BM * BK / 8 / kThreads, kChunksB = BN * BK / 8 / kThreads;  // 2 and 2 loads of 16 bytes
+
+__global__ void __launch_bounds__(kThreads)
+    wmma_bf16_kernel(const __nv_bfloat16* __restrict__ A, const __nv_bfloat16* __restrict__ Bt, std::int64_t ld,
+                     float* __restrict__ C, std::int64_t M, std::int64_t N, std::int64_t K) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    using namespace nvcuda;
+    __shared__ __align__(32) __nv_bfloat16 As[2][BM][kLd];
+    __shared__ __align__(32) __nv_bfloat16 Bs[2][BN][kLd];
+
+    const std::int64_t tiles_n = (N + BN - 1) / BN;
+    const std::int64_t m0 = std::int64_t(blockIdx.x) / tiles_n * BM, n0 = std::int64_t(blockIdx.x) % tiles_n * BN;
+    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+    const int wm0 = warp / WARPS_N * WM, wn0 = warp % WARPS_N * WN;
+
+    uint4 a_next[kChunksA], b_next[kChunksB];  // the next k-tile, on its way through registers
+    auto load_next = [&](std::int64_t k0) {
+#pragma unroll
+        for (int l = 0; l < kChunksA; ++l) {
+            const int f = tid + l * kThreads, r = f / (BK / 8);
+            const std::int64_t k = k0 + f % (BK / 8) * 8;
+            a_next[l] = (m0 + r < M && k < K) ? *reinterpret_cast<const uint4*>(A + (m0 + r) * ld + k)
+                                              : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int l = 0; l < kChunksB; ++l) {
+            const int f = tid + l * kThreads, r = f / (BK / 8);
+            const std::int64_t k = k0 + f % (BK / 8) * 8;
+            b_next[l] = (n0 + r < N && k < K) ? *reinterpret_cast<const uint4*>(Bt + (n0 + r) * ld + k)
+                                              : make_uint4(0, 0, 0, 0);
+        }
+    };
+    auto store_next = [&](int buf) {
+#pragma unroll
+        for (int l = 0; l < kChunksA; ++l) {
+            const int f = tid + l * kThreads;
+            *reinterpret_cast<uint4*>(&As[buf][f / (BK / 8)][f % (BK / 8) * 8]) = a_next[l];
+        }
+#pragma unroll
+        for (int l = 0; l < kChunksB; ++l) {
+            const int f = tid + l * kThreads;
+            *reinterpret_cast<uint4*>(&Bs[buf][f / (BK / 8)][f % (BK / 8) * 8]) = b_next[l];
+        }
+    };
+
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM][FN];
+#pragma unroll
+    for (int i = 0; i < FM; ++i)
+#pragma unroll
+        for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+
+    load_next(0);
+    store_next(0);
+    __syncthreads();
+    int buf = 0;
+    for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
+        const bool more = k0 + BK < K;
+        if (more) load_next(k0 + BK);  // in flight while the tensor cores work on `buf`
+        // TODO(lab11, 11.1): the tensor-core inner product on copy `buf`.
+        //   For kk = 0 and 16 (#pragma unroll):
+        //     wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> a[FM];
+        //     wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b[FN];
+        //     a[i]: wmma::load_matrix_sync(a[i], &As[buf][wm0 + i * 16][kk], kLd)   (i < FM)
+        //     b[j]: wmma::load_matrix_sync(b[j], &Bs[buf][wn0 + j * 16][kk], kLd)   (j < FN)
+        //           (Bs holds B transposed: element (k, n) at Bs[buf][n][k], i.e. B column-major)
+        //     wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]) for every (i, j).
+        //   (The whole warp calls these together: every lane must take part.)
+        (void)Bs[buf][0][0];  // (delete this line when done: it only keeps nvcc from warning that Bs is unused)
+        if (more) store_next(buf ^ 1);
+        __syncthreads();
+        buf ^= 1;
+    }
+
+    // Each fragment goes through a 16 x 16 staging area of the warp's own (the
+    // A tiles are free: the loop ended with a barrier) and out element by
+    // element, only where it lies inside C.
+    float* stage = reinterpret_cast<float*>(&As[0][0][0]) + warp * 16 * 16;
+#pragma unroll
+    for (int i = 0; i < FM; ++i)
+#pragma unroll
+        for (int j = 0; j < FN; ++j) {
+            const std::int64_t row = m0 + wm0 + i * 16, col = n0 + wn0 + j * 16;
+            if (row >= M || col >= N) continue;  // the same for the whole warp
+            wmma::store_matrix_sync(stage, acc[i][j], 16, wmma::mem_row_major);
+            __syncwarp();
+            for (int e = lane; e < 16 * 16; e += 32) {
+                const std::int64_t r = row + e / 16, c = col + e % 16;
+                if (r < M && c < N) C[r * N + c] = stage[e];
+            }
+            __syncwarp();
+        }
+#endif
+}
+
+}  // namespace
+
+void wmma_bf16(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_t ld, float* C, std::int64_t M,
+               std::int64_t N, std::int64_t K) {
+    static bool checked = false;
+    if (!checked) {
+        int device = 0, major = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+        if (major < 8) throw std::runtime_error("lab11.wmma_bf16 needs compute capability 8.0 or newer (bf16 WMMA)");
+        checked = true;
+    }
+    const std::int64_t tiles = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+    if (tiles > 0x7fffffff) throw std::runtime_error("lab11.wmma_bf16: too many tiles for a 1-D grid");
+    wmma_bf16_kernel<<<unsigned(tiles), kThreads>>>(A, Bt, ld, C, M, N, K);
+    CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace student::lab11

@@ -1,0 +1,113 @@
+// The alpha-beta-gamma model (abg_model.h).
+#include "models/abg_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mml::model {
+
+double Link::message_time(double bytes) const {
+    if (curve.size() < 2) return alpha + bytes * beta;
+    std::vector<Sample> c = curve;
+    std::sort(c.begin(), c.end(), [](const Sample& a, const Sample& b) { return a.bytes < b.bytes; });
+    if (bytes <= c.front().bytes) return c.front().seconds;
+    std::size_t i = 1;
+    while (i + 1 < c.size() && c[i].bytes < bytes) ++i;  // c[i-1].bytes < bytes <= c[i].bytes, or beyond the last
+    const double slope = (c[i].seconds - c[i - 1].seconds) / (c[i].bytes - c[i - 1].bytes);
+    return std::max(c.front().seconds, c[i - 1].seconds + (bytes - c[i - 1].bytes) * slope);
+}
+
+double broadcast_time(int q, double bytes, const Link& l) {
+    return q <= 1 ? 0.0 : (q - 1) * l.alpha + (l.message_time(bytes) - l.alpha);
+}
+
+double allgather_time(int q, double bytes, const Link& l) {
+    return q <= 1 ? 0.0 : (q - 1) * l.message_time(bytes / q);
+}
+
+double allreduce_time(int q, double bytes, const Link& l) {
+    return q <= 1 ? 0.0 : 2.0 * (q - 1) * l.message_time(bytes / q);
+}
+
+namespace {
+
+// Does a communicator with these member ranks (increasing) span two nodes?
+bool spans_nodes(int first_rank, int last_rank, int per_node) {
+    return per_node > 0 && first_rank / per_node != last_rank / per_node;
+}
+
+}  // namespace
+
+Prediction predict(Algorithm a, Shape s, lab12::Grid grid, const Machine& m, bool overlap, std::int64_t max_panel) {
+    Prediction p;
+    p.P = grid.size();
+    p.grid = grid;
+    p.nodes = m.per_node > 0 ? (p.P + m.per_node - 1) / m.per_node : 1;
+    const double share = m.cores > 0 && p.P > m.cores ? double(m.cores) / p.P : 1.0;
+    const double gamma = m.gamma / share;
+    // The largest blocks (uneven splits: the slowest process sets the time).
+    const double rows = std::ceil(double(s.M) / grid.rows), cols = std::ceil(double(s.N) / grid.cols);
+    // A process row's ranks are consecutive; a column's are grid.cols apart.
+    bool row_cross = false, col_cross = false;
+    for (int i = 0; i < grid.rows; ++i) row_cross |= spans_nodes(i * grid.cols, i * grid.cols + grid.cols - 1, m.per_node);
+    for (int j = 0; j < grid.cols; ++j) col_cross |= spans_nodes(j, j + (grid.rows - 1) * grid.cols, m.per_node);
+    const Link& row_link = row_cross ? m.inter : m.intra;
+    const Link& col_link = col_cross ? m.inter : m.intra;
+    p.crosses_nodes = (row_cross && grid.cols > 1) || (col_cross && grid.rows > 1);
+    const double T1 = s.flops() * m.gamma;
+
+    if (a == Algorithm::Rows) {
+        p.steps = 1;
+        p.comm_s = allgather_time(p.P, double(s.K) * double(s.N) * m.word_bytes, col_link);
+        p.compute_s = 2.0 * rows * double(s.N) * double(s.K) * gamma;
+        p.time_s = p.comm_s + p.compute_s;
+    } else {
+        const std::vector<lab12::Panel> panels = lab12::summa_panels(s, grid, max_panel);
+        p.steps = static_cast<long long>(panels.size());
+        std::vector<double> comm, comp;
+        for (const lab12::Panel& pn : panels) {
+            const double w = double(pn.width());
+            comm.push_back(broadcast_time(grid.cols, rows * w * m.word_bytes, row_link) +
+                           broadcast_time(grid.rows, w * cols * m.word_bytes, col_link));
+            comp.push_back(2.0 * rows * cols * w * gamma);
+            p.comm_s += comm.back();
+            p.compute_s += comp.back();
+        }
+        // The two streams of abg_model.h; without overlap the broadcasts of
+        // step s+1 also wait for the product of step s.
+        double ready = 0, done_prev2 = 0, done_prev = 0;  // done(s-2), done(s-1)
+        for (std::size_t k = 0; k < panels.size(); ++k) {
+            const double buffer_free = overlap ? done_prev2 : done_prev;
+            ready = std::max(ready, buffer_free) + comm[k];
+            const double done = std::max(ready, done_prev) + comp[k];
+            done_prev2 = done_prev;
+            done_prev = done;
+        }
+        p.time_s = done_prev;
+    }
+    p.efficiency = p.time_s > 0 ? T1 / (p.P * p.time_s) : 0;
+    p.tflops = p.time_s > 0 ? s.flops() / p.time_s / 1e12 : 0;
+    return p;
+}
+
+Link fit_link(const std::vector<Sample>& samples, const std::string& source) {
+    Link l;
+    l.source = source;
+    if (samples.empty()) return l;
+    auto smallest = std::min_element(samples.begin(), samples.end(),
+                                     [](const Sample& a, const Sample& b) { return a.bytes < b.bytes; });
+    auto largest = std::max_element(samples.begin(), samples.end(),
+                                    [](const Sample& a, const Sample& b) { return a.bytes < b.bytes; });
+    l.alpha = smallest->seconds;
+    if (largest->bytes > smallest->bytes)
+        l.beta = std::max(0.0, (largest->seconds - l.alpha) / (largest->bytes - smallest->bytes));
+    if (samples.size() >= 2) l.curve = samples;
+    return l;
+}
+
+std::int64_t default_gpu_panel(std::int64_t K) {
+    const std::int64_t eighth = (K + 7) / 8;
+    return std::max<std::int64_t>(256, (eighth + 255) / 256 * 256);
+}
+
+}  // namespace mml::model

@@ -1,0 +1,118 @@
+// The alpha-beta-gamma model of lab 12's distributed products (harness-only
+// model code: mmlab abg-model, mmlab lab 12).
+//
+//   a message of n bytes over a link costs   alpha + n * beta  (beta per size
+//                                            where the link was measured at several)
+//   a flop of the local product costs        gamma
+//
+// alpha (latency) and beta (inverse bandwidth) come from a micro-benchmark of
+// broadcasts on the machine at hand (mmlab comm-bench: MPI, NCCL), or - for a
+// link that cannot be measured here, such as the network between nodes - from
+// figures named with their source (a spec sheet). gamma comes from the lab's
+// own single-core (lab 5's kernel) or single-GPU (cuBLAS) rate. Nothing is
+// fitted to the product times the model predicts.
+//
+// Collectives, as NCCL and MPI run them on large messages (a pipelined ring:
+// the message is cut into chunks that follow each other around the ring, so
+// every byte crosses each link once):
+//   broadcast of n bytes to q processes   (q-1) alpha + n beta
+//   allgather of n bytes in all           (q-1) (alpha + n/q beta)     (q-1 steps of n/q)
+//   allreduce of n bytes                  2(q-1) (alpha + n/q beta)
+// (with a measured curve, n beta is message_time(n) - alpha).
+//
+// SUMMA on a pr x pc grid, K in steps of width w (labs/common/lab12_grid.h):
+// step s broadcasts an M/pr x w panel of A among the pc processes of a row
+// and a w x N/pc panel of B among the pr of a column (comm_s), then
+// multiplies them (comp_s = 2 (M/pr)(N/pc) w gamma). Without overlap the
+// steps add up, comm_s + comp_s each; with two panel buffers the broadcasts
+// of step s+1 run while step s computes (but not into the buffer step s-1 is
+// still reading), and the time is that of the two-stage pipeline:
+//   comm_ready(s+1) = max(comm_ready(s), done(s-1)) + comm_{s+1}
+//   done(s)         = max(comm_ready(s), done(s-1)) + comp_s
+// 1-D ("rows", CPU): all of B allgathered, then 2 (M/P) N K gamma.
+// 1-D on the GPU is SUMMA on the grid P x 1 (B panels broadcast down the one column).
+//
+// Processes are numbered as the grid is (row-major) and `per_node`
+// consecutive ones share a node: a communicator whose members span two
+// nodes runs at the network's alpha and beta (the slowest link of a ring
+// sets its pace).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cpu/matrix.h"
+#include "labs/common/lab12_grid.h"
+
+namespace mml::model {
+
+struct Sample {
+    double bytes = 0, seconds = 0;
+};
+
+struct Link {
+    double alpha = 0;    // seconds per message
+    double beta = 0;     // seconds per byte (1 / bandwidth)
+    std::string source;  // "measured (...)", "spec sheet: ...", "assumed: ..."
+    // Where the link was measured at several sizes (fit_link): one message's
+    // time between two processes at each size. A message of n bytes then
+    // costs what the measurement says at n (straight lines between the sizes
+    // measured, the last slope beyond them): beta depends on the size when a
+    // small message stays in the caches and a large one goes through memory
+    // (on the 2-core development machine, 2026-11-24: 11 GB/s at 1 MiB,
+    // 0.3 GB/s at 16 MiB). Empty: alpha + n beta.
+    std::vector<Sample> curve;
+    double message_time(double bytes) const;
+};
+
+struct Machine {
+    std::string name;
+    double gamma = 0;           // seconds per flop of one processor's local product
+    std::string gamma_source;
+    Link intra;                 // between processors of one node
+    Link inter;                 // between nodes, per processor (its own NIC)
+    int per_node = 8;
+    double word_bytes = 4;      // bytes moved per matrix element (4 float32, 2 bf16)
+    // P processes on `cores` cores (CPU oversubscription): each computes at
+    // min(1, cores/P) of its rate. 0: one core or GPU per process (the plain model).
+    int cores = 0;
+};
+
+enum class Algorithm { Rows, Summa };  // Rows: allgather B, then compute (the CPU's 1-D)
+
+struct Prediction {
+    int P = 1;
+    lab12::Grid grid;
+    int nodes = 1;
+    long long steps = 1;
+    bool crosses_nodes = false;  // some communicator spans two nodes
+    double compute_s = 0;        // sum of one process's compute
+    double comm_s = 0;           // sum of one process's communication
+    double time_s = 0;
+    double efficiency = 0;       // T1 / (P * T_P), T1 = 2 M N K gamma
+    double tflops = 0;
+};
+
+double broadcast_time(int q, double bytes, const Link& l);
+double allgather_time(int q, double bytes, const Link& l);
+double allreduce_time(int q, double bytes, const Link& l);
+
+// The model's prediction for P processes on `grid` (Rows: grid must be P x 1).
+// overlap: SUMMA with double-buffered panels; ignored by Rows (blocking).
+// max_panel: as summa_panels (0: as wide as the blocks allow).
+Prediction predict(Algorithm a, Shape s, lab12::Grid grid, const Machine& m, bool overlap, std::int64_t max_panel);
+
+// alpha and beta of a link from a broadcast micro-benchmark between 2
+// processes (q = 2: one hop): alpha = the time of the smallest message,
+// beta = (time of the largest - alpha) / its bytes; the samples are kept as
+// the link's curve (message_time).
+Link fit_link(const std::vector<Sample>& bcast_two_processes, const std::string& source);
+
+// The panel width SUMMA uses on the GPU by default: about 8 steps (K/8,
+// rounded up to a multiple of 256, at least 256), so that only one step of
+// 8 waits for its broadcast with double buffering, and each extra pass over
+// C (beta = 1 in every GEMM but the first) stays small.
+std::int64_t default_gpu_panel(std::int64_t K);
+
+}  // namespace mml::model

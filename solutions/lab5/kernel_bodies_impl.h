@@ -1,0 +1,132 @@
+// Lab 5 reference: the bodies of the three kernels, written once for any SIMD
+// width. Each kernels_<isa>.cpp includes this file (the SIMD ones after
+// switching the compiler to their ISA with #pragma GCC target), with a small
+// "vector traits" struct S that says what a vector is and what can be done with it:
+//
+//   S::V              the vector type (float, __m256, __m512)
+//   S::W              its width in floats (1, 8, 16)
+//   S::zero()         a vector of zeros
+//   S::load(p)        W consecutive floats from p (any alignment)
+//   S::store(p, v)    W floats to p
+//   S::splat(x)       x in every lane (the broadcast)
+//   S::fma(a, b, c)   a*b + c lane by lane, one rounding (vfmadd231ps)
+//   S::add(a, b)      a + b
+//   S::sum(v)         the sum of the W lanes (the horizontal sum)
+//
+// The traits struct must be in an anonymous namespace in its file: then
+// every instantiation below is private to that file and compiled only for that
+// file's ISA (two files could otherwise share one copy, compiled for the
+// wrong ISA).
+//
+// Why a header with bodies (the only one of the reference): the three
+// kernels_<level>.cpp files instantiate the same templates, each compiled for
+// its own ISA. It is part of those files, not an API: named *_impl.h so that
+// a student release leaves it out, and included by nothing outside
+// solutions/lab5/kernels_*.cpp.
+#pragma once
+
+#include <cstdint>
+
+namespace reference::lab5::bodies {
+
+// ---- Stage 1: the dot product of seed 003, with FMA ------------------------
+// Eight independent accumulators, as the seed's eight ymm register pairs:
+// one FMA has a latency of about 4 cycles and two can start per cycle, so a
+// single accumulator would wait on itself; eight keep both FMA units busy.
+// Then a tail of whole vectors, the add tree of the eight partial sums, the
+// horizontal sum, and a scalar tail for the last K mod W elements.
+template <class S>
+float dot(const float* a, const float* b, std::int64_t K) {
+    constexpr int U = 8;
+    typename S::V acc[U];
+    for (int u = 0; u < U; ++u) acc[u] = S::zero();
+    std::int64_t k = 0;
+    for (; k + U * S::W <= K; k += U * S::W)
+#pragma GCC unroll 8
+        for (int u = 0; u < U; ++u)
+            acc[u] = S::fma(S::load(a + k + u * S::W), S::load(b + k + u * S::W), acc[u]);
+    for (; k + S::W <= K; k += S::W) acc[0] = S::fma(S::load(a + k), S::load(b + k), acc[0]);
+    // The add tree: 8 -> 4 -> 2 -> 1 vectors.
+    for (int step = U / 2; step >= 1; step /= 2)
+        for (int u = 0; u < step; ++u) acc[u] = S::add(acc[u], acc[u + step]);
+    float sum = S::sum(acc[0]);
+    for (; k < K; ++k) sum += a[k] * b[k];
+    return sum;
+}
+
+// ---- Stage 2: the register tile, unpacked -----------------------------------
+// MR x NV vectors of C stay in registers for the whole k loop. Each step k
+// loads NV vectors of row k of B once and broadcasts MR elements of column k
+// of A: MR*NV FMAs for MR + NV loads, where the dot product needed two loads
+// per FMA. That ratio is what lets the FMA units, not the loads, set the pace.
+template <class S, int MR, int NV>
+void tile(std::int64_t K, const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C,
+          std::int64_t ldc) {
+    typename S::V c[MR][NV];
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) c[r][v] = S::zero();
+    for (std::int64_t k = 0; k < K; ++k) {
+        typename S::V b[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) b[v] = S::load(B + k * ldb + v * S::W);
+#pragma GCC unroll 16
+        for (int r = 0; r < MR; ++r) {
+            const typename S::V a = S::splat(A[r * lda + k]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; ++v) c[r][v] = S::fma(a, b[v], c[r][v]);
+        }
+    }
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) S::store(C + r * ldc + v * S::W, c[r][v]);
+}
+
+// ---- Stage 4: the micro-kernel on packed panels -------------------------------
+// The same register tile, but A and B come packed: the MR values of A for
+// step p are a[p*MR .. p*MR+MR) and the NR values of B are b[p*NR .. p*NR+NR),
+// so both are read strictly sequentially, from L1 (b) and L2 (a), with no
+// address arithmetic beyond two pointer increments.
+template <class S, int MR, int NV>
+void micro(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
+    constexpr int NR = NV * S::W;
+    // Ask for the C tile now: its rows are far apart in memory (ldc floats)
+    // and probably not in L1; by the end of the k loop, when C is read and
+    // written, they have arrived. (First and last float of each row: a row
+    // may straddle two cache lines.)
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r) {
+        __builtin_prefetch(C + r * ldc, 1);
+        __builtin_prefetch(C + r * ldc + NR - 1, 1);
+    }
+    typename S::V c[MR][NV];
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) c[r][v] = S::zero();
+#pragma GCC unroll 4
+    for (std::int64_t p = 0; p < kc; ++p) {
+        typename S::V bv[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) bv[v] = S::load(b + v * S::W);
+#pragma GCC unroll 16
+        for (int r = 0; r < MR; ++r) {
+            const typename S::V av = S::splat(a[r]);
+#pragma GCC unroll 4
+            for (int v = 0; v < NV; ++v) c[r][v] = S::fma(av, bv[v], c[r][v]);
+        }
+        a += MR;
+        b += NR;
+    }
+#pragma GCC unroll 16
+    for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) {
+            float* out = C + r * ldc + v * S::W;
+            S::store(out, accumulate ? S::add(S::load(out), c[r][v]) : c[r][v]);
+        }
+}
+
+}  // namespace reference::lab5::bodies

@@ -1,0 +1,35 @@
+// The grading script against a hostile class, and through Slurm.
+//
+// "grading": tests/grading/test_hostile.py grades a class of attacks on the
+// grader (forged reports, reads of other students' work and of solutions/,
+// writes outside, daemons, fork storms, memory hogs, endless output, network,
+// hangs, crashes, compile bombs, odd folder names, symbolic links) twice, with
+// the expected score and review line of each and identical CSVs (about two
+// minutes on 2 cores). tests/grading/test_slurm_cluster.py starts a one-node Slurm
+// cluster (as root it installs slurm-wlm and munge when missing) and checks
+// that --slurm writes what a local run writes, and that a rerun grades only
+// the students without a result (about a minute, plus the install); where the
+// cluster cannot start (not root, no apt-get) it says why and passes nothing
+// else. Both run only where MML_GRADING_TESTS is set, as `make test` does,
+// like tests/test_grading.cpp's end-to-end case.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+
+#include "tests/script_test.h"
+
+namespace {
+bool grading_tests_enabled() { return std::getenv("MML_GRADING_TESTS") != nullptr; }
+}  // namespace
+
+TEST_SUITE("grading") {
+    TEST_CASE("tools/grade.py on a hostile class: each attack's score and review line, nothing escapes, same CSV twice" *
+              doctest::skip(!grading_tests_enabled())) {
+        mml::testing::run_python_test("tests/grading/test_hostile.py", "hostile grading tests: all passed");
+    }
+
+    TEST_CASE("tools/grade.py --slurm on a one-node Slurm cluster: the local run's outputs; a rerun grades only what is missing" *
+              doctest::skip(!grading_tests_enabled())) {
+        mml::testing::run_python_test("tests/grading/test_slurm_cluster.py", "slurm grading tests: all passed");
+    }
+}

@@ -1,0 +1,258 @@
+// Lab 12 on CPUs: the 1-D and SUMMA algorithms as MPI programs (mpirun on
+// this machine, oversubscribed: 4 processes on 2 cores is fine), at odd,
+// tiny, prime, tall and wide shapes, with more processes than rows, on every
+// grid of 4 and 6 processes, with narrow panels; every product checked
+// against the float64 product gathered on rank 0. Suite lab12 (graded: the
+// version under test, MML_IMPL). The given code (block layout, panels, the
+// local product, the RESULT lines) and the model are tested in lab12-given
+// (never graded), with the programs' answers to bad input.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <vector>
+
+#include "cpu/reference.h"
+#include "harness/stages/lab12/protocol.h"
+#include "labs/common/lab12_grid.h"
+#include "labs/common/lab12_local_gemm.h"
+#include "models/abg_model.h"
+#include "tests/lab12_runs.h"
+#include "tests/run_mmlab.h"
+
+using mml::Shape;
+using namespace mml::testing;
+namespace l12 = mml::lab12;
+
+namespace {
+
+const bool kNoMpi = lab12_skip(l12::mpi_missing(), "MPI");
+
+// Odd, tiny and degenerate shapes: 1x1x1; primes; one row or column (fewer
+// rows or columns than processes: ranks with empty blocks); K = 1; tall and
+// wide; a shape whose blocks are uneven on every grid of 2, 3 and 4.
+const std::vector<Shape>& mpi_shapes() {
+    static const std::vector<Shape> s = {{1, 1, 1},   {2, 3, 5},     {13, 17, 19}, {1, 64, 33},  {64, 1, 33},
+                                         {37, 29, 1}, {101, 3, 257}, {3, 257, 101}, {127, 129, 131}, {3, 2, 7}};
+    return s;
+}
+
+bool check_algo(const std::string& algo, int np, const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"gemm",  "--algo", algo, "--impl", lab12_impl(), "--size", lab12_sizes(mpi_shapes()),
+                                     "--reps", "1",     "--warmup", "0"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return check_lab12_run("mmlab-mpi", np, args, mpi_shapes().size());
+}
+
+}  // namespace
+
+TEST_SUITE("lab12") {
+    TEST_CASE("lab12 rows (1-D) on 1, 2, 3 and 4 processes, odd shapes" * doctest::skip(kNoMpi)) {
+        for (int np : {1, 2, 3, 4})
+            if (!check_algo("rows", np)) break;  // the first process count that fails says enough
+    }
+    TEST_CASE("lab12 SUMMA on 1, 2, 3 and 4 processes, odd shapes, the default grids" * doctest::skip(kNoMpi)) {
+        for (int np : {1, 2, 3, 4})
+            if (!check_algo("summa", np)) break;
+    }
+    TEST_CASE("lab12 SUMMA on every grid of 4 and 6 processes (1x4 4x1 2x2 2x3 3x2 1x6 6x1)" * doctest::skip(kNoMpi)) {
+        bool ok = true;
+        for (const char* g : {"1x4", "4x1", "2x2"}) ok = ok && check_algo("summa", 4, {"--grid", g});
+        for (const char* g : {"2x3", "3x2", "1x6", "6x1"}) ok = ok && check_algo("summa", 6, {"--grid", g});
+    }
+    TEST_CASE("lab12 SUMMA with narrow panels (--panel 3: many steps, none on a block edge)" * doctest::skip(kNoMpi)) {
+        if (check_algo("summa", 4, {"--grid", "2x2", "--panel", "3"})) check_algo("summa", 3, {"--panel", "5"});
+    }
+}
+
+TEST_SUITE("lab12-given") {
+    TEST_CASE("block layout: parts cover [0, n) in order, differ by at most one, owners are non-empty") {
+        for (std::int64_t n : {1, 2, 7, 64, 1000})
+            for (int parts : {1, 2, 3, 4, 7, 64}) {
+                std::int64_t next = 0, lo = n, hi = 0;
+                for (int i = 0; i < parts; ++i) {
+                    CHECK(l12::part_begin(n, parts, i) == next);
+                    next += l12::part_size(n, parts, i);
+                    lo = std::min(lo, l12::part_size(n, parts, i));
+                    hi = std::max(hi, l12::part_size(n, parts, i));
+                }
+                CHECK(next == n);
+                CHECK(hi - lo <= 1);
+                for (std::int64_t k = 0; k < n; ++k) {
+                    const int o = l12::part_owner(n, parts, k);
+                    CHECK(l12::part_begin(n, parts, o) <= k);
+                    CHECK(k < l12::part_begin(n, parts, o + 1));
+                }
+            }
+    }
+    TEST_CASE("SUMMA panels: cover [0, K) in order, never cross a block edge, owners hold them") {
+        for (Shape s : {Shape{5, 5, 1}, Shape{9, 9, 10}, Shape{100, 7, 97}})
+            for (l12::Grid g : {l12::Grid{1, 1}, l12::Grid{2, 3}, l12::Grid{3, 2}, l12::Grid{4, 1}, l12::Grid{1, 6}})
+                for (std::int64_t w : {0, 1, 3, 64}) {
+                    std::int64_t k = 0;
+                    for (const l12::Panel& p : l12::summa_panels(s, g, w)) {
+                        CHECK(p.k0 == k);
+                        CHECK(p.k1 > p.k0);
+                        if (w > 0) CHECK(p.width() <= w);
+                        CHECK(l12::part_owner(s.K, g.cols, p.k0) == l12::part_owner(s.K, g.cols, p.k1 - 1));
+                        CHECK(l12::part_owner(s.K, g.rows, p.k0) == l12::part_owner(s.K, g.rows, p.k1 - 1));
+                        CHECK(p.a_owner == l12::part_owner(s.K, g.cols, p.k0));
+                        CHECK(p.b_owner == l12::part_owner(s.K, g.rows, p.k0));
+                        k = p.k1;
+                    }
+                    CHECK(k == s.K);
+                }
+    }
+    TEST_CASE("best grid: square for square products, the shape's way for tall and wide ones, P x 1 or 1 x P for primes") {
+        CHECK(l12::grid_text(l12::best_grid(4, {1000, 1000, 1000})) == "2x2");
+        CHECK(l12::grid_text(l12::best_grid(6, {1000, 1000, 1000})) == "2x3");
+        CHECK(l12::grid_text(l12::best_grid(1, {5, 5, 5})) == "1x1");
+        CHECK(l12::grid_text(l12::best_grid(4, {100000, 10, 1000})) == "4x1");  // tall: split the rows
+        CHECK(l12::grid_text(l12::best_grid(4, {10, 100000, 1000})) == "1x4");  // wide: split the columns
+        CHECK(l12::best_grid(7, {1000, 1000, 1000}).size() == 7);
+        l12::Grid g;
+        CHECK(l12::parse_grid("2x3", g));
+        CHECK((g.rows == 2 && g.cols == 3));
+        CHECK_FALSE(l12::parse_grid("0x3", g));
+        CHECK_FALSE(l12::parse_grid("2x", g));
+        CHECK_FALSE(l12::parse_grid("2*3", g));
+    }
+    TEST_CASE("local_gemm: strided operands, accumulation and k = 0 against float64, both kernels") {
+        std::vector<l12::LocalKernel> kernels = {l12::LocalKernel::OpenBlas};
+        if (l12::lab5_kernel_available()) kernels.push_back(l12::LocalKernel::Lab5);
+        for (l12::LocalKernel kernel : kernels) {
+            l12::set_local_kernel(kernel, 1);
+            INFO(l12::local_kernel_description());
+            const std::int64_t m = 23, n = 19, k = 31, lda = 40, ldb = 25, ldc = 22;
+            mml::Matrix A(m, lda), B(k, ldb), C(m, ldc), A0(m, k), B0(k, n);
+            mml::fill_uniform(A, 1);
+            mml::fill_uniform(B, 2);
+            for (std::int64_t i = 0; i < m; ++i)
+                for (std::int64_t j = 0; j < k; ++j) A0.at(i, j) = A.at(i, j);
+            for (std::int64_t i = 0; i < k; ++i)
+                for (std::int64_t j = 0; j < n; ++j) B0.at(i, j) = B.at(i, j);
+            std::vector<double> ref, absref;
+            mml::reference_product_f64(A0.data(), B0.data(), {m, n, k}, ref, absref);
+            mml::poison(C);
+            l12::local_gemm(A.data(), lda, B.data(), ldb, C.data(), ldc, m, n, 0, false);  // k = 0: C = 0
+            CHECK(C.at(m - 1, n - 1) == 0.0f);
+            l12::local_gemm(A.data(), lda, B.data(), ldb, C.data(), ldc, m, n, 10, false);
+            l12::local_gemm(A.data() + 10, lda, B.data() + 10 * ldb, ldb, C.data(), ldc, m, n, k - 10, true);
+            double worst = 0;
+            for (std::int64_t i = 0; i < m; ++i)
+                for (std::int64_t j = 0; j < n; ++j)
+                    worst = std::max(worst, std::fabs(C.at(i, j) - ref[i * n + j]) /
+                                                (mml::classical_bound({m, n, k}).factor * absref[i * n + j] + 1e-30));
+            CHECK(worst <= 1.0);
+            CHECK(mml::is_poison(C.at(0, n)));  // nothing written past n columns
+        }
+    }
+    TEST_CASE("RESULT lines: quoted values survive the round trip; sizes parse; bad sizes are refused") {
+        l12::ResultLine line;
+        line.add("algo", "summa").add("failure", "C[0][0] = \"x\" is wrong").add("seconds", 0.25).add("P", 3);
+        const auto r = l12::parse_results("noise\n" + line.text() + "\nmore noise\n");
+        REQUIRE(r.size() == 1);
+        CHECK(l12::field(r[0], "algo") == "summa");
+        CHECK(l12::field(r[0], "failure") == "C[0][0] = \"x\" is wrong");
+        CHECK(l12::number(r[0], "seconds") == doctest::Approx(0.25));
+        CHECK(l12::number(r[0], "P") == 3);
+        const auto shapes = l12::parse_shape_list("7,2x3x5");
+        REQUIRE(shapes.size() == 2);
+        CHECK((shapes[1].M == 2 && shapes[1].N == 3 && shapes[1].K == 5));
+        CHECK_THROWS(l12::parse_shape_list("0"));
+        CHECK_THROWS(l12::parse_shape_list("2x3"));
+        CHECK_THROWS(l12::parse_shape_list("5,"));
+        CHECK(l12::bf16_bound({1, 1, 1000}).factor > 2.0 / 256);
+    }
+    TEST_CASE("the model: ring formulas, P = 1 is the one-processor time, overlap never slower, 1-D stops scaling") {
+        mml::model::Link l;
+        l.alpha = 1e-5;
+        l.beta = 1e-9;
+        CHECK(mml::model::broadcast_time(1, 1e6, l) == 0);
+        CHECK(mml::model::broadcast_time(4, 1e6, l) == doctest::Approx(3e-5 + 1e-3));
+        CHECK(mml::model::allgather_time(4, 1e6, l) == doctest::Approx(3e-5 + 0.75e-3));
+        CHECK(mml::model::allreduce_time(2, 1e6, l) == doctest::Approx(2e-5 + 1e-3));
+        mml::model::Machine m;
+        m.gamma = 1e-12;
+        m.intra = l;
+        m.inter.alpha = 1e-5;
+        m.inter.beta = 1e-8;
+        const Shape s{4096, 4096, 4096};
+        const auto one = mml::model::predict(mml::model::Algorithm::Summa, s, {1, 1}, m, true, 512);
+        CHECK(one.time_s == doctest::Approx(s.flops() * m.gamma));
+        CHECK(one.efficiency == doctest::Approx(1.0));
+        for (int P : {2, 4, 16, 64}) {
+            const l12::Grid g = l12::best_grid(P, s);
+            const auto ovl = mml::model::predict(mml::model::Algorithm::Summa, s, g, m, true, 512);
+            const auto ser = mml::model::predict(mml::model::Algorithm::Summa, s, g, m, false, 512);
+            CHECK(ovl.time_s <= ser.time_s * (1 + 1e-12));
+            CHECK(ser.time_s == doctest::Approx(ser.comm_s + ser.compute_s));
+            CHECK(ovl.time_s >= std::max(ovl.comm_s, ovl.compute_s) * (1 - 1e-12));
+            CHECK(ovl.crosses_nodes == (P > 8));
+        }
+        const auto r16 = mml::model::predict(mml::model::Algorithm::Rows, s, {16, 1}, m, false, 0);
+        const auto s16 = mml::model::predict(mml::model::Algorithm::Summa, s, l12::best_grid(16, s), m, true, 0);
+        CHECK(r16.efficiency < s16.efficiency);
+        const auto fit = mml::model::fit_link({{8, 2e-6}, {1e6, 1e-4 + 2e-6}}, "x");
+        CHECK(fit.alpha == doctest::Approx(2e-6));
+        CHECK(fit.beta == doctest::Approx(1e-10).epsilon(1e-3));
+        CHECK(mml::model::default_gpu_panel(16384) == 2048);
+        CHECK(mml::model::default_gpu_panel(100) == 256);
+    }
+    TEST_CASE("a wrong rank layout fails its check (the blocks handed out row-major, the algorithm told column-major)" *
+              doctest::skip(kNoMpi)) {
+        const l12::Launch l = l12::launch("mmlab-mpi", 4, {"gemm", "--algo", "summa", "--grid", "2x2", "--size", "64,8x12x16",
+                                                           "--fault", "rank-layout", "--reps", "1", "--warmup", "0"});
+        INFO(l.command << "\n" << l.output);
+        REQUIRE(l.results.size() == 2);
+        for (const auto& f : l.results) CHECK(l12::field(f, "check") == "WRONG");
+        CHECK(l.exit_code == 1);
+    }
+    TEST_CASE("the MPI program's answers to bad input: one line, exit 2" * doctest::skip(kNoMpi)) {
+        struct Case {
+            int np;
+            std::vector<std::string> args;
+            const char* says;
+        };
+        const std::vector<Case> cases = {
+            {3, {"gemm", "--grid", "2x2"}, "--grid 2x2 needs 4 processes, but mpirun started 3"},
+            {2, {"gemm", "--algo", "local"}, "--algo local is lab 5's kernel on one process"},
+            {1, {"gemm", "--size", "0"}, "has a dimension below 1"},
+            {1, {"gemm", "--algo", "cannon"}, "use rows, summa or local"},
+            {2, {"gemm", "--algo", "rows", "--grid", "1x2"}, "--grid is for --algo summa"},
+            {4, {"gemm", "--size", "7", "--grid", "2x2", "--fault", "rank-layout"}, "divides M, N and K evenly"},
+            {1, {"frobnicate"}, "unknown command"},
+        };
+        for (const Case& c : cases) {
+            const l12::Launch l = l12::launch("mmlab-mpi", c.np, c.args);
+            INFO(l.command << "\n" << l.output);
+            CHECK(l.exit_code == 2);
+            CHECK(l.error().find(c.says) != std::string::npos);
+            CHECK(l.error().find('|') == std::string::npos);  // one line
+        }
+    }
+    TEST_CASE("mmlab mpi-gemm: bad input is one line and exit 2; a missing mpirun is named with its package (without MPI)") {
+        Outcome o = run_mmlab("mpi-gemm --np 3 --grid 2x2");
+        CHECK(o.exit_code == 2);
+        CHECK(o.output.find("--grid 2x2 needs 4 processes") != std::string::npos);
+        o = run_mmlab("mpi-gemm --algo cannon");
+        CHECK(o.exit_code == 2);
+        setenv("MML_MPIRUN", "/nonexistent/mpirun", 1);
+        o = run_mmlab("mpi-gemm --np 2 --size 8");
+        unsetenv("MML_MPIRUN");
+        CHECK(o.exit_code == 2);
+        CHECK(o.output.find("skipped:") != std::string::npos);
+        CHECK(o.output.find("openmpi-bin") != std::string::npos);
+    }
+    TEST_CASE("mmlab mpi-gemm and comm-bench run, checked, with efficiency and the comm share" * doctest::skip(kNoMpi)) {
+        Outcome o = run_mmlab("mpi-gemm --np 1,2 --size 64,33x17x9 --reps 1 --quiet");
+        INFO(o.output);
+        CHECK(o.exit_code == 0);
+        CHECK(o.output.find("efficiency") != std::string::npos);
+        CHECK(o.output.find("WRONG") == std::string::npos);
+        o = run_mmlab("comm-bench --engine mpi --np 2 --bytes 8,65536 --reps 2");
+        INFO(o.output);
+        CHECK(o.exit_code == 0);
+        CHECK(o.output.find("alpha") != std::string::npos);
+    }
+}
