@@ -329,7 +329,8 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
   G_ALL_REGS := $(call lab_regs,$(CPU_LAB_NUMBERS)) \
                 $(if $(filter 1,$(HAVE_CUDA)),$(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp))
   G_REF_BIND_SRCS := $(call g_of_labs,harness/stages/lab,$(foreach f,$(G_ALL_REGS),$(if $(findstring /references,$(f)),$(f))))
-  G_REF_SRCS := $(call g_of_labs,solutions/lab,$(wildcard solutions/*/*.cpp) $(if $(filter 1,$(HAVE_CUDA)),$(wildcard solutions/*/*.cu)))
+  G_REF_SRCS := $(call g_of_labs,solutions/lab,$(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cpp) \
+                $(if $(filter 1,$(HAVE_CUDA)),$(wildcard solutions/*/*.cu))))
   # The tests: the files that hold lab N's suites (never tests/reference/, which tests the answers).
   G_SUITES := $(subst $(COMMA), ,$(call lab_suites,$(LAB)))
   G_TEST_SRCS := tests/main.cpp $(filter-out tests/main.cpp tests/reference/%,$(shell grep -lE \
