@@ -2,7 +2,8 @@
 # The GPU machine, in one call: build; every test (CPU and GPU); the GPU tests
 # under compute-sanitizer (memcheck and racecheck) on small shapes; the
 # untouched GPU starters (must fail, saying why); the GPU benchmarks (labs
-# 6-8 at 4096 and 8192, lab 9 on the paper's shapes); a short table last.
+# 6-8 at 4096, the best of labs 6-8 and 11 at 8192, 1000 and 5000, lab 9 on the
+# paper's shapes); a short table last.
 # Each step has a time limit inside GPU_CHECK_BUDGET_S (default 560 s).
 # Logs go to $OUT (the device tool brings them back) or build/gpu-check.
 # GPU_CHECK_STEPS="build tests sanitizer starters bench lab9 lab10" picks steps.
@@ -65,11 +66,14 @@ fi
 if want bench; then
   step "benchmarks: labs 6-8 at 4096, the ladder's best of each lab at 8192 (kernel time, CUDA events)"
   all=lab6.naive_coalesced,lab6.naive_uncoalesced,lab6.block_reduce,lab7.tiled16,lab7.tiled32,lab7.transposed_b,lab7.transposed_b_padded,lab7.volkov,lab7.volkov_seed,lab8.tile8x8,lab8.float4,lab8.no_conflicts,lab8.double_buffer,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32
-  ladder=lab6.naive_coalesced,lab7.tiled32,lab7.volkov,lab8.double_buffer,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32
+  ladder=lab6.naive_coalesced,lab7.tiled32,lab7.volkov,lab8.double_buffer,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32,lab11.wgmma,lab11.cublas_bf16
   limited 150 build/bin/mmlab run --stage $all --size 4096 --reps 3 --json "$out/bench-4096.json" > "$out/bench.txt" 2>/dev/null
   summary+=("benchmarks 4096 rc $?")
   limited 120 build/bin/mmlab run --stage $ladder --size 8192 --reps 3 --json "$out/bench-8192.json" >> "$out/bench.txt" 2>/dev/null
   summary+=("benchmarks 8192 rc $?")
+  limited 60 build/bin/mmlab run --stage lab8.double_buffer,lab8.cublas,lab11.wgmma,lab11.cublas_bf16 --size 1000,5000 --reps 3 \
+    --json "$out/bench-odd.json" >> "$out/bench.txt" 2>/dev/null
+  summary+=("benchmarks 1000/5000 rc $?")
   grep -E "^lab" "$out/bench.txt" | grep -v "lab1.ijk" | cut -c1-112
 fi
 
