@@ -239,11 +239,11 @@ all: $(MPI_PROGRAMS)
 $(BIN)/mmlab-mpi: $(MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(CORE_LIB) $(REF_LIBS) $(MPI_LIBS) $(LDLIBS)
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(REF_LIBS) -Wl,--end-group $(MPI_LIBS) $(LDLIBS)
 $(BIN)/mmlab-nccl: $(NCCL_OBJS) $(NCCL_MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(CORE_LIB) $(REF_LIBS) $(MPI_LIBS) $(NCCL_LIBS) $(LDLIBS)
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(REF_LIBS) -Wl,--end-group $(MPI_LIBS) $(NCCL_LIBS) $(LDLIBS)
 
 # The reference solutions as libraries (make student-release ships them):
 # the CPU ones, and the GPU ones (built for every CUDA_ARCHS, PTX included).

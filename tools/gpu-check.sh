@@ -2,7 +2,8 @@
 # The GPU machine, in one call: build; every test (CPU and GPU); the GPU tests
 # under compute-sanitizer (memcheck and racecheck) on small shapes; the
 # untouched GPU starters (must fail, saying why); the GPU benchmarks (labs
-# 6-8 at 4096 and 8192, lab 9 on the paper's shapes); a short table last.
+# 6-8 at 4096, the best of labs 6-8 and 11 at 8192, 1000 and 5000, lab 9 on the
+# paper's shapes); a short table last.
 # Each step has a time limit inside GPU_CHECK_BUDGET_S (default 560 s).
 # Logs go to $OUT (the device tool brings them back) or build/gpu-check.
 # GPU_CHECK_STEPS="build tests sanitizer starters bench lab9 lab10" picks steps.
@@ -33,7 +34,7 @@ limited 200 make -j"$(nproc)" all > "$out/build.log" 2>&1 || { tail -30 "$out/bu
 
 if want tests; then
   step "every test"
-  limited 150 bash tools/run-tests.sh build/bin/mmlab-tests > "$out/tests.log" 2>&1
+  limited 300 bash tools/run-tests.sh build/bin/mmlab-tests > "$out/tests.log" 2>&1
   rc=$?; tail -1 "$out/tests.log"; grep -B2 -A6 "ERROR" "$out/tests.log" | head -30
   summary+=("tests: $(tail -1 "$out/tests.log") (rc $rc)")
 fi
@@ -42,13 +43,16 @@ if want sanitizer; then
   # The big shapes and the GPU-filling default configurations take minutes
   # under the sanitizer; they run in "every test" above.
   exclude='*big odd*,*very tall*,*default configuration*'
+  # Lab 12's GPU tests start mpirun and NCCL: minutes under the sanitizer;
+  # tools/lab12-gpu.sh runs memcheck on them with one rank.
   for tool in memcheck racecheck; do
     step "compute-sanitizer --tool $tool, GPU tests on small shapes"
     limited 140 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 \
-      build/bin/mmlab-tests --test-suite='gpu-*' --test-case-exclude="$exclude" > "$out/sanitizer.log" 2>&1
+      build/bin/mmlab-tests --test-suite='gpu-*' --test-suite-exclude='gpu-lab12*' --test-case-exclude="$exclude" \
+      > "$out/$tool.log" 2>&1
     rc=$?
-    line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/sanitizer.log" | tail -1)
-    cases=$(grep -E "test cases:" "$out/sanitizer.log" | tail -1 | sed 's/\[doctest\] //')
+    line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool.log" | tail -1)
+    cases=$(grep -E "test cases:" "$out/$tool.log" | tail -1 | sed 's/\[doctest\] //')
     echo "$line | $cases | rc $rc"
     summary+=("$tool: $line | $cases | rc $rc")
   done
@@ -65,11 +69,14 @@ fi
 if want bench; then
   step "benchmarks: labs 6-8 at 4096, the ladder's best of each lab at 8192 (kernel time, CUDA events)"
   all=lab6.naive_coalesced,lab6.naive_uncoalesced,lab6.block_reduce,lab7.tiled16,lab7.tiled32,lab7.transposed_b,lab7.transposed_b_padded,lab7.volkov,lab7.volkov_seed,lab8.tile8x8,lab8.float4,lab8.no_conflicts,lab8.double_buffer,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32
-  ladder=lab6.naive_coalesced,lab7.tiled32,lab7.volkov,lab8.double_buffer,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32
+  ladder=lab6.naive_coalesced,lab7.tiled32,lab7.volkov,lab8.double_buffer,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32,lab11.wgmma,lab11.cublas_bf16
   limited 150 build/bin/mmlab run --stage $all --size 4096 --reps 3 --json "$out/bench-4096.json" > "$out/bench.txt" 2>/dev/null
   summary+=("benchmarks 4096 rc $?")
   limited 120 build/bin/mmlab run --stage $ladder --size 8192 --reps 3 --json "$out/bench-8192.json" >> "$out/bench.txt" 2>/dev/null
   summary+=("benchmarks 8192 rc $?")
+  limited 60 build/bin/mmlab run --stage lab8.double_buffer,lab8.cublas,lab11.wgmma,lab11.cublas_bf16 --size 1000,5000 --reps 3 --no-baseline \
+    --json "$out/bench-odd.json" >> "$out/bench.txt" 2>/dev/null
+  summary+=("benchmarks 1000/5000 rc $?")
   grep -E "^lab" "$out/bench.txt" | grep -v "lab1.ijk" | cut -c1-112
 fi
 
