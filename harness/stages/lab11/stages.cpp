@@ -20,7 +20,7 @@
 #include "harness/stages/lab11/adapters.h"
 #include "harness/targets.h"
 #include "labs/lab11/lab11.h"
-#include "peers/cublas_lowp.h"
+#include "peers/peer_cublas_lowp.h"
 
 namespace {
 

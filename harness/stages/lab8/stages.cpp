@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "peers/cublas.h"
+#include "peers/peer_cublas.h"
 #include "harness/stage.h"
 #include "harness/targets.h"
 #include "labs/lab8/lab8.h"

@@ -16,7 +16,7 @@
 #include "harness/targets.h"
 #include "labs/lab9/one_pass.h"
 #include "labs/lab9/phvm.h"
-#include "peers/cublas.h"
+#include "peers/peer_cublas.h"
 
 namespace mml::lab9 {
 

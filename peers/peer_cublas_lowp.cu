@@ -1,4 +1,4 @@
-// lab 11's cuBLAS peers (peers/cublas_lowp.h).
+// lab 11's cuBLAS peers (peers/peer_cublas_lowp.h).
 //
 // cuBLAS is column-major. The row-major C (M x N) is the column-major C^T
 // (N x M), and C^T = B^T A^T. Our Bt buffer (N rows of ld) read column-major
@@ -6,7 +6,7 @@
 // is B^T. Our A buffer (M rows of ld) read column-major is A^T (K x M):
 // OP_N. So: m = N, n = M, k = K, "TN", both leading dimensions ld - the
 // layout in which cuBLAS's Hopper kernels read both operands K-major.
-#include "peers/cublas_lowp.h"
+#include "peers/peer_cublas_lowp.h"
 
 #include <cublas_v2.h>
 

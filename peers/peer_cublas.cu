@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "peers/cublas.h"
+#include "peers/peer_cublas.h"
 
 namespace mml::peers {
 namespace {
