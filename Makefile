@@ -12,6 +12,7 @@
 #                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
 #   make student-release OUT=dir [LAB=N]   a tree to publish to students: no solutions/ source (the
 #                          references prebuilt), no grader; LAB=N adds lab N's GitHub Classroom workflow
+#   make checker runner LAB=N   the grader's programs of lab N (handouts/grading.md, "How the verdict is made")
 #   make gradescope LAB=N [OUT=dir]   autograder_labN.zip for Gradescope (PERF=1: also the speed target)
 #   make check LAB=N [TEST=name]   lab N's tests only: one line per test case, exit 0 when all pass (Classroom)
 #   make compare BEFORE=a.json AFTER=b.json [PLOT=dir]   before/after of two --json runs, with significance
@@ -284,6 +285,98 @@ grade:
 	$(if $(and $(SUBMISSIONS),$(LAB)),,$(error make grade needs the submissions and the lab: make grade SUBMISSIONS=<folder, one sub-folder per student> LAB=<N> [OUT=<folder>]))
 	@command -v python3 > /dev/null || { echo "make grade: python3 is needed: sudo apt-get install python3" >&2; exit 2; }
 	@python3 tools/grade.py "$(SUBMISSIONS)" --lab "$(LAB)" $(if $(OUT),--out "$(OUT)") $(if $(filter 1,$(SLURM)),--slurm) $(GRADE_FLAGS)
+
+# The grader's programs for lab N (handouts/grading.md, "How the verdict is
+# made"; harness/runner/protocol.h): the verdict comes from a program that
+# never holds the student's code, and no grading program holds the references.
+#   make checker LAB=N    $(BIN)/labN/mmlab-checker-tests and mmlab-checker: the TRUSTED
+#                         tests and harness WITHOUT the student's code (the symbols
+#                         the registrations name are stubs, $(BUILD)/gen/labN/student_stubs.cpp,
+#                         generated from the starter's objects; every student version
+#                         runs in the runner named by MML_RUNNER)
+#   make runner LAB=N     $(BIN)/labN/mmlab-runner: the UNTRUSTED student's code and the
+#                         stage registrations, serving the checker; a student file that
+#                         calls a reference function does not link
+#   make reference-runner LAB=N   the same with the references: the grader's own, to time
+#                         the reference rows under --perf in another process
+#   make student-tests LAB=N      the tests linked with the student's code, without the
+#                         references: only for test cases that call student code directly
+#                         (the checker cannot run those; the grader says so)
+# Only the stages of labs 1..N are linked (a lab builds on the ones before it:
+# lab 1's baseline, lab 6's kernels in lab 7's target...), and of the tests
+# only the files that hold lab N's suites (labs/catalog.txt), so that a later
+# lab cannot stop an earlier one from being graded. `make labN` and `make all`
+# are untouched by any of this.
+GRADING_GOALS := checker runner reference-runner student-tests
+.PHONY: $(GRADING_GOALS)
+ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
+  ifeq ($(filter $(LAB),$(LAB_NUMBERS)),)
+    $(error make $(filter $(GRADING_GOALS),$(MAKECMDGOALS)) needs LAB=<N>, one of $(LAB_NUMBERS) (labs/catalog.txt))
+  endif
+  ifeq ($(filter $(LAB),$(GPU_LAB_NUMBERS)) $(HAVE_CUDA),$(LAB) 0)
+    $(error lab $(LAB) is a GPU lab and this build has no CUDA (configured with CUDA=0 or without nvcc))
+  endif
+  G_LABS := $(foreach n,$(LAB_NUMBERS),$(if $(shell [ $(n) -le $(LAB) ] && echo y),$(n)))
+  g_of_labs = $(filter $(foreach n,$(G_LABS),$(1)$(n)/%),$(2))
+  G_BIN := $(BIN)/lab$(LAB)
+  # The student's code: the folders of labs 1..N under labs/. labs/common/ is
+  # given code, not theirs: the checker has it too.
+  G_STUDENT_SRCS := $(call g_of_labs,labs/lab,$(STAGE_SRCS) $(filter labs/%,$(CU_SRCS)))
+  G_GIVEN_SRCS := $(filter-out labs/lab%,$(STAGE_SRCS) $(filter labs/%,$(CU_SRCS)))
+  G_CORE_SRCS := $(CORE_SRCS) $(filter-out labs/%,$(CU_SRCS)) $(call g_of_labs,harness/stages/lab,$(REG_SRCS)) \
+                 $(G_GIVEN_SRCS)
+  # References: their bindings (every references*.cpp of the labs in this build) and sources.
+  G_ALL_REGS := $(call lab_regs,$(CPU_LAB_NUMBERS)) \
+                $(if $(filter 1,$(HAVE_CUDA)),$(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp))
+  G_REF_BIND_SRCS := $(call g_of_labs,harness/stages/lab,$(foreach f,$(G_ALL_REGS),$(if $(findstring /references,$(f)),$(f))))
+  G_REF_SRCS := $(call g_of_labs,solutions/lab,$(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cpp) \
+                $(if $(filter 1,$(HAVE_CUDA)),$(wildcard solutions/*/*.cu))))
+  # The tests: the files that hold lab N's suites (never tests/reference/, which tests the answers).
+  G_SUITES := $(subst $(COMMA), ,$(call lab_suites,$(LAB)))
+  G_TEST_SRCS := tests/main.cpp $(filter-out tests/main.cpp tests/reference/%,$(shell grep -lE \
+                 'TEST_SUITE\("($(subst $(eval) ,|,$(G_SUITES)))"\)' $(TEST_SRCS) /dev/null))
+
+  G_CORE_OBJS := $(call obj,$(G_CORE_SRCS))
+  G_STUDENT_OBJS := $(call obj,$(G_STUDENT_SRCS))
+  G_TEST_OBJS := $(call obj,$(G_TEST_SRCS))
+  G_REF_OBJS := $(call obj,$(G_REF_BIND_SRCS) $(G_REF_SRCS))
+  G_CHECKER_OBJS := $(call obj,harness/runner/checker.cpp harness/runner/protocol.cpp)
+  G_RUNNER_OBJS := $(call obj,harness/runner/runner_main.cpp harness/runner/protocol.cpp \
+                   $(if $(filter 1,$(HAVE_CUDA)),harness/runner/device_cuda.cu,harness/runner/device_none.cpp))
+  G_STUBS := $(BUILD)/gen/lab$(LAB)/student_stubs.cpp
+  G_STUB_OBJ := $(BUILD)/obj/gen/lab$(LAB)/student_stubs.cpp.o
+  # The references' own flags, also when NO_REFERENCE=1 left them out of STAGE_OBJS.
+  $(call obj,$(G_REF_SRCS)): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
+  $(call obj,$(G_REF_SRCS)): $(FLAGS_STAMP)
+
+  checker: $(G_BIN)/mmlab-checker-tests $(G_BIN)/mmlab-checker
+  runner: $(G_BIN)/mmlab-runner
+  reference-runner: $(G_BIN)/mmlab-reference-runner
+  student-tests: $(G_BIN)/mmlab-student-tests
+
+  # Every object whose undefined symbols the stubs must cover.
+  G_STUB_USERS := $(G_CORE_OBJS) $(G_CHECKER_OBJS) $(G_TEST_OBJS) $(call obj,harness/main.cpp)
+  $(G_STUBS): harness/runner/stubs.py $(G_STUDENT_OBJS) $(G_STUB_USERS)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  STUBS $@")
+	$(Q)python3 harness/runner/stubs.py --out $@ --student $(G_STUDENT_OBJS) --users $(G_STUB_USERS)
+  $(G_STUB_OBJ): $(G_STUBS)
+	@mkdir -p $(dir $@)
+	@$(if $(V),,echo "  CXX   $<")
+	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
+
+  g_link = @mkdir -p $(dir $@) && $(if $(V),:,echo "  LINK  $@") && $(CXX) $(filter %.o,$^) -o $@ $(2) $(LDLIBS)
+  $(G_BIN)/mmlab-checker-tests: $(G_CORE_OBJS) $(G_CHECKER_OBJS) $(G_STUB_OBJ) $(G_TEST_OBJS)
+	$(call g_link)
+  $(G_BIN)/mmlab-checker: $(G_CORE_OBJS) $(G_CHECKER_OBJS) $(G_STUB_OBJ) $(call obj,harness/main.cpp)
+	$(call g_link)
+  $(G_BIN)/mmlab-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS)
+	$(call g_link)
+  $(G_BIN)/mmlab-reference-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_REF_OBJS)
+	$(call g_link)
+  $(G_BIN)/mmlab-student-tests: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_TEST_OBJS)
+	$(call g_link)
+endif
 
 # make student-release OUT=dir: the tree a course publishes - starters, harness,
 # tests, handouts, the references prebuilt (no solutions/ source, no grader).

@@ -9,6 +9,7 @@
 #include "gpu/event_timer.h"
 #include "cpu/stats.h"
 #include "harness/gpu_backend.h"
+#include "harness/runner/remote.h"
 
 namespace mml::gpu {
 
@@ -77,7 +78,18 @@ void DeviceProblem::poison_c() {
     state_->guard_poisoned = true;
 }
 
+namespace {
+// A version in the grader's runner (harness/runner/remote.h) runs in another
+// process: it takes host pointers, never this process's device pointers.
+void refuse_remote(const MatmulFn& fn) {
+    if (runner::remote_version(fn))
+        throw std::runtime_error("this version runs in the grader's runner process: it is run only through "
+                                 "run_once_and_verify and the timing loop, with host pointers");
+}
+}  // namespace
+
 double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first) {
+    refuse_remote(fn);
     if (untimed_first) {
         untimed_first(state_->A.get(), state_->B.get(), state_->C.get(), state_->shape, p);
         CUDA_CHECK_LAUNCH();
@@ -149,6 +161,7 @@ CostBreakdown breakdown_once(const MatmulFn& fn, const float* A, const float* B,
 
 CostBreakdown measure_breakdown(const MatmulFn& fn, const float* A, const float* B, float* C,
                                 Shape s, const StageParams& p, int repetitions) {
+    refuse_remote(fn);
     CUDA_CHECK(cudaFree(nullptr));  // create the context first: it is not part of the product
     EventTimer timer;
     breakdown_once(fn, A, B, C, s, p, timer);  // warm-up: loads the kernel's code

@@ -113,7 +113,15 @@ void Registry::bind_references() const {
                 std::exit(2);
             }
     pending_references_.clear();
+    if (rewrite_)
+        for (auto& s : stages_)
+            if (std::find(rewritten_.begin(), rewritten_.end(), s.name) == rewritten_.end()) {
+                rewritten_.push_back(s.name);
+                rewrite_(s);
+            }
 }
+
+void Registry::set_version_rewriter(std::function<void(Stage&)> rewrite) { rewrite_ = std::move(rewrite); }
 
 const Stage* Registry::find(const std::string& name) const {
     bind_references();

@@ -177,6 +177,11 @@ public:
     void add_reference(const std::string& stage_name, MatmulFn fn);
     // True when this build holds the reference solutions (not a grading build).
     bool has_references() const;
+    // The grader's checker (harness/runner/checker.cpp, linked only into the
+    // checker programs) replaces the versions of every stage by calls into a
+    // runner process. Set during static initialisation; each stage goes
+    // through `rewrite` once, when it is first looked up.
+    void set_version_rewriter(std::function<void(Stage&)> rewrite);
 
     const Stage* find(const std::string& name) const;  // nullptr if unknown
     const Lab* find_lab(int number) const;
@@ -190,6 +195,8 @@ private:
     std::vector<Lab> labs_;
     mutable std::vector<std::pair<std::string, MatmulFn>> pending_references_;
     bool any_reference_ = false;
+    std::function<void(Stage&)> rewrite_;
+    mutable std::vector<std::string> rewritten_;  // the stages `rewrite_` has seen
 };
 
 // Static registration: `static mml::Registrar r([](mml::Registry& reg) {...});`

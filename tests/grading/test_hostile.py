@@ -28,7 +28,7 @@ score says which attacks got through, and the feedback says which.
   exits         _exit(0) and exit(0) in the middle of a test        4/6
   static_exit   _exit(0) before any test runs                       0/6
   forged        writes doctest's report claiming success, exit 0    0/6 (*)
-  forward       calls the reference's functions                     0/6 (*)
+  forward       calls the reference's functions                     0/6 build-failed (*)
   bomb_include  #include "/dev/zero"                                0/6 build-failed (memory limit)
   bomb_template an exponential template instantiation               0/6 build-timeout
   symfile       its .cpp a symbolic link to another student's file  0/6, refused
@@ -326,7 +326,8 @@ def make_class(sub, tmp, port, udp_port, abstract):
     forward = with_probes(ref, {o: f"reference::lab1::matmul_{o}(A, B, C, M, N, K); return;" for o in ORDERS},
                           extra_top=FORWARD)
     write(sub / "forward" / "labs" / "lab1", forward)
-    cases.append(Case("forward", 0, review=["uses the reference solution"], split=True))
+    # With the split, a call to a reference function does not link (the grader's builds have no reference code).
+    cases.append(Case("forward", 0, build="build-failed", review=["uses the reference solution"], split=True))
 
     write(sub / "bomb_include" / "labs" / "lab1",
           dict(ref, **{"loop_orders.cpp": '#include "/dev/zero"\n' + ref["loop_orders.cpp"]}))

@@ -4,7 +4,8 @@ or `python3 tools/grade.py SUBMISSIONS --lab N`, whose entry point it is.
 For each student (one sub-folder each) it builds this repository with the
 student's lab files in place of the starter, in a temporary folder of its own,
 runs every test case of the lab on the student's code (MML_IMPL=student), one
-process per test case with time and resource limits, and writes
+process per test case with time and resource limits, the verdict always from
+a checker program without the student's code (checker.py), and writes
 
   OUT/grades.csv                one row per student, one column per test case
   OUT/<student>/results.json    Gradescope's results.json format
@@ -20,7 +21,8 @@ The modules, in the order a run uses them (each says more in its header):
                   unprivileged user; the containment probe; stopping them all
   build.py        the starter tree (snapshot of this checkout), building it and a student's tree
   doctest_xml.py  doctest's --test-case filter and its XML report
-  testcases.py    listing the lab's test cases, running one; the --perf target
+  checker.py      the trusted checker and the untrusted runner: paths, command lines, running the checker
+  testcases.py    listing the lab's test cases, running one (through the checker); the --perf target
   calibration.py  each test on the untouched starter and the reference: free tests, time limits
   review.py       review flags: code worth an instructor's look (never a score)
   score.py        the weights file; one student's points

@@ -2,8 +2,14 @@
 from (the starter's lab folder taken from git HEAD, so that an instructor's
 own solution in the checkout is never graded as "the starter"), its build
 folder seeded from the checkout's build/ (so that make compiles only what
-differs), the starter tree built once, and one student's tree built under the
-sandbox, with the compiler's first error quoted for the feedback."""
+differs), the starter tree built once - with the grader's checker, the
+starter's runner and the reference runner (make checker runner
+reference-runner student-tests LAB=N, checker.py) - and one student's tree
+built under the sandbox: a copy of the starter tree without any reference
+code (no solutions/, no program or object built from them), in which only the
+runner is built from the student's files. The compiler's first error is
+quoted for the feedback; a call to a reference function (it does not link)
+and an included file from solutions/ are named as such."""
 
 import os
 import re
@@ -108,31 +114,112 @@ def seed_build(dest_build, fresh, need_cuda):
     return True
 
 
-def build_starter(base, log, limits, jobs, without_cuda):
-    """Builds the starter tree once (an hour at most); raises SetupError with the build's last lines
-    when it fails. without_cuda: configure with CUDA=0 (a CPU lab built from scratch: much shorter)."""
+# The grader's programs of lab N, built in the starter tree (checker.Programs says where they are).
+STARTER_GRADING_GOALS = ("checker", "runner", "reference-runner", "student-tests")
+
+
+def build_starter(base, log, limits, jobs, without_cuda, programs=None):
+    """Builds the starter tree once (an hour at most): the tests and the harness, and with programs
+    (checker.Programs) the grader's checker, the starter's runner, the reference runner and the tests
+    linked with the starter; raises SetupError with the build's last lines when it fails.
+    without_cuda: configure with CUDA=0 (a CPU lab built from scratch: much shorter)."""
     env = {"TMPDIR": str(base / ".tmp")}
     (base / ".tmp").mkdir()
     if without_cuda:
         env["CUDA"] = "0"
-    rc, timed_out, _ = run_limited(["make", f"-j{jobs}", "--no-print-directory"] + TARGETS, base, base, log, 3600,
+    goals = TARGETS + (programs.make_goals(*STARTER_GRADING_GOALS) if programs else [])
+    rc, timed_out, _ = run_limited(["make", f"-j{jobs}", "--no-print-directory"] + goals, base, base, log, 3600,
                                    limits, 7200, clean_env(env), fsize_kb=BUILD_FILE_KB)
     if rc != 0 or timed_out:
-        raise SetupError(f"the starter tree does not build here:\n{tail_lines(read_head(log), 20)}")
+        what = "the starter tree does not build here"
+        if programs and rc != 0 and "LINK  build/bin/lab" in read_head(log):
+            what = (f"the grader's checker or runner of lab {programs.lab} does not build (each lab's harness must "
+                    f"bind its references in harness/stages/lab{programs.lab}/references.cpp, never in stages.cpp, "
+                    f"and its tests must not call a reference function)")
+        raise SetupError(f"{what}:\n{tail_lines(read_head(log), 20)}")
 
 
-def build_submission(tree, logs, jobs, timeout, limits):
-    """Builds one student's tree. Returns (status: ok | build-timeout | build-failed, feedback text)."""
+def student_tree_ignore(base, programs):
+    """For shutil.copytree(base, student tree): leaves out every reference source and everything built from
+    one, so that no program or object with reference code is where the student's code runs: solutions/,
+    the reference tests, the reference bindings' and solutions' objects, the reference libraries, the
+    normal programs (linked with the references), and the grader's programs of the starter tree (the
+    student's runner is built afresh; the checker and the reference runner are used from the starter tree)."""
+    base = Path(base)
+    lab_bin = Path("build", "bin", f"lab{programs.lab}")
+
+    def ignore(folder, names):
+        rel = Path(folder).relative_to(base)
+        if rel == Path("."):
+            return {n for n in names if n in ("solutions", "prebuilt", ".grade-calibration")}
+        if rel == Path("tests"):
+            return {"reference"} & set(names)
+        if rel == Path("build"):
+            return {"lib"} & set(names)
+        if rel == Path("build", "bin"):
+            return {n for n in names if n != lab_bin.name}
+        if rel == lab_bin:
+            return set(names)
+        if rel == Path("build", "obj"):
+            return {"solutions"} & set(names)
+        if rel.parts[:4] == ("build", "obj", "harness", "stages"):
+            return {n for n in names if n.startswith("references")}
+        return set()
+
+    return ignore
+
+
+def build_submission(tree, logs, jobs, timeout, limits, programs=None, student_tests=False):
+    """Builds one student's tree: with programs (checker.Programs) only their runner (make runner LAB=N) and,
+    when the lab has tests the checker cannot run, the tests linked with their code; else the tests and the
+    harness. Returns (status: ok | build-timeout | build-failed, feedback text)."""
     log = logs / "build.log"
-    cmd = ["make", f"-j{jobs}", "--no-print-directory"] + TARGETS
+    if programs:
+        goals = programs.make_goals("runner", *(["student-tests"] if student_tests else []))
+        made = [programs.runner(tree)] + ([programs.student_tests(tree)] if student_tests else [])
+        for f in made:  # nothing left from the starter tree can pass for the student's build
+            f.unlink(missing_ok=True)
+    else:
+        goals, made = TARGETS, [tree / t for t in TARGETS]
+    cmd = ["make", f"-j{jobs}", "--no-print-directory"] + goals
     env = clean_env({"TMPDIR": str(tree / ".tmp")})
     rc, timed_out, secs = run_limited(cmd, tree, tree, log, timeout, limits, timeout + 10, env,
                                       fsize_kb=BUILD_FILE_KB)
     if timed_out:
         return "build-timeout", (f"BUILD: did not finish in {timeout:g} s; nothing could be tested.")
-    if rc == 0 and all((tree / t).is_file() for t in TARGETS):
+    if rc == 0 and all(f.is_file() for f in made):
+        included = solutions_included(tree, programs.lab) if programs else None
+        if included:
+            return "build-failed", (f"REFUSED: your code includes {included}: files from solutions/ are not "
+                                    "available to submissions; nothing was tested.")
         return "ok", ""
-    return "build-failed", compiler_errors(read_head(log), tree)
+    text = read_head(log)
+    symbol = reference_called(text)
+    if symbol:
+        return "build-failed", (f"BUILD FAILED: reference functions are not available to submissions: your code "
+                                f"calls {symbol}, which the grader's build does not have (the reference solution "
+                                "is not part of it); nothing could be tested.")
+    return "build-failed", compiler_errors(text, tree)
+
+
+def reference_called(log_text):
+    """The reference function a failed link names as undefined (the student's code calls one), or None."""
+    m = re.search(r"undefined reference to [`'\"]?((?:reference::|_ZN9reference)[^'`\"\n]*)", log_text)
+    return m.group(1) if m else None
+
+
+def solutions_included(tree, lab_number):
+    """A file under a solutions/ folder that the compiler read for the student's objects (their dependency
+    files, build/obj/labs/labN/*.d, list every header included, however the #include was written), or None."""
+    for d in sorted((tree / "build" / "obj" / "labs" / f"lab{lab_number}").glob("*.d")):
+        try:
+            text = d.read_text("utf-8", "replace")
+        except OSError:
+            continue
+        m = re.search(r"(?:^|[\s/])(solutions/[^\s:\\]+)", text)
+        if m:
+            return m.group(1)
+    return None
 
 
 def compiler_errors(log_text, tree):

@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, calibration, outputs, sandbox, score, testcases
+from . import build, calibration, checker, outputs, sandbox, score, testcases
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
 from .sandbox import Limits, STOPPING, kill_running, probe_sandbox
@@ -41,6 +41,7 @@ class Starter:
     lab_files: list        # the names of the lab's files in the starter
     tests: list            # [(suite, name)]
     gpu_note: object       # why GPU tests do not run here, or None
+    programs: object = None  # checker.Programs: the grader's checker and runners, built in base
 
 
 def lab_uses_gpu(lab):
@@ -101,8 +102,10 @@ def prepare_starter(inputs, work, limits, cores, skip=()):
     reused = build.seed_build(base / "build", options.fresh_build, lab.needs_cuda)
     say(f"building the starter tree ({'from this checkout' + chr(39) + 's build/' if reused else 'from scratch'};"
         f" containment: {limits.mode}) ...")
-    build.build_starter(base, work / "base-build.log", limits, cores, without_cuda=not reused and not lab.needs_cuda)
-    tests, gpu_note = testcases.list_tests(base, lab, work, limits)
+    programs = checker.Programs(base, lab.number)
+    build.build_starter(base, work / "base-build.log", limits, cores, without_cuda=not reused and not lab.needs_cuda,
+                        programs=programs)
+    tests, gpu_note = testcases.list_tests(base, lab, work, limits, programs)
     if not tests:
         raise UsageError(f"lab {lab.number} has no test cases (test suites {' and '.join(lab.suites) or '(none)'} "
                          "are empty): nothing to grade")
@@ -111,7 +114,7 @@ def prepare_starter(inputs, work, limits, cores, skip=()):
     if unknown:
         raise UsageError(f"{inputs.weights_path} names a test case lab {lab.number} does not have: '{unknown[0]}' "
                          f"(see: build/bin/mmlab-tests --test-suite={','.join(lab.suites)} --list-test-cases)")
-    return Starter(base, commit, notes, lab_files, tests, gpu_note)
+    return Starter(base, commit, notes, lab_files, tests, gpu_note, programs)
 
 
 def prepare(inputs, work, limits, cores, skip=()):
@@ -122,7 +125,7 @@ def prepare(inputs, work, limits, cores, skip=()):
         warn(f"no usable GPU here ({starter.gpu_note}): the {len(gpu_tests)} GPU test(s) of lab {inputs.lab.number} "
              "score 0 for everyone; grade on a GPU machine for the real scores")
     cal = calibration.calibrate(starter.base, inputs.lab.suites, starter.tests, starter.gpu_note, limits,
-                                inputs.given_weights, inputs.weights_path)
+                                inputs.given_weights, inputs.weights_path, starter.programs)
     # The starter is the grader's again: under the weaker levels a student's code (running as the grading
     # user) could otherwise change what every later student's tree is copied from.
     sandbox.take_back(starter.base, limits.user)
@@ -137,7 +140,8 @@ def class_setup(inputs, work, limits, starter, cal, cores):
     names = [n for s, n in starter.tests]
     return ClassSetup(options, lab, work, starter.base, starter.lab_files, starter.tests, cal.weights, cal.free,
                       starter.gpu_note, limits.with_masks(masks), options.build_jobs or max(1, cores // options.jobs),
-                      calibration.test_time_limits(names, options.test_timeout, cal.auto_timeouts))
+                      calibration.test_time_limits(names, options.test_timeout, cal.auto_timeouts),
+                      starter.programs, cal.in_process)
 
 
 def total_points(options, names, weights):

@@ -5,7 +5,10 @@ download or an unpacked archive nests them), and copying them over the
 starter, refusing what is not a plain file of a sensible size.
 
 Only the names of the starter's own files are taken (the lab's files); the
-rest of a submission is listed as ignored, never built.
+rest of a submission is listed as ignored, never built. A file that includes
+anything from solutions/ (the reference solution) is refused, with a line
+that says so (build.py also checks, after the build, every header the
+compiler read).
 """
 
 import os
@@ -76,6 +79,21 @@ def find_lab_files(folder, lab_number, lab_files):
     return None, notes
 
 
+def solutions_includes(text):
+    """The paths of the #include lines of C++ source text (comments removed) that name something in solutions/."""
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+    paths = re.findall(r'(?m)^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]*)[>"]', text)
+    return [p for p in paths if re.search(r"(?:^|/)solutions(?:/|$)", p.strip())]
+
+
+def new_solutions_include(submitted, starter):
+    """The first solutions/ include of the submitted file that the starter's own file (if any) does not have
+    (an include the starter has is the course's choice, not the student's), or None."""
+    given = solutions_includes(starter.read_text("utf-8", "replace")) if starter.is_file() else []
+    new = [p for p in solutions_includes(submitted.read_text("utf-8", "replace")) if p not in given]
+    return new[0] if new else None
+
+
 def copy_submission_files(src, folder, lab_number, lab_files, dest, build_dir):
     """Copies the student's lab files from src (found in their folder) over the starter's in dest.
     A changed file gets a modification time newer than anything in build_dir, so that make rebuilds it;
@@ -98,6 +116,9 @@ def copy_submission_files(src, folder, lab_number, lab_files, dest, build_dir):
         elif f.stat().st_size > MAX_SUBMITTED_FILE_BYTES:
             refused.append(f"{n}: larger than {MAX_SUBMITTED_FILE_BYTES // 1024} KiB: refused, "
                            "the starter version was used")
+        elif new_solutions_include(f, dest / n):
+            refused.append(f"{n}: includes {new_solutions_include(f, dest / n)}: files from solutions/ (the reference "
+                           "solution) are not available to submissions: refused, the starter version was used")
         else:
             data = f.read_bytes()
             used.append(n)

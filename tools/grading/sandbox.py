@@ -234,18 +234,25 @@ def _bwrap_command(work, cwd, limits):
     return args + ["--chdir", str(cwd)]
 
 
-def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsize_kb=None):
-    """Runs cmd in the sandbox; it may write under `work` only. stdout+stderr go to log_path.
-    Returns (exit code, timed out, seconds)."""
+def sandbox_command(cmd, work, cwd, limits, cpu_seconds, fsize_kb=None):
+    """cmd's command line under sandbox.sh at limits' level, writing under `work` only (the user switch, when
+    the grader is root, is the caller's: run_limited's, or the checker's for a runner, checker.py)."""
     user = limits.user
-    hand_over(work, user)
     # RLIMIT_NPROC counts all of the user's processes, so the limit is what runs now plus what it may add.
     nproc = user_process_count(user.uid if user else None) + limits.nproc
     full = ["bash", str(limits.script), limits.mode, str(work), str(int(cpu_seconds)), str(limits.mem_kb),
             str(fsize_kb or limits.fsize_kb), str(nproc), "--"]
     if limits.mode == "bwrap":
         full += _bwrap_command(work, cwd, limits) + ["--"]
-    full += cmd
+    return full + [str(c) for c in cmd]
+
+
+def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsize_kb=None):
+    """Runs cmd in the sandbox; it may write under `work` only. stdout+stderr go to log_path.
+    Returns (exit code, timed out, seconds)."""
+    user = limits.user
+    hand_over(work, user)
+    full = sandbox_command(cmd, work, cwd, limits, cpu_seconds, fsize_kb)
     env = dict(env, HOME=str(work))  # never the grader's home (hidden, or not the student's to write)
     as_user = {"user": user.uid, "group": user.gid, "extra_groups": []} if user and user.switch else {}
     start = time.monotonic()

@@ -47,7 +47,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import build, class_run, outputs, sandbox
+from . import build, checker, class_run, outputs, sandbox
 from .calibration import Calibration
 from .class_run import Starter
 from .common import REPO, SetupError, UsageError, say, warn
@@ -123,18 +123,20 @@ def submission_fingerprint(folder):
 def plan_to_json(starter, cal, limits, notes):
     return {"base": str(starter.base), "commit": starter.commit, "notes": starter.notes,
             "lab_files": starter.lab_files, "tests": [list(t) for t in starter.tests], "gpu_note": starter.gpu_note,
+            "lab": starter.programs.lab if starter.programs else None,
             "mode": limits.mode, "user": dataclasses.asdict(limits.user) if limits.user else None,
             "extra_dirs": [str(d) for d in limits.extra_dirs],
             "containment_notes": notes,
             "calibration": {"weights": cal.weights, "free": sorted(cal.free), "lines": cal.lines,
-                            "auto_timeouts": cal.auto_timeouts}}
+                            "auto_timeouts": cal.auto_timeouts, "in_process": sorted(cal.in_process)}}
 
 
 def plan_from_json(plan):
+    programs = checker.Programs(Path(plan["base"]), plan["lab"]) if plan.get("lab") is not None else None
     starter = Starter(Path(plan["base"]), plan["commit"], plan["notes"], plan["lab_files"],
-                      [tuple(t) for t in plan["tests"]], plan["gpu_note"])
+                      [tuple(t) for t in plan["tests"]], plan["gpu_note"], programs)
     c = plan["calibration"]
-    cal = Calibration(c["weights"], set(c["free"]), c["lines"], c["auto_timeouts"])
+    cal = Calibration(c["weights"], set(c["free"]), c["lines"], c["auto_timeouts"], set(c.get("in_process", [])))
     user = sandbox.User(**plan["user"]) if plan.get("user") else None
     limits = sandbox.Limits(plan["mode"], 0, 0, 0, user=user,  # for summary.txt: the level, the user, the folders
                             extra_dirs=tuple(Path(d) for d in plan.get("extra_dirs", [])))

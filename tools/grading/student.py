@@ -1,16 +1,22 @@
 """Grading one student, from their folder to their files in OUT: find their
-lab files (intake.py), copy the built starter tree and put the files in, flag
-what is worth a review (review.py), build (build.py), run every graded test
-case within the student's time budget (testcases.py), score (score.py) and
-write results.json and feedback.txt (outputs.py). Whatever goes wrong with
-one student is that student's grade ("grader-error" at worst), never the end
-of the run."""
+lab files (intake.py), copy the built starter tree (without any reference
+code) and put the files in, flag what is worth a review (review.py), build
+their runner (build.py), run every graded test case within the student's time
+budget through the trusted checker (testcases.py, checker.py), score
+(score.py) and write results.json and feedback.txt (outputs.py). Whatever goes
+wrong with one student is that student's grade ("grader-error" at worst),
+never the end of the run.
+
+The checker's reports and every log go to a folder beside the student's tree
+(work/logs/studentNNNN), which the sandbox does not let the student's
+processes write: only the verdicts of tests the checker cannot run are
+written inside the tree, by the process that holds the student's code."""
 
 import shutil
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from . import build, intake, outputs, review, score, testcases
+from . import build, checker, intake, outputs, review, score, testcases
 from .sandbox import describe
 from .testcases import TestResult
 
@@ -30,6 +36,8 @@ class ClassSetup:
     limits: object        # sandbox.Limits
     build_jobs: int       # make -j for a student's build
     timeouts: dict        # test case -> seconds
+    programs: object = None   # checker.Programs: the checker and runners (None: the old in-process way)
+    in_process: set = field(default_factory=set)  # tests the checker cannot run (calibration.py)
 
 
 def grade_student(setup, index, folder, out_dir):
@@ -44,7 +52,13 @@ class _StudentGrading:
     def __init__(self, setup, index, folder):
         self.setup, self.folder = setup, folder
         self.tree = setup.work / f"student{index:04d}"
-        self.logs = self.tree / ".grade"  # inside the tree: the sandbox lets the student's processes write only there
+        if setup.programs:
+            # Outside the tree: the checker's reports and the logs, where no student process can write.
+            self.logs = setup.work / "logs" / f"student{index:04d}"
+        else:
+            self.logs = self.tree / ".grade"  # inside the tree: the sandbox lets the student's processes write only there
+        # Reports of the tests run in the student's own process: those must be written inside the tree.
+        self.inside = self.tree / ".grade"
         self.feedback = []   # lines for the student
         self.flags = []      # notes for the instructor only
         self.results = {}    # test key -> TestResult
@@ -61,7 +75,7 @@ class _StudentGrading:
             else:
                 self._prepare_tree(src)
                 build_status, build_msg = build.build_submission(tree, logs, s.build_jobs, s.options.build_timeout,
-                                                                 s.limits)
+                                                                 s.limits, s.programs, bool(s.in_process))
                 if build_status != "ok":
                     self.feedback.append("")
                     self.feedback.append(build_msg)
@@ -98,8 +112,10 @@ class _StudentGrading:
         """The student's tree: a copy of the built starter with their files in; says in the feedback which
         files were used, which came from the starter, and flags what is worth a review."""
         s, folder, tree, logs = self.setup, self.folder, self.tree, self.logs
-        shutil.copytree(s.base, tree, symlinks=True)
-        logs.mkdir()
+        shutil.copytree(s.base, tree, symlinks=True,
+                        ignore=build.student_tree_ignore(s.base, s.programs) if s.programs else None)
+        logs.mkdir(parents=True)
+        self.inside.mkdir(exist_ok=True)
         (tree / ".tmp").mkdir(exist_ok=True)
         used, starter, refused, problems = intake.copy_submission_files(src, folder, s.lab.number, s.lab_files,
                                                                         tree / s.lab.folder, tree / "build")
@@ -129,14 +145,23 @@ class _StudentGrading:
                 self.results[n] = TestResult(n, "not-run", "this submission used up its time budget "
                                              f"({s.options.student_budget:g} s of tests) on earlier tests")
                 continue
-            r = testcases.run_test_case(tree, s.lab.suites, suite, n, logs, i, s.limits,
-                                        min(s.timeouts[n], budget), s.gpu_note)
+            limit = min(s.timeouts[n], budget)
+            if s.programs and n not in s.in_process:
+                r, _ = testcases.run_checked_test_case(s.programs, tree, s.lab.suites, suite, n, logs, i, s.limits,
+                                                       limit, s.gpu_note)
+            elif s.programs:  # a test that calls student code directly: in the student's process (forgeable)
+                r = testcases.run_test_case(tree, s.lab.suites, suite, n, self.inside, i, s.limits, limit, s.gpu_note,
+                                            program=s.programs.student_tests(tree), mmlab=s.programs.checker_mmlab,
+                                            extra_env={"MML_RUNNER": checker.runner_line(s.programs, tree, s.limits,
+                                                                                         limit)})
+            else:
+                r = testcases.run_test_case(tree, s.lab.suites, suite, n, logs, i, s.limits, limit, s.gpu_note)
             budget -= r.seconds
             self.results[n] = r
         if s.options.perf:
             self.results[score.PERF_KEY] = testcases.run_performance_target(
                 tree, logs, s.lab.number, self.results, s.weights, s.options.perf_threads, s.options.perf_size,
-                s.limits)
+                s.limits, s.programs)
 
     def _write(self, out_dir, build_status, seconds):
         s, name = self.setup, self.folder.name

@@ -1,13 +1,21 @@
-"""The lab's test cases, each run as a process of its own in the sandbox, so
-that an endless loop or a crash costs only that test: listing them from a
-build, running one on a student's (or the reference's) code and turning what
-happened into a TestResult; and the lab's performance target (--perf), run
-through `mmlab lab N` and scored as one more test."""
+"""The lab's test cases, each run as a process of its own, so that an endless
+loop or a crash costs only that test: listing them from a build, running one
+on a student's (or the reference's) code and turning what happened into a
+TestResult; and the lab's performance target (--perf), run through `mmlab lab
+N` and scored as one more test.
+
+A test case runs through the trusted checker (run_checked_test_case,
+checker.py): the verdict comes from a program without student code, the
+student's code runs in a runner process in the sandbox. Only a test that calls
+student code directly, not through a stage, which the checker cannot run, is
+run the old way, in the student's own process in the sandbox (run_test_case),
+and the run says which tests those are (calibration.py)."""
 
 import json
 import os
 import re
 
+from . import checker
 from .catalog import is_gpu_suite
 from .common import SetupError
 from .doctest_xml import doctest_filter_escape, failure_text, parse_doctest_xml
@@ -42,15 +50,62 @@ def _ended_during_test(name, rc, log_path, secs):
                       + (f"; its output:\n{tail_lines(log, 10)}" if log else ""), secs)
 
 
-def run_test_case(tree, suites, suite, name, out_dir, index, limits, timeout, gpu_note, impl="student"):
-    """Runs test case `name` of `suite` in the built tree on the `impl` code (student or reference).
-    Its report and output go to out_dir/test<index>.xml and .log. gpu_note: why GPU tests do not run here."""
+def run_test_case(tree, suites, suite, name, out_dir, index, limits, timeout, gpu_note, impl="student",
+                  program="build/bin/mmlab-tests", mmlab="build/bin/mmlab", extra_env=None):
+    """Runs test case `name` of `suite` IN THE STUDENT'S PROCESS, in the sandbox: `program` (the tests
+    linked with the code) in the built tree on the `impl` code (student or reference). Its report and
+    output go to out_dir/test<index>.xml and .log (out_dir inside the tree: the sandbox writes only
+    there). gpu_note: why GPU tests do not run here. Such a verdict can be forged by the code it tests:
+    the grader uses it only for tests the checker cannot run (run_checked_test_case)."""
     xml_path = out_dir / f"test{index}.xml"
     log_path = out_dir / f"test{index}.log"
-    cmd = ["build/bin/mmlab-tests", f"--test-suite={','.join(suites)}",
+    cmd = [str(program), f"--test-suite={','.join(suites)}",
            f"--test-case={doctest_filter_escape(name)}", "--reporters=xml", f"--out={xml_path}"]
-    env = clean_env({"MML_IMPL": impl, "MMLAB": "build/bin/mmlab", "TMPDIR": str(tree / ".tmp")})
+    env = clean_env({"MML_IMPL": impl, "MMLAB": str(mmlab), "TMPDIR": str(tree / ".tmp"), **(extra_env or {})})
     rc, timed_out, secs = run_limited(cmd, tree, tree, log_path, timeout, limits, timeout * 4 + 10, env)
+    return _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note)
+
+
+def run_checked_test_case(programs, tree, suites, suite, name, out_dir, index, limits, timeout, gpu_note,
+                          impl="student"):
+    """Runs test case `name` of `suite` through the trusted checker (checker.py): the checker of the starter
+    tree here, outside the sandbox; the runner built in `tree` inside it (impl 'student'), or the starter
+    tree's reference runner (impl 'reference': calibration). Report and log go to out_dir/test<index>.xml
+    and .log, a folder no student process can write. Returns (TestResult, direct): direct is True when the
+    test calls student code directly, which the checker cannot run (run_test_case can, in the student's
+    process)."""
+    xml_path = out_dir / f"test{index}.xml"
+    log_path = out_dir / f"test{index}.log"
+    xml_path.unlink(missing_ok=True)  # a report is this run's or none
+    cmd = [programs.checker_tests, f"--test-suite={','.join(suites)}",
+           f"--test-case={doctest_filter_escape(name)}", "--reporters=xml", f"--out={xml_path}"]
+    runner = checker.runner_line(programs, tree, limits, timeout) if impl == "student" else None
+    reference = programs.reference_runner if impl == "reference" else None
+    env = checker.checker_env(tree, impl, runner, reference, timeout, programs, limits)
+    rc, timed_out, secs = checker.run_trusted(cmd, tree, log_path, timeout + checker.CHECKER_GRACE_SECONDS, env)
+    log = read_head(log_path, 65536)
+    if rc == checker.DIRECT_CALL_EXIT and checker.DIRECT_CALL_MARKER in log:
+        return TestResult(name, "crashed", "the test calls student code directly"), True
+    r = _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note)
+    late = re.search(r"mmlab-checker: the runner .*", log)
+    if r.status == "crashed" and late and r.message.startswith("the checks passed"):
+        return TestResult(name, "crashed", late.group(0)[len("mmlab-checker: "):] + RUNNER_IS_YOUR_CODE, secs), False
+    kind = checker.runner_failure(r.message) if r.status in ("failed", "crashed") else None
+    if kind:
+        why = r.message.replace("the test threw an exception: ", "")
+        if kind == "timeout":
+            return TestResult(name, "timeout", f"did not finish in {timeout:g} s (an endless loop, or far too slow): "
+                              + why, secs), False
+        return TestResult(name, "crashed", why + RUNNER_IS_YOUR_CODE, secs), False
+    return r, False
+
+
+# Said once after a runner's failure: the student never sees the word otherwise.
+RUNNER_IS_YOUR_CODE = " (the runner is the process that runs your code for the tests)"
+
+
+def _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note):
+    """What a test program's report, exit status and output say about test case `name` of `suite`."""
     cases, ran, complete = parse_doctest_xml(xml_path)
     mine = [tc for s, n, tc in ran if s == suite and n == name]
     if timed_out:
@@ -74,14 +129,19 @@ def run_test_case(tree, suites, suite, name, out_dir, index, limits, timeout, gp
     return _ended_during_test(name, rc, log_path, secs)
 
 
-def list_tests(tree, lab, work, limits):
+def list_tests(tree, lab, work, limits, programs=None):
     """Every test case of the lab (its suites in the catalog) from the starter build, in file order,
-    as (suite, name), plus why GPU tests do not run here (None when a GPU is present)."""
+    as (suite, name), plus why GPU tests do not run here (None when a GPU is present). With programs
+    (checker.Programs), from the checker (our code, outside the sandbox); else from build/bin/mmlab-tests."""
     xml_path, log_path = tree / ".grade-list.xml", work / "list.log"
     # A filter no test case matches: doctest reports every case of the suites as skipped, so listed.
-    cmd = ["build/bin/mmlab-tests", f"--test-suite={','.join(lab.suites)}", "--test-case=mml-grade-lists-all-cases-*",
-           "--reporters=xml", f"--out={xml_path}"]
-    run_limited(cmd, tree, tree, log_path, 120, limits, 120, clean_env({"TMPDIR": str(tree / ".tmp")}))
+    args = [f"--test-suite={','.join(lab.suites)}", "--test-case=mml-grade-lists-all-cases-*", "--reporters=xml",
+            f"--out={xml_path}"]
+    env = clean_env({"TMPDIR": str(tree / ".tmp")})
+    if programs:
+        checker.run_trusted([programs.checker_tests] + args, tree, log_path, 120, env)
+    else:
+        run_limited(["build/bin/mmlab-tests"] + args, tree, tree, log_path, 120, limits, 120, env)
     cases, _, complete = parse_doctest_xml(xml_path)
     xml_path.unlink(missing_ok=True)  # not to be copied into every student's tree
     if not complete:
@@ -91,19 +151,33 @@ def list_tests(tree, lab, work, limits):
     return tests, (m.group(1).strip() if m else None)
 
 
-def run_performance_target(tree, logs, lab_number, results, weights, threads, size, limits):
+# The wall-clock limit of `mmlab lab N` under --perf.
+PERF_TIMEOUT = 600
+
+
+def run_performance_target(tree, logs, lab_number, results, weights, threads, size, limits, programs=None):
     """`mmlab lab N` on the student's code: its target met or not, as a TestResult. Run only when
-    every graded test (weight > 0) passed: a wrong kernel must not earn the speed points."""
+    every graded test (weight > 0) passed: a wrong kernel must not earn the speed points.
+    With programs (checker.Programs): the checker's mmlab, here, which times the student's runner (in the
+    sandbox) and the reference runner (ours) on its own clock (harness/runner/remote.h); else
+    build/bin/mmlab of the tree, in the sandbox."""
     name = "performance target (mmlab lab %d)" % lab_number
     if any(r.status != "passed" for k, r in results.items() if weights.get(k, 0) > 0):
         return TestResult(name, "not-run", "every graded test must pass first")
     json_path = logs / "perf.json"
     threads = threads or os.cpu_count() or 1
-    cmd = ["build/bin/mmlab", "lab", str(lab_number), "--threads", str(threads), "--json", str(json_path), "--quiet"]
+    args = ["lab", str(lab_number), "--threads", str(threads), "--json", str(json_path), "--quiet"]
     if size:
-        cmd += ["--size", size]
-    rc, timed_out, secs = run_limited(cmd, tree, tree, logs / "perf.log", 600, limits, 4000,
-                                      clean_env({"TMPDIR": str(tree / ".tmp")}))
+        args += ["--size", size]
+    if programs:
+        runner = checker.runner_line(programs, tree, limits, PERF_TIMEOUT)
+        env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT, programs,
+                                  limits)
+        rc, timed_out, secs = checker.run_trusted([programs.checker_mmlab] + args, tree, logs / "perf.log",
+                                                  PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
+    else:
+        rc, timed_out, secs = run_limited(["build/bin/mmlab"] + args, tree, tree, logs / "perf.log", PERF_TIMEOUT,
+                                          limits, 4000, clean_env({"TMPDIR": str(tree / ".tmp")}))
     if timed_out:
         return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs)
     try:

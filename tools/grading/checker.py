@@ -1,0 +1,132 @@
+"""The grader's side of "a trusted checker, an untrusted runner"
+(handouts/grading.md, "How the verdict is made"; harness/runner/protocol.h):
+
+  the CHECKER  build/bin/labN/mmlab-checker-tests (and mmlab-checker for --perf),
+               built once in the starter tree WITHOUT any student's code or the
+               references; it runs here, outside the sandbox (it is our code),
+               with a wall-clock limit, and writes its report into a folder of
+               the grader's that no student process can write;
+  the RUNNER   build/bin/labN/mmlab-runner, built in each student's tree from
+               their files; the checker starts it INSIDE the sandbox through the
+               command line this module puts in MML_RUNNER.
+
+So the verdict (pass/fail, the report file, the exit status) never comes from
+a process that holds student code. This module knows the programs' paths, the
+command lines and environments, runs the checker, and reads what a runner's
+failure looks like in the report (the texts of harness/runner/checker.h).
+"""
+
+import os
+import shlex
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .sandbox import RUNNING, RUNNING_LOCK, STOPPING, Stopped, clean_env, hand_over, sandbox_command
+
+# harness/runner/checker.h: a runner's failure starts with RUNNER_PREFIX; the
+# one that is a time-out contains RUNNER_TIMEOUT; a test that calls student
+# code directly makes the checker exit with DIRECT_CALL_EXIT, printing DIRECT_CALL_MARKER.
+RUNNER_PREFIX = "the runner "
+RUNNER_TIMEOUT = "the runner did not answer within"
+DIRECT_CALL_EXIT = 86
+DIRECT_CALL_MARKER = "[mml-direct-call]"
+# How much longer than the test's own limit (which the checker applies to its
+# runner) the checker itself may take before it is killed: time to kill the
+# runner and write its report.
+CHECKER_GRACE_SECONDS = 10
+
+
+@dataclass
+class Programs:
+    """The grader's programs of one lab (make checker runner reference-runner student-tests LAB=N)."""
+    base: Path    # the built starter tree: the checker and the reference runner are used from here
+    lab: int
+
+    def bin(self, tree, name):
+        return tree / "build" / "bin" / f"lab{self.lab}" / name
+
+    @property
+    def checker_tests(self):
+        return self.bin(self.base, "mmlab-checker-tests")
+
+    @property
+    def checker_mmlab(self):
+        return self.bin(self.base, "mmlab-checker")
+
+    @property
+    def reference_runner(self):
+        return self.bin(self.base, "mmlab-reference-runner")
+
+    def runner(self, tree):
+        """The runner built in a tree (a student's, or the starter tree for calibration)."""
+        return self.bin(tree, "mmlab-runner")
+
+    def student_tests(self, tree):
+        """The tests linked with the student's code (only for tests that call it directly)."""
+        return self.bin(tree, "mmlab-student-tests")
+
+    def make_goals(self, *goals):
+        return list(goals) + [f"LAB={self.lab}"]
+
+
+def runner_line(programs, tree, limits, timeout):
+    """MML_RUNNER: the student's runner (built in `tree`), started by the checker inside the sandbox at
+    limits' level, writable folder `tree`, as a shell command line."""
+    hand_over(tree, limits.user)  # the tree the runner may write is the grading user's (when that is not us)
+    return shlex.join(sandbox_command([programs.runner(tree)], tree, tree, limits, timeout * 4 + 10))
+
+
+def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=None):
+    """The checker's environment: which version the tests run, its runners, the time it may wait for them,
+    and, when the grader is root, the unprivileged user its student runner runs as (MML_RUNNER_USER, uid:gid:
+    the checker switches to it in the runner's process before anything else, harness/runner/checker.cpp)."""
+    env = {"MML_IMPL": impl, "MMLAB": str(programs.checker_mmlab), "TMPDIR": str(tree / ".tmp"),
+           "MML_RUNNER_TIMEOUT": f"{timeout:g}", "HOME": str(tree)}
+    if runner:
+        env["MML_RUNNER"] = runner
+        user = limits.user if limits else None
+        if user and user.switch:
+            env["MML_RUNNER_USER"] = f"{user.uid}:{user.gid}"
+    if reference_runner:
+        env["MML_REFERENCE_RUNNER"] = shlex.quote(str(reference_runner))
+    return clean_env(env)
+
+
+def run_trusted(cmd, cwd, log_path, timeout, env):
+    """Runs our own program (the checker) OUTSIDE the sandbox, with a wall-clock limit only: its runner is
+    sandboxed, it is not (it must write the report where the runner cannot). stdout+stderr go to log_path.
+    Returns (exit code, timed out, seconds); at the limit its process group is killed."""
+    start = time.monotonic()
+    with open(log_path, "wb") as log:
+        with RUNNING_LOCK:  # registered at once: an interrupted grader kills it (sandbox.kill_running)
+            if STOPPING.is_set():
+                raise Stopped()
+            proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True)
+            RUNNING.add(proc.pid)
+        timed_out = False
+        try:
+            rc = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            rc = None
+        try:
+            os.killpg(proc.pid, 9)
+        except (ProcessLookupError, PermissionError):
+            pass
+        if rc is None:
+            rc = proc.wait()
+        with RUNNING_LOCK:
+            RUNNING.discard(proc.pid)
+    return rc, timed_out, time.monotonic() - start
+
+
+def runner_failure(text):
+    """'timeout' or 'crashed' when a test's failure text is a runner's failure (the checker's words), else None."""
+    if RUNNER_TIMEOUT in text:
+        return "timeout"
+    if RUNNER_PREFIX in text:
+        return "crashed"
+    return None
