@@ -15,6 +15,7 @@
 #   make checker runner LAB=N   the grader's programs of lab N (handouts/grading.md, "How the verdict is made")
 #   make gradescope LAB=N [OUT=dir]   autograder_labN.zip for Gradescope (PERF=1: also the speed target)
 #   make check LAB=N [TEST=name]   lab N's tests only: one line per test case, exit 0 when all pass (Classroom)
+#   make objects           compile every source file, link nothing (tools/check-package-versions.sh)
 #   make compare BEFORE=a.json AFTER=b.json [PLOT=dir]   before/after of two --json runs, with significance
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
 #   make sanitize LAB=N    the same for lab N's tests on YOUR code (SOLUTION=1: the reference)
@@ -269,6 +270,11 @@ $(foreach o,$(CC_OBJS),$(if $(wildcard $(call cc_entry,$(o))),,$(eval $(o): FORC
 .PHONY: FORCE
 $(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests $(MPI_PROGRAMS)
 	@{ echo '['; cat $(foreach o,$(CC_OBJS),$(call cc_entry,$(o))) | sed '$$ s/},$$/}/'; echo ']'; } > $@
+
+# Compile every source file, link nothing: checks a set of headers (another
+# distribution's Google Benchmark or doctest) where its library cannot link.
+.PHONY: objects
+objects: $(CC_OBJS)
 
 # Every test, against the reference solutions (and GPU tests where a GPU is).
 # MML_GRADING_TESTS=1: the grading script's tests run too (tests/test_grading.cpp).
