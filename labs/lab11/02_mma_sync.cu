@@ -39,7 +39,9 @@ constexpr int kGroupRows = 8;
 // TODO(lab11, 11.2b): store chunk c of row r at chunk c ^ (r % 8) of the row
 // instead, so that the 8 rows of one ldmatrix tile fall on 32 different banks
 // (rows are 128 bytes: every row starts on bank 0). Both the writes
-// (load_tile) and the reads (ldmatrix) go through this function.
+// (load_tile) and the reads (ldmatrix) go through this function. (load_tile
+// works a thread's swizzle out once for rows 32 apart: keep the swizzle a
+// function of row % 8.)
 __device__ __forceinline__ int swizzled(int row, int chunk) { return row * BK + chunk * 8; }
 
 __global__ void __launch_bounds__(kThreads, 1)
