@@ -137,7 +137,9 @@ if want sass; then
   step "SASS: tensor-core instructions per lab 11 kernel (cuobjdump -sass on lab 11's objects)"
   sass=$(mktemp)
   objs=$(ls build/obj/solutions/lab11/*.o build/obj/labs/lab11/*.o build/obj/gpu/mma_rate.cu.o 2>/dev/null)
-  cuobjdump -sass ${objs:-build/bin/mmlab} > "$sass" 2>&1
+  cuobjdump=$(command -v cuobjdump || echo "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump")
+  "$cuobjdump" -sass ${objs:-build/bin/mmlab} > "$sass" 2>&1
+  grep -q "Function :" "$sass" || { echo "no SASS from $cuobjdump on: ${objs:-build/bin/mmlab}"; head -5 "$sass"; }
   awk '/Function :/ { name = $3 } name ~ /lab11|mma_sync_rate/ && /HGMMA|HMMA|FFMA|UTMALDG|SYNCS|LDSM|LDGSTS|BAR/ {
          for (i = 1; i <= NF; i++) if ($i ~ /^(HGMMA|HMMA|FFMA|UTMALDG|SYNCS|LDSM|LDGSTS|BAR)/) { split($i, p, "."); n[name " " p[1]]++ } }
        END { for (k in n) print n[k], k }' "$sass" | sort -k2 | sed -E 's/_GLOBAL__N__[0-9a-f_]+_cu_[0-9a-f]+//'
@@ -149,6 +151,7 @@ if want sass; then
   awk '/Function :/ { name = $3 } name ~ /mma_sync_kernel/ && name !~ /student/ && /^ +\/\*[0-9a-f]+\*\// {
          for (i = 1; i <= NF; i++) if ($i ~ /^[A-Z][A-Z0-9_]+(\.|$)/ && $i !~ /^R[0-9]/) { split($i, p, "."); n[p[1]]++; break } }
        END { for (k in n) printf "%s %d; ", k, n[k]; print "" }' "$sass"
+  cp "$sass" "$out/sass.txt"  # the whole disassembly, to read at leisure
   rm -f "$sass"
 fi
 
