@@ -138,7 +138,7 @@ if want sass; then
   sass=$(mktemp)
   objs=$(ls build/obj/solutions/lab11/*.o build/obj/labs/lab11/*.o build/obj/gpu/mma_rate.cu.o 2>/dev/null)
   cuobjdump=$(command -v cuobjdump || echo "${CUDA_HOME:-/usr/local/cuda}/bin/cuobjdump")
-  "$cuobjdump" -sass ${objs:-build/bin/mmlab} > "$sass" 2>&1
+  for o in ${objs:-build/bin/mmlab}; do "$cuobjdump" -sass "$o"; done > "$sass" 2>&1  # (one file a call)
   grep -q "Function :" "$sass" || { echo "no SASS from $cuobjdump on: ${objs:-build/bin/mmlab}"; head -5 "$sass"; }
   awk '/Function :/ { name = $3 } name ~ /lab11|mma_sync_rate/ && /HGMMA|HMMA|FFMA|UTMALDG|SYNCS|LDSM|LDGSTS|BAR/ {
          for (i = 1; i <= NF; i++) if ($i ~ /^(HGMMA|HMMA|FFMA|UTMALDG|SYNCS|LDSM|LDGSTS|BAR)/) { split($i, p, "."); n[name " " p[1]]++ } }
