@@ -23,9 +23,12 @@
 // What limits it on an H100: mma.sync is Ampere's instruction. Hopper runs it,
 // but its tensor cores reach full speed only through wgmma (stage 3), whose
 // operands come from shared memory without passing through registers; here
-// every operand goes shared -> registers (ldmatrix) -> tensor core, and the
-// register file's bandwidth and the issue slots cap the rate at roughly half
-// of what wgmma reaches (handouts/lab11.md has the measured numbers).
+// every operand goes shared -> registers (ldmatrix) -> tensor core, one
+// 16 x 8 x 16 product a warp instruction. With no memory traffic at all
+// (mmlab mma-rate) mma.sync reaches 596 TFLOP/s at 8 warps an SM, 56% of the
+// spec rate and below what wgmma reaches with all its traffic; this kernel
+// reaches 63% of that ceiling (377 TFLOP/s at 4096^3), the rest going to the
+// ldmatrix, cp.async and barrier each warp issues (handouts/lab11.md).
 //
 // Operands (gpu/lowp_operands.h): A (M x K) and Bt (N x K) both K-major, rows
 // ld elements apart, ld a multiple of 8 with zeros past K: a 16-byte chunk
@@ -84,8 +87,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     // Thread tid copies chunk c = tid % 8 of rows r0 = tid / 8, r0 + 32, r0 + 64...:
     // the same chunk column and the same swizzle (r % 8 does not change in
     // steps of 32) for all its rows, so the addresses are worked out once here
-    // and the k-loop only adds k0 (the copies' integer work was as large as the
-    // mma.sync's issue slots; measured: 327 TFLOP/s at 4096^3 without this).
+    // and the k-loop only adds k0 (the copies' integer work took issue slots
+    // from the mma.sync: measured on the H100, 327 -> 377 TFLOP/s at 4096^3).
     constexpr int kRowStep = kThreads / kChunks;  // 32
     const int c = tid % kChunks, r0 = tid / kChunks;
     const __nv_bfloat16* a_src = A + min(m0 + r0, M - 1) * ld + c * 8;  // clamped: a row past M is never read
