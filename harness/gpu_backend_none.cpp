@@ -60,6 +60,7 @@ CommandRegistrar left_out_commands[] = {
     CommandRegistrar(left_out("phvm-model", 9, "lab 9: the PHVM time-cost model",
                               " (it needs no GPU, but it is built only with the CUDA toolkit)")),
     CommandRegistrar(left_out("gpu-latency", 9, "lab 9: latency micro-benchmarks and read bandwidth")),
+    CommandRegistrar(left_out("mma-rate", 11, "lab 11: the tensor cores' rate through mma.sync, operands in registers")),
 };
 }  // namespace
 

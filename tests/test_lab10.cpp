@@ -17,11 +17,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "cpu/stream_bandwidth.h"
 #include "harness/gpu_backend.h"
 #include "harness/stages/lab10/lab10.h"
 #include "models/lh_kernels.h"
+#include "models/roofline_stages.h"
+#include "models/tensor_peaks.h"
 #include "tests/run_mmlab.h"
 #include "tests/stage_check.h"
 
@@ -235,5 +238,52 @@ TEST_SUITE("lab10") {
         CHECK(run_mmlab("roofline --size 0", bad) == 2);
         CHECK(run_mmlab("lh-model --bogus", bad) == 2);
         CHECK(run_mmlab("lab 10 --json /tmp/never.json", bad) == 2);
+    }
+}
+
+// What the harness gives lab 10's roofline, not a task (never graded): the
+// tensor-core ceilings' table (models/tensor_peaks.h) against the datasheets'
+// own numbers, and the stages placed under each ceiling (models/roofline_stages.h).
+TEST_SUITE("lab10-given") {
+    TEST_CASE("tensor-core ceilings: the table x SMs x clock gives the datasheets' dense TFLOP/s") {
+        using mml::peaks::TensorFormat;
+        using mml::peaks::tensor_peak_gflops;
+        // H100 SXM5: 132 SMs at 1.83 GHz x 4096 (bf16) / 2048 (TF32) FLOPs a clock: 989.4 / 494.7 TFLOP/s.
+        CHECK(tensor_peak_gflops(9, 0, 132, 1.83, TensorFormat::Bf16) == doctest::Approx(989429.76).epsilon(1e-12));
+        CHECK(tensor_peak_gflops(9, 0, 132, 1.83, TensorFormat::Tf32) == doctest::Approx(494714.88).epsilon(1e-12));
+        // The same part at the 1.98 GHz its driver reports: the ceiling follows the clock given.
+        CHECK(tensor_peak_gflops(9, 0, 132, 1.98, TensorFormat::Bf16) == doctest::Approx(1070530.56).epsilon(1e-12));
+        // A100: 108 SMs at 1.41 GHz x 2048 / 1024: 312 / 156 TFLOP/s.
+        CHECK(tensor_peak_gflops(8, 0, 108, 1.41, TensorFormat::Bf16) == doctest::Approx(311869.44).epsilon(1e-12));
+        CHECK(tensor_peak_gflops(8, 0, 108, 1.41, TensorFormat::Tf32) == doctest::Approx(155934.72).epsilon(1e-12));
+        // No spec value, no ceiling, and the reason says why.
+        for (auto [major, minor] : {std::pair{7, 0}, std::pair{7, 5}, std::pair{8, 6}, std::pair{8, 9}, std::pair{12, 0}}) {
+            CHECK(tensor_peak_gflops(major, minor, 100, 2.0, TensorFormat::Bf16) == 0);
+            CHECK(std::string(mml::peaks::tensor_rate_source(major, minor)).find("no tensor-core ceiling") == 0);
+        }
+        CHECK(std::string(mml::peaks::tensor_rate_source(9, 0)).find("spec: H100") == 0);
+    }
+
+    TEST_CASE("roofline stages: the tensor-core stages run under their format's ceiling, bf16 inputs at 2 bytes") {
+        using mml::roofline::Ceiling;
+        int bf16 = 0, tf32 = 0;
+        for (const mml::roofline::RooflineStage& s : mml::roofline::gpu_stages()) {
+            const std::string name = s.stage;
+            INFO(name);
+            const bool is_tf32 = name.find("tf32") != std::string::npos;
+            const bool tensor = name.rfind("lab11.", 0) == 0 || is_tf32;
+            const Ceiling want = !tensor ? Ceiling::Fp32 : is_tf32 ? Ceiling::Tf32Tensor : Ceiling::Bf16Tensor;
+            CHECK(s.ceiling == want);
+            CHECK(s.input_bytes == (want == Ceiling::Bf16Tensor ? 2 : 4));
+            bf16 += want == Ceiling::Bf16Tensor;
+            tf32 += want == Ceiling::Tf32Tensor;
+            if (mml::gpu::built_with_cuda())  // the GPU labs are in this build: the names must be registered stages
+                CHECK(mml::Registry::instance().find(name) != nullptr);
+        }
+        CHECK(bf16 == 4);  // lab 11: wmma_bf16, mma_sync, wgmma, cuBLAS bf16
+        CHECK(tf32 == 4);  // lab 8's wmma_tf32 and cuBLAS TF32, lab 11's wgmma_tf32 and cuBLAS TF32
+        // bf16 A and B at 2 bytes an element, C at 4: 2x3x4 moves 2(8 + 12) + 4 * 6 = 64 bytes, not 4 * 26.
+        CHECK(mml::roofline::bytes_at_input_size(4.0 * (8 + 12 + 6), 2, 3, 2) == doctest::Approx(64));
+        CHECK(mml::roofline::bytes_at_input_size(4.0 * (8 + 12 + 6), 2, 3, 4) == doctest::Approx(104));
     }
 }

@@ -25,9 +25,10 @@ Charts:
                 stages are drawn as such, never as empty bars
   sizes         GFLOP/s against the size n for every stage run at two or more
                 sizes (log-log; n = cube root of M*N*K for non-square shapes)
-  roofline      lab 10: each (device, threads) roof from the CSV's peak and
-                bandwidth, and the stages as points (filled: compulsory
-                traffic; open: a tile model's traffic)
+  roofline      lab 10: each (device, threads, ceiling) roof from the CSV's
+                peak and bandwidth (a GPU has one per ceiling: FP32, bf16 and
+                TF32 tensor cores), and the stages as points (filled:
+                compulsory traffic; open: a tile model's traffic)
 
 Bad input: one line on stderr naming the problem and the fix, exit 2, and no
 file written. Every SVG is drawn in memory first, then written to a temporary
@@ -601,17 +602,17 @@ def place_labels(svg, labels, left, right, top, bottom, px=LABEL_PX - 2):
 def roofline(csv_files, title, machine):
     rows = [r for rows in csv_files for r in rows]
     roofs = {}
-    for r in rows:
-        roofs.setdefault((r["device"], r["threads"], r["peak_gflops"], r["bandwidth_gbs"]), None)
+    for r in rows:  # `ceiling` (FP32, bf16/TF32 tensor cores): in CSVs written since 2026-11-24
+        roofs.setdefault((r["device"], r["threads"], r["peak_gflops"], r["bandwidth_gbs"], r.get("ceiling", "")), None)
     ais = [r["flop_per_byte"] for r in rows if r["flop_per_byte"] > 0]
     gs = [r["gflops"] for r in rows if r["gflops"] > 0]
     if not ais or not gs:
         raise Usage("roofline: no row has a positive FLOP/byte and GFLOP/s; run `mmlab roofline --csv FILE` again")
-    ridges = [p / b for _, _, p, b in roofs if b > 0]
+    ridges = [p / b for _, _, p, b, _ in roofs if b > 0]
     left, right, bottom = 130, WIDTH - 60, HEIGHT - 110
     y0 = 178 + 30 * len(roofs)
     xs = LogAxis(min(ais + ridges) / 3, max(ais + ridges) * 5, left, right)
-    ys = LogAxis(min(gs) / 2, max(gs + [p for _, _, p, _ in roofs]) * 2, bottom, y0)
+    ys = LogAxis(min(gs) / 2, max(gs + [p for _, _, p, _, _ in roofs]) * 2, bottom, y0)
 
     svg = Svg()
     first = title or "The roofline: measured GFLOP/s against arithmetic intensity"
@@ -646,13 +647,15 @@ def roofline(csv_files, title, machine):
     roof_list = sorted(roofs)
     # the roofs' legend: between the titles and the plot, where it hides nothing
     legend = []
-    for i, (dev, t, peak, bw) in enumerate(roof_list):
+    for i, (dev, t, peak, bw, ceiling) in enumerate(roof_list):
         c, d = roof_colours[i % 4], roof_dash[i % 4]
         ridge = peak / bw if bw > 0 else xs.lo
         start = max(xs.lo, ys.lo / bw) if bw > 0 else xs.lo  # where the slope enters the plot
         pts = [(xs(start), ys(bw * start)), (xs(ridge), ys(peak)), (xs(xs.hi), ys(peak))]
         svg.polyline(pts, c, 4, d)
         who = f"{dev}, {t} thread{'s' if t > 1 else ''}" if dev.upper() == "CPU" else dev
+        if dev.upper() != "CPU" and ceiling:
+            who += f" ({ceiling})"
         legend.append((f"{who}: peak {fmt(peak)} GFLOP/s, {fmt(bw)} GB/s, ridge {fmt(ridge)} FLOP/byte", c, d))
     for i, (s, c, d) in enumerate(legend):
         y = y0 - 16 - 30 * (len(legend) - 1 - i)

@@ -3,16 +3,19 @@
 // sane (registers, shared memory, occupancy of the compiled reference kernels
 // agree with their source and the hardware's limits), the predicted-vs-
 // measured table is produced with every kernel checked and timed, and the
-// roofline's GPU rows (reference versions) are measured.
+// roofline's GPU rows (reference versions) are measured, each under the
+// ceiling of the units it runs on (FP32, bf16 or TF32 tensor cores).
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "gpu/occupancy.h"
 #include "harness/gpu_backend.h"
 #include "harness/stages/lab10/lab10.h"
 #include "models/lh_kernels.h"
+#include "models/tensor_peaks.h"
 
 using namespace mml;
 
@@ -97,11 +100,37 @@ TEST_SUITE("gpu-reference-lab10") {
         CHECK(g.bandwidth_gbs > 0);
         CHECK(g.rows.size() == g.stages.size());
         REQUIRE_FALSE(g.rows.empty());  // else the checks below check nothing
-        for (const Measurement& m : g.rows) {
-            INFO(m.stage << ": " << m.failure);
+        for (std::size_t i = 0; i < g.rows.size(); ++i) {
+            const Measurement& m = g.rows[i];
+            INFO(m.stage << ": " << m.failure << m.skip_reason);
+            CHECK(m.stage == g.stages[i].stage);
+            if (m.skipped) {  // only a Hopper-only stage on another GPU may be
+                CHECK(m.skip_reason.find("needs a Hopper GPU") != std::string::npos);
+                continue;
+            }
             CHECK(m.passed);
             CHECK(m.median_seconds > 0);
-            CHECK(m.gflops < g.peak_gflops);  // nothing beats the FP32 peak
+            const double ceiling = g.peak_for(g.stages[i].ceiling);
+            CHECK(ceiling > 0);           // stages without a ceiling on this GPU are left off
+            CHECK(m.gflops < ceiling);    // nothing beats the peak of the units it runs on
+        }
+    }
+
+    TEST_CASE("roofline: the tensor-core ceilings are the table's rate x this GPU's SMs x its clock") {
+        REQUIRE(lab10::gpu_sections().roofline);
+        BenchSettings s;
+        s.reps = 1;
+        s.quiet = true;
+        const lab10::GpuRoofline g = lab10::gpu_sections().roofline({64, 64, 64}, s);
+        const gpu::DeviceInfo info = gpu::probe();
+        const double bf16 = peaks::tensor_flops_per_clock_per_sm(info.cc_major, info.cc_minor, peaks::TensorFormat::Bf16);
+        CHECK(g.bf16_peak_gflops == doctest::Approx(bf16 * info.sm_count * info.sm_clock_ghz));
+        CHECK(g.tf32_peak_gflops == doctest::Approx(g.bf16_peak_gflops / 2));  // TF32: half bf16's rate (sm_80, sm_90)
+        if (info.cc_major == 9) {
+            CHECK(g.bf16_peak_gflops > 10 * g.peak_gflops);  // Hopper: the tensor cores are 16x the FP32 units
+            bool has_wgmma = false;
+            for (const auto& st : g.stages) has_wgmma = has_wgmma || std::string(st.stage) == "lab11.wgmma";
+            CHECK(has_wgmma);
         }
     }
 }

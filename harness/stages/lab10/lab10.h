@@ -76,13 +76,17 @@ const std::vector<ModelledKernel>& modelled_kernels();  // in models/lh_kernels.
 
 // ---------------------------------------------------------------- what the GPU build measures
 
-// For the roofline: the stages it timed, the peak (spec FP32, from
-// gpu/device_info.h) and the measured read bandwidth.
+// For the roofline: the stages it timed, the ceilings (spec FP32 from
+// gpu/device_info.h; spec bf16 and TF32 tensor cores from
+// models/tensor_peaks.h, 0 where that table has no value) and the measured
+// read bandwidth.
 struct GpuRoofline {
     std::string device;  // one line
-    double peak_gflops = 0, bandwidth_gbs = 0;
+    std::string ceilings;  // the ceilings, where they come from, and the stages left off for want of one
+    double peak_gflops = 0, bf16_peak_gflops = 0, tf32_peak_gflops = 0, bandwidth_gbs = 0;
     std::vector<Measurement> rows;
-    std::vector<roofline::RooflineStage> stages;
+    std::vector<roofline::RooflineStage> stages;  // those timed: a stage whose ceiling is 0 here is left off
+    double peak_for(roofline::Ceiling c) const;
 };
 
 // One kernel at one size for the latency-hidden model: the model's inputs

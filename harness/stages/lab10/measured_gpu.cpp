@@ -1,8 +1,9 @@
 // Lab 10 on the GPU: the measurements its two parts need (lab10.h). Built
 // only with CUDA (lab 10 is a CPU lab; the Makefile builds its *_gpu.cpp
 // files only in CUDA builds).
-//   roofline: lab 6-8 kernels and cuBLAS timed at one size, the FP32 spec
-//             peak and the measured read bandwidth;
+//   roofline: lab 6-8 and lab 11 kernels and cuBLAS timed at one size, the
+//             FP32 spec peak, the tensor cores' spec peaks (models/tensor_peaks.h)
+//             and the measured read bandwidth;
 //   lh:       for the kernels models/lh_kernels.h describes (lab 6's naive
 //             kernel, lab 7's tiled16/tiled32 and Volkov kernels), the inputs
 //             of seed 004's model read from this GPU (occupancy of the
@@ -27,6 +28,7 @@
 #include "harness/stages/lab10/lab10.h"
 #include "harness/targets.h"
 #include "models/lh_kernels.h"
+#include "models/tensor_peaks.h"
 
 namespace mml::lab10 {
 namespace {
@@ -35,12 +37,34 @@ GpuRoofline measure_roofline(Shape s, const BenchSettings& settings) {
     GpuRoofline g;
     const gpu::DeviceInfo info = gpu::probe();
     g.peak_gflops = info.fp32_peak_gflops;
+    using peaks::TensorFormat;
+    g.bf16_peak_gflops =
+        peaks::tensor_peak_gflops(info.cc_major, info.cc_minor, info.sm_count, info.sm_clock_ghz, TensorFormat::Bf16);
+    g.tf32_peak_gflops =
+        peaks::tensor_peak_gflops(info.cc_major, info.cc_minor, info.sm_count, info.sm_clock_ghz, TensorFormat::Tf32);
     g.bandwidth_gbs = gpu::measured_read_bandwidth().gbs;
-    g.device = info.name + ", " + std::to_string(info.sm_count) + " SMs at " + fixed(info.sm_clock_ghz, 2) +
-               " GHz: FP32 peak (spec) " + fixed(g.peak_gflops, 0) + " GFLOP/s, measured read bandwidth " +
-               fixed(g.bandwidth_gbs, 0) + " GB/s, ridge point " + fixed(g.peak_gflops / g.bandwidth_gbs, 1) +
-               " FLOP/byte";
-    g.stages = roofline::gpu_stages();
+    g.device = info.name + " (sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor) + "), " +
+               std::to_string(info.sm_count) + " SMs at " + fixed(info.sm_clock_ghz, 2) +
+               " GHz (the clock the device reports): FP32 peak (spec) " + fixed(g.peak_gflops, 0) +
+               " GFLOP/s, measured read bandwidth " + fixed(g.bandwidth_gbs, 0) + " GB/s, ridge point " +
+               fixed(g.peak_gflops / g.bandwidth_gbs, 1) + " FLOP/byte";
+    const std::string source = peaks::tensor_rate_source(info.cc_major, info.cc_minor);
+    if (g.bf16_peak_gflops > 0) {
+        auto ceiling = [&](TensorFormat f, double peak) {
+            return std::string("     ") + peaks::format_name(f) + " tensor cores (dense, FP32 sums): " +
+                   fixed(peaks::tensor_flops_per_clock_per_sm(info.cc_major, info.cc_minor, f), 0) +
+                   " FLOPs a clock an SM x " + std::to_string(info.sm_count) + " SMs x " +
+                   fixed(info.sm_clock_ghz, 2) + " GHz = " + fixed(peak, 0) + " GFLOP/s, ridge point " +
+                   fixed(peak / g.bandwidth_gbs, 1) + " FLOP/byte\n";
+        };
+        g.ceilings = "     tensor-core ceilings (" + source + "):\n" + ceiling(TensorFormat::Bf16, g.bf16_peak_gflops) +
+                     ceiling(TensorFormat::Tf32, g.tf32_peak_gflops) +
+                     "     (ceilings at the reported clock: under a long load the GPU may hold a lower one)";
+    } else {
+        g.ceilings = "     " + source + ": the tensor-core stages (lab 8's TF32, lab 11) are left off";
+    }
+    for (const roofline::RooflineStage& rs : roofline::gpu_stages())
+        if (g.peak_for(rs.ceiling) > 0) g.stages.push_back(rs);
     std::vector<Job> jobs;
     check_fits_in_memory(s, Device::Gpu);
     for (const roofline::RooflineStage& rs : g.stages)

@@ -1,8 +1,10 @@
-// Lab 10, part 1: the roofline. The measured stages of labs 1-8 (reference
-// versions, timed now; models/roofline_stages.h says which, and with which
-// tile model) placed against the measured peak and read bandwidth, with the
-// traffic and bound of the functions given (the student's under make lab10,
-// the reference's by default under `mmlab roofline`). Also `mmlab roofline`.
+// Lab 10, part 1: the roofline. The measured stages of labs 1-8 and 11
+// (reference versions, timed now; models/roofline_stages.h says which, with
+// which tile model and under which ceiling) placed against the peak of the
+// units they run on (CPU: measured FMA peak; GPU: spec FP32, bf16 or TF32
+// tensor-core peak) and the measured read bandwidth, with the traffic and
+// bound of the functions given (the student's under make lab10, the
+// reference's by default under `mmlab roofline`). Also `mmlab roofline`.
 #include <algorithm>
 #include <cstdio>
 #include <functional>
@@ -28,16 +30,18 @@ namespace {
 using roofline::RooflineStage;
 
 struct RoofRow {
-    std::string device, stage, model;
+    std::string device, stage, model, ceiling;
     Shape shape;
     int threads = 1;
     double bytes = 0, ai = 0, gflops = 0, peak = 0, bw = 0, bound = 0;
 };
 
 // One row per traffic model of each measured stage that passed its check.
+// The model functions count 4 bytes an element; a stage that reads bf16 A and
+// B (RooflineStage::input_bytes) has its inputs' part of the bytes scaled.
 std::vector<RoofRow> roof_rows(const std::vector<Measurement>& ms, const std::vector<RooflineStage>& stages,
                                const char* device, const ModelFns& f,
-                               const std::function<double(const Measurement&)>& peak,
+                               const std::function<double(const Measurement&, const RooflineStage&)>& peak,
                                const std::function<double(const Measurement&)>& bw) {
     std::vector<RoofRow> rows;
     for (const Measurement& m : ms) {
@@ -46,11 +50,14 @@ std::vector<RoofRow> roof_rows(const std::vector<Measurement>& ms, const std::ve
         if (st == stages.end()) continue;
         RoofRow r;
         r.device = device, r.stage = m.stage, r.shape = m.shape, r.threads = m.threads;
-        r.gflops = m.gflops, r.peak = peak(m), r.bw = bw(m);
-        auto add = [&](const std::string& model, double bytes) {
+        r.gflops = m.gflops, r.peak = peak(m, *st), r.bw = bw(m);
+        r.ceiling = roofline::ceiling_name(st->ceiling);
+        auto add = [&](const std::string& model, double float32_bytes) {
             r.model = model;
-            r.bytes = bytes;
-            r.ai = f.arithmetic_intensity(m.shape, bytes);
+            r.bytes = st->input_bytes == 4 ? float32_bytes
+                                           : roofline::bytes_at_input_size(float32_bytes, m.shape.M, m.shape.N,
+                                                                           st->input_bytes);
+            r.ai = f.arithmetic_intensity(m.shape, r.bytes);
             r.bound = f.roofline_gflops(r.ai, r.peak, r.bw);
             rows.push_back(r);
         };
@@ -68,23 +75,26 @@ void print_roof_rows(const std::vector<RoofRow>& rows) {
                 "GFLOP/s", "bound", "% bound", "bound set by");
     for (const RoofRow& r : rows) {
         const bool memory = r.ai * r.bw < r.peak;
+        const std::string by = memory ? "memory" : r.device == "GPU" ? "compute (" + r.ceiling + ")" : "compute";
         std::printf("%-4s %-24s %-12s %-14s %10.3g %10.1f %10.1f %7.1f%%  %s\n", r.device.c_str(),
                     (r.stage + (r.threads > 1 ? " (" + std::to_string(r.threads) + "t)" : "")).c_str(),
                     shape_text(r.shape).c_str(), r.model.c_str(), r.ai, r.gflops, r.bound,
-                    r.bound > 0 ? 100 * r.gflops / r.bound : 0.0, memory ? "memory" : "compute");
+                    r.bound > 0 ? 100 * r.gflops / r.bound : 0.0, by.c_str());
     }
 }
 
+// `ceiling`: the units whose peak is peak_gflops (FP32, bf16 or TF32 tensor cores).
 const char* kRoofCsvHeader =
-    "device,stage,M,N,K,threads,model,bytes,flop_per_byte,gflops,peak_gflops,bandwidth_gbs,bound_gflops,pct_of_bound\n";
+    "device,stage,M,N,K,threads,model,bytes,flop_per_byte,gflops,peak_gflops,bandwidth_gbs,bound_gflops,pct_of_bound,"
+    "ceiling\n";
 
 void write_roof_csv(std::FILE* out, const std::vector<RoofRow>& rows) {
     std::fputs(kRoofCsvHeader, out);
     for (const RoofRow& r : rows)
-        std::fprintf(out, "%s,%s,%lld,%lld,%lld,%d,%s,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.3f\n", r.device.c_str(),
+        std::fprintf(out, "%s,%s,%lld,%lld,%lld,%d,%s,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,%.3f,%s\n", r.device.c_str(),
                      r.stage.c_str(), (long long)r.shape.M, (long long)r.shape.N, (long long)r.shape.K, r.threads,
                      r.model.c_str(), r.bytes, r.ai, r.gflops, r.peak, r.bw, r.bound,
-                     r.bound > 0 ? 100 * r.gflops / r.bound : 0.0);
+                     r.bound > 0 ? 100 * r.gflops / r.bound : 0.0, r.ceiling.c_str());
 }
 
 void compare_roof(const std::vector<RoofRow>& mine, const std::vector<RoofRow>& ref, Comparison& c) {
@@ -118,10 +128,12 @@ std::string size_arg(Shape s) {
 
 // A stage the table leaves off, and why; returns whether it was wrong.
 bool say_left_off(const char* device, const Measurement& m) {
-    if (m.skipped && m.skip_reason == kNoReference) {
-        std::printf("%-4s %s at %s: not timed: %s\n", device, m.stage.c_str(), shape_text(m.shape).c_str(), kNoReference);
+    const Stage* st = Registry::instance().find(m.stage);
+    const bool too_slow = st && st->max_macs > 0 && double(m.shape.M) * double(m.shape.N) * double(m.shape.K) > st->max_macs;
+    if (m.skipped && !too_slow) {  // no reference in this build, or a stage this GPU cannot run (wgmma below sm_90)
+        std::printf("%-4s %s at %s: not timed: %s\n", device, m.stage.c_str(), shape_text(m.shape).c_str(),
+                    m.skip_reason.c_str());
     } else if (m.skipped) {  // past a slow stage's size limit (lab1.ijk beyond about 1290^3): say so, not vanish
-        const Stage* st = Registry::instance().find(m.stage);
         std::printf("%-4s %s at %s: not timed (too slow: over its limit of %.1fe9 multiply-adds), left off; "
                     "'mmlab run --stage %s --size %s --force' times it\n",
                     device, m.stage.c_str(), shape_text(m.shape).c_str(), st ? st->max_macs / 1e9 : 0.0,
@@ -135,6 +147,14 @@ bool say_left_off(const char* device, const Measurement& m) {
 }
 
 }  // namespace
+
+double GpuRoofline::peak_for(roofline::Ceiling c) const {
+    switch (c) {
+        case roofline::Ceiling::Bf16Tensor: return bf16_peak_gflops;
+        case roofline::Ceiling::Tf32Tensor: return tf32_peak_gflops;
+        default: return peak_gflops;
+    }
+}
 
 int roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gpu_shape, bool with_gpu,
                      const BenchSettings& settings, const ModelFns& f, Comparison& c, CsvFile* csv) {
@@ -150,7 +170,7 @@ int roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gp
                 peak1 / bw1.read_gbs, peakt / bwt.read_gbs, threads);
     std::fflush(stdout);
     const auto ms = time_cpu_stages(cpu_shapes, threads, settings);
-    auto peak = [&](const Measurement& m) { return m.threads > 1 ? peakt : peak1; };
+    auto peak = [&](const Measurement& m, const RooflineStage&) { return m.threads > 1 ? peakt : peak1; };
     auto bw = [&](const Measurement& m) { return m.threads > 1 ? bwt.read_gbs : bw1.read_gbs; };
     std::vector<RoofRow> mine = roof_rows(ms, roofline::cpu_stages(), "CPU", f, peak, bw), refs;
     if (ref) refs = roof_rows(ms, roofline::cpu_stages(), "CPU", *ref, peak, bw);
@@ -164,7 +184,8 @@ int roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gp
     else {
         const GpuRoofline g = gpu_sections().roofline(gpu_shape, settings);
         std::printf("GPU: %s\n", g.device.c_str());
-        auto gp = [&](const Measurement&) { return g.peak_gflops; };
+        std::printf("%s\n", g.ceilings.c_str());
+        auto gp = [&](const Measurement&, const RooflineStage& st) { return g.peak_for(st.ceiling); };
         auto gb = [&](const Measurement&) { return g.bandwidth_gbs; };
         const std::vector<RoofRow> gmine = roof_rows(g.rows, g.stages, "GPU", f, gp, gb);
         mine.insert(mine.end(), gmine.begin(), gmine.end());
@@ -177,8 +198,10 @@ int roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gp
     std::printf("\n");
     print_roof_rows(mine);
     if (!gpu_note.empty()) std::printf("%s\n", gpu_note.c_str());
-    std::printf("bound = min(peak, FLOP/byte x read bandwidth); GFLOP/s = 2MNK / median time. A stage above a tile\n"
-                "model's bound moves fewer bytes than that model says: the caches give it more reuse.\n");
+    std::printf("bound = min(peak, FLOP/byte x read bandwidth), the peak of the units the stage runs on (GPU: FP32,\n"
+                "or the bf16 / TF32 tensor cores; bf16 stages' A and B counted at 2 bytes); GFLOP/s = 2MNK / median\n"
+                "time. A stage above a tile model's bound moves fewer bytes than that model says: the caches give it\n"
+                "more reuse.\n");
     compare_roof(mine, refs, c);
     if (csv && csv->get()) {
         write_roof_csv(csv->get(), mine);
@@ -191,12 +214,14 @@ namespace {
 
 const char* kUsage = R"(usage: mmlab roofline [--size LIST] [--gpu-size N] [--threads T] [--no-gpu] [--student] [--csv FILE]
                       [--quiet]
-Places the measured stages of labs 1-8 on the roofline. CPU: lab1.ijk, lab2.interchanged,
+Places the measured stages of labs 1-8 and 11 on the roofline. CPU: lab1.ijk, lab2.interchanged,
 lab2.transposed, lab2.blocked, lab4.omp_static, lab5.blis, lab5.openblas at --size (default
 1000; threaded stages on --threads, default all cores), against the measured FMA peak (mmlab
 peak) and the measured read bandwidth (STREAM-style, cpu/stream_bandwidth.h). GPU (when
-present): lab 6-8 kernels and cuBLAS at --gpu-size (default 4096) against the FP32 spec peak
-and the measured read bandwidth. Each stage gets the compulsory-traffic model and, where the
+present): lab 6-8 kernels and cuBLAS at --gpu-size (default 4096) against the FP32 spec peak;
+lab 8's TF32 and lab 11's tensor-core stages and cuBLAS bf16/TF32 against the tensor cores'
+spec peak in their format (SMs x clock x a table of FLOPs a clock an SM: models/tensor_peaks.h);
+all against the measured read bandwidth. Each stage gets the compulsory-traffic model and, where the
 algorithm has one, its tile model. Columns: FLOP/byte, measured GFLOP/s, the bound
 min(peak, FLOP/byte x bandwidth), % of bound. --student uses your labs/lab10 functions (default:
 the reference). --csv writes every row (for plots: handouts/lab10.md has a gnuplot line).
@@ -235,7 +260,7 @@ int run_roofline(const std::vector<std::string>& raw) {
     return wrong > 0 ? 1 : 0;  // a wrong stage is a failure, even though the table has the others
 }
 
-CommandRegistrar roofline_cmd({"roofline", "lab 10: the measured stages of labs 1-8 on the roofline (CSV for plots)",
+CommandRegistrar roofline_cmd({"roofline", "lab 10: the measured stages of labs 1-8 and 11 on the roofline (CSV for plots)",
                                kUsage, run_roofline, 10});
 
 }  // namespace
