@@ -225,7 +225,8 @@ ifeq ($(HAVE_MPI)$(SANITIZE),1)
   MPI_PROGRAMS += $(BIN)/mmlab-mpi
   ifeq ($(HAVE_CUDA)$(HAVE_NCCL),11)
     NCCL_OBJS := $(call obj,$(NCCL_SRCS) $(NCCL_REF_ALL))
-    NCCL_MPI_OBJS := $(call obj,$(filter labs/common/%,$(MPI_SRCS)))  # the given MPI helpers
+    # the given MPI helpers, and the plumbing both programs share (program_common.h)
+    NCCL_MPI_OBJS := $(call obj,$(filter labs/common/% %/program_common_mpi.cpp,$(MPI_SRCS)))
     MPI_PROGRAMS += $(BIN)/mmlab-nccl
   endif
 endif

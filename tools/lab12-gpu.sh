@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Lab 12 on a GPU machine, in one call: build; lab 12's GPU tests (gpu-lab12,
-# gpu-lab12-peers) with one rank per GPU and its CPU tests (lab12);
-# compute-sanitizer memcheck on the NCCL path (one rank: --always-broadcast
-# sends every panel through NCCL); the benchmarks: SUMMA with and without
-# overlap, fp32 and bf16 (cuBLAS tiles) and lab 8's kernel, beside cuBLAS on
-# one GPU and cublasXt, at 8192^3 and 16384^3; NCCL and MPI broadcast /
-# allreduce times; the alpha-beta-gamma model from what was just measured.
+# gpu-lab12-peers) with one rank per GPU; the benchmarks: SUMMA with and
+# without overlap, fp32 and bf16 (cuBLAS tiles) and lab 8's kernel, beside
+# cuBLAS on one GPU and cublasXt, at 8192^3 (and 16384^3); NCCL and MPI
+# broadcast / allreduce times; compute-sanitizer memcheck on the NCCL path
+# (one rank: --always-broadcast sends every panel through NCCL), after the
+# timings so that a short budget keeps them; the alpha-beta-gamma model from
+# what was just measured (it needs no GPU: mmlab abg-model --measured
+# results.txt gives the same table on any machine).
 # Every step has a time limit inside LAB12_GPU_BUDGET_S (default 480 s).
 # Logs go to $OUT (the device tool brings them back) or build/lab12-gpu;
 # results.txt holds every RESULT line (handouts/data/lab12-h100.txt is one).
-# LAB12_GPU_STEPS="build tests sanitizer bench comm model" picks steps;
+# LAB12_GPU_STEPS="build tests bench comm sanitizer model" picks steps (they run in that order);
 # LAB12_RANKS (default: every GPU) sets the ranks of the GPU tests and benchmarks;
 # 16384^3 runs with several GPUs, or with LAB12_BIG=1 (it needs minutes: see bench).
 set -uo pipefail
@@ -17,7 +19,7 @@ cd "$(dirname "$0")/.."
 out=${OUT:-build/lab12-gpu}
 mkdir -p "$out"
 budget=${LAB12_GPU_BUDGET_S:-480}
-steps=${LAB12_GPU_STEPS:-build tests sanitizer bench comm model}
+steps=${LAB12_GPU_STEPS:-build tests bench comm sanitizer model}
 t0=$(date +%s)
 left() { echo $(( budget - ($(date +%s) - t0) )); }
 want() { [[ " $steps " == *" $1 "* ]]; }
@@ -56,26 +58,6 @@ if want tests; then
   grep -B3 -A8 "ERROR" "$out/tests.log" | head -40
 fi
 
-if want sanitizer; then
-  step "compute-sanitizer memcheck, the NCCL path on 1 rank (fp32 with overlap, bf16 without, lab 8's tiles)"
-  for args in "--precision fp32 --overlap on" "--precision bf16 --overlap off" "--tile lab8"; do
-    # shellcheck disable=SC2086
-    limited 90 mpirun -np 1 "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
-      --print-limit 10 build/bin/mmlab-nccl gemm --always-broadcast --size 1,37x29x1,127x129x131,300x200x100 \
-      --panel 7 --reps 1 --warmup 0 $args >> "$out/sanitizer.log" 2>&1
-    rc=$?
-    echo "[$args] rc $rc | $(grep -E 'ERROR SUMMARY: [0-9]+ error' "$out/sanitizer.log" | tail -n1)"
-  done
-  # memcheck reports memory errors and, by default, CUDA API calls that
-  # failed. Seen on the H100 (2026-11-24): 36 API errors per run, all
-  # cudaErrorNoKernelImageForDevice from cudaFuncGetAttributes inside
-  # libnccl.so.2 (ncclCommInitRank / ncclCommSplit probing its kernels), and
-  # no memory error. Both counted apart:
-  echo "memory errors (Invalid ... / out of bounds / uninitialized): $(grep -cE 'Invalid (__global__|__shared__|__local__)|out of bounds|[Uu]ninitialized' "$out/sanitizer.log")"
-  echo "CUDA API errors: $(grep -c 'Program hit' "$out/sanitizer.log"), raised in: $(grep -A6 'Program hit' "$out/sanitizer.log" | grep -o 'in lib[A-Za-z0-9_.]*' | sort | uniq -c | tr '\n' ' ')"
-  echo "checks: $(grep -o 'check=[A-Za-z]*' "$out/sanitizer.log" | sort | uniq -c | tr '\n' ' ')"
-fi
-
 if want bench; then
   # Each launch checks its products against float64 on the host (the
   # randomized check: about 10 s at 8192^3 on 16 cores, 8x that at 16384^3)
@@ -107,6 +89,26 @@ if want comm; then
     --save "$results" >> "$out/comm.txt" 2>&1
   grep -vE "^(machine|peak|compiler|gpu)" "$out/comm.txt" | head -40
   cat "$out/comm.txt" >> "$out/bench.txt" && rm -f "$out/comm.txt"  # (at most 8 files come back)
+fi
+
+if want sanitizer; then
+  step "compute-sanitizer memcheck, the NCCL path on 1 rank (fp32 with overlap, bf16 without, lab 8's tiles)"
+  for args in "--precision fp32 --overlap on" "--precision bf16 --overlap off" "--tile lab8"; do
+    # shellcheck disable=SC2086
+    limited 90 mpirun -np 1 "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
+      --print-limit 10 build/bin/mmlab-nccl gemm --always-broadcast --size 1,37x29x1,127x129x131,300x200x100 \
+      --panel 7 --reps 1 --warmup 0 $args >> "$out/sanitizer.log" 2>&1
+    rc=$?
+    echo "[$args] rc $rc | $(grep -E 'ERROR SUMMARY: [0-9]+ error' "$out/sanitizer.log" | tail -n1)"
+  done
+  # memcheck reports memory errors and, by default, CUDA API calls that
+  # failed. Seen on the H100 (2026-11-24): 36 API errors per run, all
+  # cudaErrorNoKernelImageForDevice from cudaFuncGetAttributes inside
+  # libnccl.so.2 (ncclCommInitRank / ncclCommSplit probing its kernels), and
+  # no memory error. Both counted apart:
+  echo "memory errors (Invalid ... / out of bounds / uninitialized): $(grep -cE 'Invalid (__global__|__shared__|__local__)|out of bounds|[Uu]ninitialized' "$out/sanitizer.log")"
+  echo "CUDA API errors: $(grep -c 'Program hit' "$out/sanitizer.log"), raised in: $(grep -A6 'Program hit' "$out/sanitizer.log" | grep -o 'in lib[A-Za-z0-9_.]*' | sort | uniq -c | tr '\n' ' ')"
+  echo "checks: $(grep -o 'check=[A-Za-z]*' "$out/sanitizer.log" | sort | uniq -c | tr '\n' ' ')"
 fi
 
 if want model; then

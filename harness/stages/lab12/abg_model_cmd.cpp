@@ -60,11 +60,12 @@ GpuModelInputs gpu_inputs(const std::vector<Fields>& measured, const std::string
     model::Machine& m = in.machine;
     m.per_node = 8;
     m.word_bytes = precision == "bf16" ? 2 : 4;
-    // gamma: the largest cuBLAS product measured on one GPU in this precision.
+    // gamma: the largest cuBLAS product measured on one GPU in this precision
+    // (of equal sizes, the last in the files: the newest run).
     const Fields* best = nullptr;
     for (const Fields& f : measured)
         if (field(f, "algo") == "cublas" && field(f, "precision") == precision && field(f, "check") == "ok" &&
-            (!best || shape_of(f).flops() > shape_of(*best).flops()))
+            (!best || shape_of(f).flops() >= shape_of(*best).flops()))  // among equals, the latest
             best = &f;
     if (best) {
         m.gamma = number(*best, "seconds") / shape_of(*best).flops();
@@ -202,13 +203,12 @@ void write_model_csv(const std::string& path, const std::vector<ModelRow>& rows,
 
 // ---------------------------------------------------------------- this machine's CPUs
 
-CpuModel cpu_model(std::int64_t n, int reps, bool quiet) {
-    CpuModel c;
+bool measure_cpu_link(CpuModel& c) {
     std::string error;
     c.bench = run_comm_bench("mpi", 2, {8, 65536, 262144, 1048576, 4194304, 16777216, 67108864}, 5, error);
     if (!error.empty()) {
         c.error = "MPI broadcasts: " + error;
-        return c;
+        return false;
     }
     std::vector<model::Sample> samples;
     for (const Fields& f : c.bench)
@@ -217,6 +217,12 @@ CpuModel cpu_model(std::int64_t n, int reps, bool quiet) {
     c.machine.inter = c.machine.intra;
     c.machine.per_node = 0;  // one machine
     c.machine.word_bytes = 4;
+    return true;
+}
+
+CpuModel cpu_model(std::int64_t n, int reps, bool quiet) {
+    CpuModel c;
+    if (!measure_cpu_link(c)) return c;
     MpiRequest r;
     r.shapes = {{n, n, n}};
     r.nps = {1, 2, 4};
@@ -248,8 +254,8 @@ int print_cpu_model(const CpuModel& c) {
         std::printf(" %.0f B: %s (%.2f GB/s);", x.bytes, format_seconds(x.seconds).c_str(),
                     x.seconds > 0 ? x.bytes / x.seconds / 1e9 : 0.0);
     std::printf("\n");
-    std::printf("%-6s %3s %-5s %10s | %10s %6s | %10s %6s\n", "algo", "P", "grid", "measured", "plain", "error",
-                "cores", "error");
+    std::printf("%-6s %3s %-5s %10s | %10s %6s | %10s %6s | %s\n", "algo", "P", "grid", "measured", "plain", "error",
+                "cores", "error", "comm: measured / plain model; compute: measured / plain model");
     int worst_ok = 1;
     for (const Fields& f : c.table.rows) {
         if (field(f, "algo") == "local" || field(f, "check") != "ok") continue;
@@ -263,10 +269,14 @@ int print_cpu_model(const CpuModel& c) {
         const double t = number(f, "seconds");
         const double e1 = (p1.time_s - t) / t, e2 = (p2.time_s - t) / t;
         if (std::fabs(e2) > 0.25) worst_ok = 0;
-        std::printf("%-6s %3.0f %-5s %10s | %10s %+5.0f%% | %10s %+5.0f%%%s\n", field(f, "algo").c_str(), number(f, "P"),
-                    field(f, "grid").c_str(), format_seconds(t).c_str(), format_seconds(p1.time_s).c_str(), 100 * e1,
-                    format_seconds(p2.time_s).c_str(), 100 * e2,
-                    number(f, "P") > cores ? "  [oversubscribed]" : "");
+        // Where the difference sits: the time inside MPI's collectives (mean
+        // over ranks) against the model's communication, the rest against its compute.
+        const double comm = number(f, "comm_seconds");
+        std::printf("%-6s %3.0f %-5s %10s | %10s %+5.0f%% | %10s %+5.0f%% | %s / %s; %s / %s%s\n", field(f, "algo").c_str(),
+                    number(f, "P"), field(f, "grid").c_str(), format_seconds(t).c_str(), format_seconds(p1.time_s).c_str(),
+                    100 * e1, format_seconds(p2.time_s).c_str(), 100 * e2, format_seconds(comm).c_str(),
+                    format_seconds(p1.comm_s).c_str(), format_seconds(t - comm).c_str(),
+                    format_seconds(p1.compute_s).c_str(), number(f, "P") > cores ? "  [oversubscribed]" : "");
     }
     std::printf("plain = the model with one core per process; cores = each of P processes on %d cores computes at\n"
                 "min(1, %d/P) of gamma. With more processes than cores the plain model breaks: the processes take turns\n"
@@ -327,7 +337,9 @@ int abg_model_command(const std::vector<std::string>& args) {
         print_machine_header(false);
         std::printf("\n-- Part 1: this machine's CPUs, measured now (1-D and SUMMA at %lld^3) --\n", static_cast<long long>(cpu_n));
         std::fflush(stdout);
-        rc = print_cpu_model(cpu_model(cpu_n, reps, false));
+        const CpuModel c = cpu_model(cpu_n, reps, false);
+        if (c.error.empty()) print_mpi(c.table);  // the runs themselves: efficiency, comm share
+        rc = print_cpu_model(c);
     }
     std::printf("\n-- Part %d: 1 to 512 GPUs (%s; measurements from %s) --\n", cpu ? 2 : 1, precision.c_str(),
                 files.empty() ? "none" : files.front().c_str());

@@ -70,6 +70,18 @@ std::vector<Fields> run_comm_bench(const std::string& engine, int np, const std:
                                    std::string& error);
 void print_comm_bench(const std::vector<Fields>& rows);
 
+// ---------------------------------------------------------------- shared by mpi-gemm and nccl-gemm (gemm_runs.cpp)
+// "2048,300x200x100": the programs' --size value.
+std::string size_list(const std::vector<Shape>& shapes);
+// A launch's RESULT lines into t (and appended to `save` where given); a
+// launch that printed none, or failed otherwise than a check, into t.errors
+// (into t.notes where the reference is not in this build).
+void add_launch(Table& t, const Launch& l, const std::string& what, const std::string& save);
+// The commands' flags read alike; bad values are UsageError.
+std::vector<Shape> sizes_flag(const std::string& value);        // --size LIST
+std::vector<std::string> impl_flag(const std::string& value);   // --impl student|reference|both
+void check_grid_flag(const std::string& grid, const std::vector<int>& nps);  // --grid RxC against every --np
+
 // "2048^3" / "300x200x100" for a RESULT row.
 std::string row_shape(const Fields& f);
 Shape shape_of(const Fields& f);

@@ -45,6 +45,9 @@ struct CpuModel {
     std::string error;          // why it could not run
 };
 CpuModel cpu_model(std::int64_t n, int reps, bool quiet);
+// Only the link: MPI_Bcast between 2 processes, measured now (c.bench,
+// c.machine's links); false, with c.error, when it could not run.
+bool measure_cpu_link(CpuModel& c);
 // Predicted beside measured; returns 0 when every prediction (with the
 // cores' share) is within 25 %, 1 otherwise, 2 when it could not run.
 int print_cpu_model(const CpuModel& c);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 #include "cpu/matrix.h"

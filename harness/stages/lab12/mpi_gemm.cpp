@@ -12,59 +12,12 @@
 
 namespace mml::lab12 {
 
-std::string row_shape(const Fields& f) { return shape_text(shape_of(f)); }
-
-Shape shape_of(const Fields& f) {
-    return {static_cast<std::int64_t>(number(f, "M", 1)), static_cast<std::int64_t>(number(f, "N", 1)),
-            static_cast<std::int64_t>(number(f, "K", 1))};
-}
-
-std::string percent(double fraction) { return fraction < 0 ? "-" : fixed(100 * fraction, 0) + "%"; }
-
-const Fields* find_result(const std::vector<Fields>& rows, const std::vector<std::pair<std::string, std::string>>& match) {
-    for (const Fields& f : rows) {
-        bool all = true;
-        for (const auto& [k, v] : match) all &= field(f, k) == v;
-        if (all) return &f;
-    }
-    return nullptr;
-}
-
-double efficiency_of(const Fields& row, const std::vector<Fields>& rows, const std::string& baseline_algo) {
-    std::vector<std::pair<std::string, std::string>> match = {
-        {"algo", baseline_algo}, {"M", field(row, "M")}, {"N", field(row, "N")}, {"K", field(row, "K")}};
-    if (!field(row, "precision").empty()) match.push_back({"precision", field(row, "precision")});
-    const Fields* base = find_result(rows, match);
-    const double t = number(row, "seconds"), P = number(row, "P", 1);
-    if (!base || t <= 0 || field(*base, "check") == "WRONG") return -1;
-    return number(*base, "seconds") / (P * t);
-}
-
 namespace {
 
 std::string join_ints(const std::vector<int>& v) {
     std::string s;
     for (int x : v) s += (s.empty() ? "" : ",") + std::to_string(x);
     return s;
-}
-
-std::string size_list(const std::vector<Shape>& shapes) {
-    std::string s;
-    for (Shape x : shapes) s += (s.empty() ? "" : ",") + shape_arg(x);
-    return s;
-}
-
-void add_launch(Table& t, const Launch& l, const std::string& what, const std::string& save) {
-    // Saved as each launch ends: a run stopped at a time limit keeps what it measured.
-    if (!save.empty() && !append_results(save, l.results)) t.errors.push_back("cannot write " + save);
-    for (const Fields& f : l.results) {
-        t.rows.push_back(f);
-        if (field(f, "check") == "WRONG") ++t.wrong;
-    }
-    if (l.results.empty() && l.error().find("reference is not in this build") != std::string::npos)
-        t.notes.push_back(what + ": skipped: " + l.error());  // a student release, a grading build
-    else if (l.results.empty() || (l.exit_code != 0 && l.exit_code != 1))
-        t.errors.push_back(what + ": " + l.error() + " (" + l.command + ")");
 }
 
 }  // namespace
@@ -162,20 +115,11 @@ int mpi_gemm_command(const std::vector<std::string>& args) {
             r.nps.clear();
             for (long long p : parse_integer_list(a.value(f), f, 1, 256)) r.nps.push_back(static_cast<int>(p));
         } else if (f == "--size") {
-            try {
-                r.shapes = parse_shape_list(a.value(f));
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--size: ") + e.what());
-            }
+            r.shapes = sizes_flag(a.value(f));
         } else if (f == "--impl") {
-            const std::string v = a.value(f);
-            if (v == "both") r.impls = {"student", "reference"};
-            else if (v == "student" || v == "reference") r.impls = {v};
-            else throw UsageError("--impl " + v + ": use student, reference or both");
+            r.impls = impl_flag(a.value(f));
         } else if (f == "--grid") {
             r.grid = a.value(f);
-            Grid g;
-            if (!parse_grid(r.grid, g)) throw UsageError("--grid " + r.grid + ": use RxC, e.g. 2x2");
         } else if (f == "--panel") {
             r.panel = parse_integer(a.value(f), f, 0, 1LL << 40);
         } else if (f == "--local") {
@@ -195,14 +139,7 @@ int mpi_gemm_command(const std::vector<std::string>& args) {
             a.unknown(f);
         }
     }
-    if (!r.grid.empty()) {
-        Grid g;
-        parse_grid(r.grid, g);
-        for (int P : r.nps)
-            if (P != g.size())
-                throw UsageError("--grid " + r.grid + " needs " + std::to_string(g.size()) + " processes, but --np asks for " +
-                                 std::to_string(P) + ": give --np " + std::to_string(g.size()));
-    }
+    check_grid_flag(r.grid, r.nps);
     for (Shape s : r.shapes) check_fits_in_memory(s, Device::Cpu);
     const std::string missing = mpi_missing();
     if (!missing.empty()) {

@@ -15,25 +15,6 @@ namespace mml::lab12 {
 
 namespace {
 
-std::string size_list(const std::vector<Shape>& shapes) {
-    std::string s;
-    for (Shape x : shapes) s += (s.empty() ? "" : ",") + shape_arg(x);
-    return s;
-}
-
-void add_launch(Table& t, const Launch& l, const std::string& what, const std::string& save) {
-    // Saved as each launch ends: a run stopped at a time limit keeps what it measured.
-    if (!save.empty() && !append_results(save, l.results)) t.errors.push_back("cannot write " + save);
-    for (const Fields& f : l.results) {
-        t.rows.push_back(f);
-        if (field(f, "check") == "WRONG") ++t.wrong;
-    }
-    if (l.results.empty() && l.error().find("reference is not in this build") != std::string::npos)
-        t.notes.push_back(what + ": skipped: " + l.error());  // a student release, a grading build
-    else if (l.results.empty() || (l.exit_code != 0 && l.exit_code != 1))
-        t.errors.push_back(what + ": " + l.error() + " (" + l.command + ")");
-}
-
 // The block one GPU of P holds (the largest, where the split is uneven).
 Shape per_gpu(Shape s, Grid g) {
     return {(s.M + g.rows - 1) / g.rows, (s.N + g.cols - 1) / g.cols, s.K};
@@ -186,25 +167,13 @@ int nccl_gemm_command(const std::vector<std::string>& args) {
         else if (f == "--np") {
             r.nps.clear();
             for (long long p : parse_integer_list(a.value(f), f, 1, 64)) r.nps.push_back(static_cast<int>(p));
-        } else if (f == "--size") {
-            try {
-                r.shapes = parse_shape_list(a.value(f));
-            } catch (const std::invalid_argument& e) {
-                throw UsageError(std::string("--size: ") + e.what());
-            }
-        } else if (f == "--impl") {
-            const std::string v = a.value(f);
-            if (v == "both") r.impls = {"student", "reference"};
-            else if (v == "student" || v == "reference") r.impls = {v};
-            else throw UsageError("--impl " + v + ": use student, reference or both");
-        } else if (f == "--precision") r.precisions = choose(f, {"fp32", "bf16"});
+        } else if (f == "--size") r.shapes = sizes_flag(a.value(f));
+        else if (f == "--impl") r.impls = impl_flag(a.value(f));
+        else if (f == "--precision") r.precisions = choose(f, {"fp32", "bf16"});
         else if (f == "--tile") r.tiles = choose(f, {"cublas", "lab8"});
         else if (f == "--overlap") r.overlaps = choose(f, {"on", "off"});
-        else if (f == "--grid") {
-            r.grid = a.value(f);
-            Grid g;
-            if (!parse_grid(r.grid, g)) throw UsageError("--grid " + r.grid + ": use RxC, e.g. 2x1");
-        } else if (f == "--panel") r.panel = parse_integer(a.value(f), f, 0, 1LL << 40);
+        else if (f == "--grid") r.grid = a.value(f);
+        else if (f == "--panel") r.panel = parse_integer(a.value(f), f, 0, 1LL << 40);
         else if (f == "--reps") r.reps = static_cast<int>(parse_integer(a.value(f), f, 1, 1000));
         else if (f == "--no-peers") r.peers = false;
         else if (f == "--always-broadcast") r.always_broadcast = true;
@@ -212,13 +181,7 @@ int nccl_gemm_command(const std::vector<std::string>& args) {
         else if (f == "--quiet") r.quiet = true;
         else a.unknown(f);
     }
-    if (!r.grid.empty()) {
-        Grid g;
-        parse_grid(r.grid, g);
-        for (int P : r.nps)
-            if (P != g.size())
-                throw UsageError("--grid " + r.grid + " needs --np " + std::to_string(g.size()) + ", not " + std::to_string(P));
-    }
+    check_grid_flag(r.grid, r.nps);
     const std::string missing = nccl_missing();
     if (!missing.empty()) {
         std::printf("nccl-gemm: skipped: %s\n", missing.c_str());

@@ -24,6 +24,11 @@ public:
     ResultLine& add(const std::string& key, double value);
     ResultLine& add(const std::string& key, long long value);
     ResultLine& add(const std::string& key, int value) { return add(key, static_cast<long long>(value)); }
+    // The fields of `more`, after these.
+    ResultLine& append(const ResultLine& more) {
+        body_ += more.body_;
+        return *this;
+    }
     std::string text() const { return "RESULT" + body_; }
 
 private:

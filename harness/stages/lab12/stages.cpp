@@ -111,21 +111,13 @@ int run_lab12(const Options& o) {
     std::printf("\n-- Part 3: the alpha-beta-gamma model (mmlab abg-model) --\n");
     if (missing.empty()) {
         CpuModel c;
-        std::string error;
-        c.bench = run_comm_bench("mpi", 2, {8, 65536, 262144, 1048576, 4194304, 16777216, 67108864}, 5, error);
-        std::vector<model::Sample> samples;
-        for (const Fields& f : c.bench)
-            if (field(f, "op") == "bcast") samples.push_back({number(f, "bytes"), number(f, "seconds")});
-        c.machine.intra = model::fit_link(samples, "measured now: MPI_Bcast between 2 processes");
-        c.machine.inter = c.machine.intra;
-        c.machine.per_node = 0;
-        c.table.rows.clear();
+        const bool linked = measure_cpu_link(c);
         for (const Fields& f : cpu.rows)  // the reference's runs: the model describes the algorithm
             if (field(f, "impl") == "reference" || field(f, "algo") == "local") c.table.rows.push_back(f);
         const Fields* local = find_result(cpu.rows, {{"algo", "local"}});
-        if (!error.empty()) c.error = "MPI broadcasts: " + error;
-        else if (!local) c.error = "lab 5's kernel on one process did not run";
-        else {
+        if (linked && !local) {
+            c.error = "lab 5's kernel on one process did not run";
+        } else if (linked) {
             c.machine.gamma = number(*local, "seconds") / shape_of(*local).flops();
             c.machine.gamma_source = "lab 5's kernel on one process, above";
         }
