@@ -92,10 +92,10 @@ if want comm; then
 fi
 
 if want sanitizer; then
-  step "compute-sanitizer memcheck, the NCCL path on 1 rank (fp32 with overlap, bf16 without, lab 8's tiles)"
+  step "compute-sanitizer memcheck, the NCCL path on $ranks rank(s) (fp32 with overlap, bf16 without, lab 8's tiles)"
   for args in "--precision fp32 --overlap on" "--precision bf16 --overlap off" "--tile lab8"; do
     # shellcheck disable=SC2086
-    limited 90 mpirun -np 1 "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
+    limited 90 mpirun -np "$ranks" "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
       --print-limit 10 build/bin/mmlab-nccl gemm --always-broadcast --size 1,37x29x1,127x129x131,300x200x100 \
       --panel 7 --reps 1 --warmup 0 $args >> "$out/sanitizer.log" 2>&1
     rc=$?
