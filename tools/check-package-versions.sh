@@ -57,7 +57,8 @@ fetch() {
 # The versions a compiler actually sees through CPATH (so a check can never
 # quietly test the system's headers instead).
 seen_versions() {
-  printf '#include <doctest/doctest.h>\nDOCTEST_VERSION_STR\n' | g++ -E -x c++ - 2>/dev/null | tail -n1
+  printf '#include <doctest/doctest.h>\nDOCTEST_VERSION_MAJOR.DOCTEST_VERSION_MINOR.DOCTEST_VERSION_PATCH\n' |
+    g++ -E -x c++ - 2>/dev/null | tail -n1 | tr -d ' '
 }
 
 status=0
