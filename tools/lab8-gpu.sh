@@ -48,7 +48,7 @@ if want bench; then
   step "benchmark: lab8.double_buffer and lab8.autotile vs cuBLAS FP32, one run (kernel time, median of 3)"
   shapes=1000,1024,2047,2048,4095,4096,5000,8192,8192x256x8192,256x8192x4096,8192x1024x8192,1024x8192x8192
   limited 200 build/bin/mmlab run --stage lab8.double_buffer,lab8.autotile,lab8.cublas --size $shapes --reps 3 \
-    --no-baseline --json "$out/bench.json" > "$out/bench.txt" 2> "$out/bench.err"
+    --no-baseline --json "$out/bench.json" > "$out/bench.txt" 2>&1
   rc=$?; summary+=("bench rc $rc")
   grep -E "^lab8" "$out/bench.txt" | cut -c1-120
   python3 - "$out/bench.json" <<'PY' | tee "$out/ratios.txt"
@@ -72,13 +72,12 @@ fi
 
 if want tune; then
   step "mmlab tune (reference): every tile x split beside the model"
-  limited 90 build/bin/mmlab tune --size 1000 --reps 7 > "$out/tune-1000.txt" 2>&1
+  limited 90 build/bin/mmlab tune --size 1000 --reps 10 > "$out/tune.txt" 2>&1
   summary+=("tune 1000 rc $?")
-  grep -E "^(lab8|tile|summary)|<-" "$out/tune-1000.txt"
-  limited 150 build/bin/mmlab tune --size 5000,256x8192x4096,8192x256x8192,2048 --split 1,2,3,4,6,8 --reps 5 \
-    > "$out/tune-more.txt" 2>&1
+  limited 150 build/bin/mmlab tune --size 256x8192x4096,8192x256x8192,5000,4096 --split 1,2,3,4,6,8 --reps 5 \
+    >> "$out/tune.txt" 2>&1
   summary+=("tune more rc $?")
-  grep -E "^summary" "$out/tune-more.txt"
+  grep -vE "^\[tune\]|^(GPU|model|timed) +:" "$out/tune.txt"
 fi
 
 if want sanitizer; then
