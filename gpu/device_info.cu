@@ -47,6 +47,10 @@ DeviceInfo read_device_info() {
         info.sm_clock_ghz = clock_khz / 1e6;
     info.fp32_peak_gflops =
         info.sm_count * fp32_lanes_per_sm(prop.major, prop.minor) * 2.0 * info.sm_clock_ghz;
+    int mem_khz = 0, bus_bits = 0;
+    if (cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0) == cudaSuccess)
+        info.dram_peak_gbs = mem_khz * 1e3 * (bus_bits / 8.0) * 2.0 / 1e9;
     cudaMemGetInfo(&info.free_bytes, &info.total_bytes);
     cudaDriverGetVersion(&info.driver_version);
     cudaRuntimeGetVersion(&info.runtime_version);

@@ -16,6 +16,7 @@ struct DeviceInfo {
     int sm_count = 0;
     double sm_clock_ghz = 0;
     double fp32_peak_gflops = 0;  // SMs x FP32 lanes per SM x 2 x clock (spec, not measured)
+    double dram_peak_gbs = 0;     // memory clock x bus width x 2 (double data rate; spec, not measured)
     std::size_t total_bytes = 0, free_bytes = 0;
     int driver_version = 0, runtime_version = 0;
 };

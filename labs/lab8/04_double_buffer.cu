@@ -17,19 +17,17 @@
 //     SmallTiles structs below; try others once your loop works.
 //  4. Tile order: blocks go down groups of 8 block-rows before moving right,
 //     so blocks running together share rows of A and columns of B in L2.
-// The set-up (tile order, which rows and columns a thread owns, which float4
-// it loads, load_next / store_next) is given; you write the main loop and the
-// stores.
+// The kernel is in double_buffer_impl.cuh (a template over the tile
+// configuration, so that stage 5 can launch it with other tiles). Its set-up
+// (tile order, which rows and columns a thread owns, which float4 it loads,
+// load_next / store_next) is given; you write the main loop and the stores.
 //
-// Tasks (handouts/lab8.md, task 4): TODO 4.1 and 4.2 below.
+// Tasks (handouts/lab8.md, task 4): TODO 4.1 and 4.2 in double_buffer_impl.cuh.
 #include "labs/lab8/lab8.h"
-#include "gpu/float4_moves.cuh"
-#include "gpu/tile_io.cuh"
-
-#include "gpu/cuda_check.h"
+#include "labs/lab8/double_buffer_impl.cuh"  // the kernel: your TODOs 4.1 and 4.2
 
 namespace student::lab8 {
-using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh), copy4 ... (gpu/float4_moves.cuh)
+using namespace mml::gpu;  // tiles_covering (gpu/tile_io.cuh)
 
 namespace {
 
@@ -53,127 +51,6 @@ struct SmallTiles : LargeTiles {
     static constexpr int kMinBlocksPerSM = 2;
 };
 
-template <typename T, bool kVecA, bool kVecB>
-__global__ void __launch_bounds__(T::WARPS_M * T::WARPS_N * 32, T::kMinBlocksPerSM)
-double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
-                     std::int64_t M, std::int64_t N, std::int64_t K) {
-    constexpr int BM = T::BM, BN = T::BN, BK = T::BK, TM = T::TM, TN = T::TN;
-    constexpr int kThreads = T::WARPS_M * T::WARPS_N * 32;
-    constexpr int WM = T::LANES_M * TM, WN = T::LANES_N * TN;  // warp tile
-    static_assert(T::LANES_M * T::LANES_N == 32, "a warp has 32 lanes");
-    static_assert(T::WARPS_M * WM == BM && T::WARPS_N * WN == BN, "warp tiles cover the block tile");
-    static_assert(TM % 4 == 0 && TN % 4 == 0, "thread tiles are made of 4 x 4 pieces");
-    constexpr int kLoadsA = BM * BK / 4 / kThreads, kLoadsB = BK * BN / 4 / kThreads;  // float4 per thread
-    static_assert(kLoadsA * kThreads * 4 == BM * BK && kLoadsB * kThreads * 4 == BK * BN,
-                  "the tiles split evenly into float4 per thread");
-
-    __shared__ __align__(16) float As[2][BK][BM + T::kPadA];  // two copies, A transposed
-    __shared__ __align__(16) float Bs[2][BK][BN];
-
-    // Which block tile: down a group of kGroupRows block-rows, then right.
-    const std::int64_t tiles_m = tiles_covering(M, BM), tiles_n = tiles_covering(N, BN);
-    const std::int64_t per_group = std::int64_t(T::kGroupRows) * tiles_n;
-    const std::int64_t first_row = std::int64_t(blockIdx.x) / per_group * T::kGroupRows;
-    const std::int64_t rows_here = min(tiles_m - first_row, std::int64_t(T::kGroupRows));
-    const std::int64_t in_group = std::int64_t(blockIdx.x) % per_group;
-    const std::int64_t m0 = (first_row + in_group % rows_here) * BM;
-    const std::int64_t n0 = in_group / rows_here * BN;
-
-    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    // This thread's rows of the block tile are  row0 + s * (LANES_M * 4) + r
-    // (s < TM/4, r < 4) and its columns  col0 + s * (LANES_N * 4) + c.
-    const int row0 = warp / T::WARPS_N * WM + lane / T::LANES_N * 4;
-    const int col0 = warp % T::WARPS_N * WN + lane % T::LANES_N * 4;
-
-    // The float4 this thread loads: A(m0 + a_m, k0 + a_k ..+3) and
-    // B(k0 + b_k, n0 + b_n ..+3) (kLoadsA and kLoadsB of them, kThreads apart).
-    // Pointers walk along A's rows and down B's columns, one k-step at a time.
-    const float* a_ptr[kLoadsA];
-    const float* b_ptr[kLoadsB];
-    int a_k[kLoadsA], b_k[kLoadsB], b_cols[kLoadsB];  // b_cols: columns that exist, 0..4
-    bool a_row_in[kLoadsA];
-    float* a_smem[kLoadsA];  // where they go in copy 0 of the shared tiles
-    float* b_smem[kLoadsB];
-#pragma unroll
-    for (int l = 0; l < kLoadsA; ++l) {
-        const int f = tid + l * kThreads, a_m = f / (BK / 4);
-        a_k[l] = f % (BK / 4) * 4;
-        a_row_in[l] = m0 + a_m < M;
-        a_ptr[l] = A + (m0 + a_m) * K + a_k[l];
-        a_smem[l] = &As[0][a_k[l]][a_m];
-    }
-#pragma unroll
-    for (int l = 0; l < kLoadsB; ++l) {
-        const int f = tid + l * kThreads, b_n = f % (BN / 4) * 4;
-        b_k[l] = f / (BN / 4);
-        b_cols[l] = int(min(max(N - (n0 + b_n), std::int64_t(0)), std::int64_t(4)));
-        b_ptr[l] = B + std::int64_t(b_k[l]) * N + n0 + b_n;
-        b_smem[l] = &Bs[0][b_k[l]][b_n];
-    }
-    constexpr int kCopyA = BK * (BM + T::kPadA), kCopyB = BK * BN;  // floats from copy 0 to copy 1
-
-    float4 a_next[kLoadsA], b_next[kLoadsB];  // the next k-step, global -> registers
-    auto load_next = [&](std::int64_t k_left) {  // k_left = K - (first k of that step)
-#pragma unroll
-        for (int l = 0; l < kLoadsA; ++l) {
-            a_next[l] = load4_or_zero<kVecA>(a_ptr[l], a_row_in[l] ? k_left - a_k[l] : 0);
-            a_ptr[l] += BK;
-        }
-#pragma unroll
-        for (int l = 0; l < kLoadsB; ++l) {
-            b_next[l] = load4_or_zero<kVecB>(b_ptr[l], b_k[l] < k_left ? b_cols[l] : 0);
-            b_ptr[l] += BK * N;
-        }
-    };
-    auto store_next = [&](int buf) {  // registers -> shared copy `buf`
-#pragma unroll
-        for (int l = 0; l < kLoadsA; ++l)  // the transpose: 4 scalar stores down a column of As
-            store4_down_column(a_smem[l] + buf * kCopyA, BM + T::kPadA, a_next[l]);
-#pragma unroll
-        for (int l = 0; l < kLoadsB; ++l) *reinterpret_cast<float4*>(b_smem[l] + buf * kCopyB) = b_next[l];
-    };
-
-    float acc[TM][TN] = {};
-    // TODO(lab8, task 4.1): the double-buffered main loop.
-    //   Before the loop: load_next(K) (the first k-step, K elements of k left),
-    //   store_next(0), __syncthreads(), int buf = 0.
-    //   Loop with k_left = K, K - BK, ... while k_left > 0:
-    //     load_next(k_left - BK);   // the NEXT step, in flight during the FFMAs.
-    //                               // Call it unconditionally: after the last
-    //                               // step it loads nothing (all out of range),
-    //                               // and without an if the compiler keeps the
-    //                               // loads here instead of moving them down.
-    //     for k in 0..BK-1 (#pragma unroll):
-    //       a[4s..4s+3] = float4 at &As[buf][k][row0 + s * LANES_M * 4], s = 0..TM/4-1  (copy4)
-    //       b[4s..4s+3] = float4 at &Bs[buf][k][col0 + s * LANES_N * 4], s = 0..TN/4-1
-    //       acc[i][j] += a[i] * b[j]
-    //     store_next(buf ^ 1);      // the other copy: nobody reads it since the last barrier
-    //     __syncthreads();  buf ^= 1;
-    //   (Write T::LANES_M etc.: T is LargeTiles or SmallTiles.)
-
-    // TODO(lab8, task 4.2): write the thread tile with store4_in_bounds<kVecB>:
-    //   acc[i][j..j+3] (j = 0, 4, ...) goes to row m0 + row0 + (i / 4) * (LANES_M * 4) + i % 4
-    //   (skip it if >= M) and columns from col = n0 + col0 + (j / 4) * (LANES_N * 4),
-    //   N - col of them existing.
-    (void)acc; (void)row0; (void)col0; (void)load_next; (void)store_next;
-}
-
-}  // namespace
-
-namespace {
-
-template <typename T>
-void launch(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K) {
-    const unsigned blocks = grid_for_tiles(tiles_covering(M, T::BM) * tiles_covering(N, T::BN));
-    const bool vec_a = rows_are_float4_aligned(A, K);
-    const bool vec_b = rows_are_float4_aligned(B, N) && rows_are_float4_aligned(C, N);
-    with_vector_flags(vec_a, vec_b, [&](auto va, auto vb) {
-        double_buffer_kernel<T, decltype(va)::value, decltype(vb)::value>
-            <<<blocks, T::WARPS_M * T::WARPS_N * 32>>>(A, B, C, M, N, K);
-    });
-    CUDA_CHECK_LAUNCH();
-}
-
 }  // namespace
 
 // The large tile when there are at least as many of them as SMs, else the small one.
@@ -183,9 +60,9 @@ void double_buffer(const float* A, const float* B, float* C, std::int64_t M, std
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     if (tiles_covering(M, LargeTiles::BM) * tiles_covering(N, LargeTiles::BN) >= sms)
-        launch<LargeTiles>(A, B, C, M, N, K);
+        launch_double_buffer<LargeTiles>(A, B, C, M, N, K, K, 1);
     else
-        launch<SmallTiles>(A, B, C, M, N, K);
+        launch_double_buffer<SmallTiles>(A, B, C, M, N, K, K, 1);
 }
 
 }  // namespace student::lab8

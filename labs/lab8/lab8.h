@@ -20,8 +20,14 @@ void register_tile(const float* A, const float* B, float* C, std::int64_t M, std
 void vector_loads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 // Stage 3 (03_conflict_free.cu): + a shared-memory layout without bank conflicts.
 void conflict_free(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
-// Stage 4 (04_double_buffer.cu): + double buffering and warp tiles.
+// Stage 4 (04_double_buffer.cu, double_buffer_impl.cuh): + double buffering and warp tiles.
 void double_buffer(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+// Stage 5 (05_autotile.cu): stage 4's kernel with the tile configuration and
+// the split-K factor chosen per shape by the (given) model of
+// labs/common/lab8_tiles.h; tile >= 0 (an index into kTileConfigs) and
+// split >= 1 force them (mmlab tune does).
+void autotile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K, int tile,
+              int split);
 // Extension (06_wmma_tf32.cu): TF32 tensor cores through WMMA (sm_80 and newer).
 void wmma_tf32(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 

@@ -15,6 +15,11 @@ void vector_loads(const float* A, const float* B, float* C, std::int64_t M, std:
 void conflict_free(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 // Stage 4: + double buffering, warp tiling and a cache-friendly tile order.
 void double_buffer(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+// Stage 5: stage 4's kernel with the tile configuration and the split-K
+// factor chosen per shape by the model of labs/common/lab8_tiles.h; tile >= 0
+// (an index into kTileConfigs) and split >= 1 force them (mmlab tune does).
+void autotile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K, int tile,
+              int split);
 // Extension: TF32 tensor cores through WMMA (sm_80 and newer; throws elsewhere).
 void wmma_tf32(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 

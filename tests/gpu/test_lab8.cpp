@@ -1,7 +1,14 @@
 // Lab 8: every stage is correct on the shared odd/tiny/rectangular shapes, on
 // shapes that pick each float4/scalar path, and on big shapes that are not
-// multiples of any tile (where fast tutorial kernels go wrong).
+// multiples of any tile (where fast tutorial kernels go wrong). Stage 5 also
+// with every tile configuration and split-K factor forced, and its split-K
+// result the same bits on every run.
 #include "tests/stage_check.h"
+
+#include <cstring>
+#include <vector>
+
+#include "labs/common/lab8_tiles.h"
 
 #include "harness/gpu_backend.h"
 
@@ -35,6 +42,29 @@ const std::vector<Shape>& big_odd_shapes() {
     return shapes;
 }
 
+// Split-K edge cases, for every configuration: slices of uneven length, a
+// last slice shorter than a k-step, more slices asked for than K has k-steps
+// (fewer are made), K = 1, rows of A and B that are not float4-aligned.
+const std::vector<Shape>& split_shapes() {
+    static const std::vector<Shape> shapes = {
+        {131, 129, 257},  // A scalar, B float4 path off (N odd); slices of 136 and 121 at split 2
+        {64, 68, 1000},   // A and B float4; K split into 2, 3 or 7 uneven slices
+        {33, 65, 1029},   // K % 8 = 5: a partial k-step in the last slice
+        {7, 300, 45},     // K < 2 * 8 * split: fewer slices than asked
+        {1, 4, 4},        // a single partial tile
+        {200, 4, 1},      // K = 1: one slice whatever is asked
+    };
+    return shapes;
+}
+
+// The model's choice on big, odd shapes, among them shapes where it splits K
+// (few tiles for the SMs: 1000^3, a short-and-wide C, a tall-and-narrow one).
+const std::vector<Shape>& autotile_big_shapes() {
+    static const std::vector<Shape> shapes = {
+        {1000, 1000, 1000}, {4095, 4097, 1023}, {1025, 777, 2049}, {257, 4099, 4097}, {4099, 129, 3001}};
+    return shapes;
+}
+
 void check_small(const std::string& stage) {
     check_stage(stage);
     check_stage_on(stage, vector_path_shapes());
@@ -55,6 +85,42 @@ TEST_SUITE("gpu-lab8") {
     TEST_CASE("lab8.float4: big odd shapes") { check_stage_on("lab8.float4", big_odd_shapes()); }
     TEST_CASE("lab8.no_conflicts: big odd shapes") { check_stage_on("lab8.no_conflicts", big_odd_shapes()); }
     TEST_CASE("lab8.double_buffer: big odd shapes") { check_stage_on("lab8.double_buffer", big_odd_shapes()); }
+    TEST_CASE("lab8.autotile: the model's choice of tile and split") { check_small("lab8.autotile"); }
+    TEST_CASE("lab8.autotile: every tile configuration and split-K factor, forced") {
+        for (int tile = 0; tile < common::lab8::kTileConfigCount; ++tile)
+            for (int split : {1, 2, 3, 7}) {
+                mml::StageParams p;
+                p.values["tile"] = tile;
+                p.values["split"] = split;
+                if (!check_stage_on("lab8.autotile", split_shapes(), p)) return;  // the message names tile and split
+            }
+    }
+    TEST_CASE("lab8.autotile: big odd shapes, split-K among them") {
+        check_stage_on("lab8.autotile", autotile_big_shapes());
+    }
+    // The reduction adds the slices in a fixed order (05_autotile.cu): the
+    // same inputs give the same bits, run after run. atomicAdd would not.
+    TEST_CASE("lab8.autotile: split-K gives the same bits on every run") {
+        const mml::Stage* stage = mml::Registry::instance().find("lab8.autotile");
+        REQUIRE(stage != nullptr);
+        const mml::Impl impl = mml::testing::impl_under_test();
+        const mml::MatmulFn& fn = mml::version_of(*stage, impl);
+        mml::Problem problem({515, 517, 2001});
+        mml::StageParams p;
+        p.values["tile"] = 1;
+        p.values["split"] = 5;
+        const mml::CheckedRun first = mml::run_once_and_verify(*stage, fn, problem, p);
+        REQUIRE_MESSAGE(first.check.passed, "lab8.autotile with --param tile=1,split=5 is wrong at 515x517x2001: "
+                                                << first.check.failure);
+        const std::vector<float> kept(problem.C.data(), problem.C.data() + problem.C.size());
+        for (int run = 0; run < 3; ++run) {
+            const mml::CheckedRun again = mml::run_once_and_verify(*stage, fn, problem, p);
+            REQUIRE(again.check.passed);
+            CHECK_MESSAGE(std::memcmp(kept.data(), problem.C.data(), sizeof(float) * kept.size()) == 0,
+                          "lab8.autotile (split 5) gave different bits on the same inputs: is the reduction's order "
+                          "fixed (no atomicAdd)?");
+        }
+    }
     TEST_CASE("lab8.cublas: the peer (cuBLAS FP32)") { check_stage("lab8.cublas"); }
     // The TF32 stages need compute capability 8.0: tests/main.cpp excludes the
     // test cases named "(needs sm_80)" on older GPUs, so that doctest reports

@@ -7,8 +7,11 @@
 #include <cstdint>
 
 #include "peers/peer_cublas.h"
+#include "harness/cli.h"
 #include "harness/stage.h"
+#include "harness/stages/lab8/autotile_param.h"
 #include "harness/targets.h"
+#include "labs/common/lab8_tiles.h"
 #include "labs/lab8/lab8.h"
 
 namespace {
@@ -77,6 +80,36 @@ TargetVerdict judge_lab8(const std::vector<Measurement>& rows) {
     return v;
 }
 
+}  // namespace
+
+void mml::lab8::check_autotile_params(const StageParams& p) {
+    if (p.values.count("tile")) {
+        const long long t = p.values.at("tile");
+        if (t < 0 || t >= common::lab8::kTileConfigCount) {
+            std::string names;
+            for (int i = 0; i < common::lab8::kTileConfigCount; ++i)
+                names += std::string(i ? ", " : "") + std::to_string(i) + " = " + common::lab8::kTileConfigs[i].name;
+            throw UsageError("lab8.autotile: --param tile must be one of the configurations (" + names + "), got " +
+                             std::to_string(t));
+        }
+    }
+    if (p.values.count("split")) {
+        const long long s = p.values.at("split");
+        if (s < 1 || s > kMaxSplitParam)
+            throw UsageError("lab8.autotile: --param split must be in [1, " + std::to_string(kMaxSplitParam) +
+                             "] (the number of k-slices), got " + std::to_string(s));
+    }
+}
+
+mml::MatmulFn mml::lab8::autotiled(AutotileMatmul fn) {
+    return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
+        check_autotile_params(p);
+        fn(A, B, C, s.M, s.N, s.K, int(p.get("tile", -1)), int(p.get("split", 0)));
+    };
+}
+
+namespace {
+
 Registrar lab8_stages([](Registry& reg) {
     namespace st = student::lab8;
     add_stage(reg, "tile8x8", st::register_tile, "8x8 thread tile in registers, 128x128 block tile, k-step 8");
@@ -84,6 +117,15 @@ Registrar lab8_stages([](Registry& reg) {
     add_stage(reg, "no_conflicts", st::conflict_free, "+ padded shared rows and split thread tiles: no bank conflicts");
     add_stage(reg, "double_buffer", st::double_buffer,
               "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order");
+    {
+        // The model's choice of tile and split-K per shape; --param tile=, split= force them (mmlab tune).
+        // Its bound stays gamma_K (05_autotile.cu says why).
+        Stage s = make_stage(8, "autotile", "+ block tile and split-K chosen per shape by a wave model (mmlab tune; --param tile=,split=)",
+                             lab8::autotiled(st::autotile), {});
+        s.check_params = lab8::check_autotile_params;
+        s.param_names = {"tile", "split"};
+        reg.add(std::move(s));
+    }
     add_cublas(reg, "cublas", peers::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)");
     add_stage(reg, "wmma_tf32", st::wmma_tf32, "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)",
               true);

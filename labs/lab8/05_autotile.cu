@@ -1,0 +1,118 @@
+// Lab 8, stage 5 - your code: the tile configuration and split-K chosen per
+// shape, so that the kernel of stage 4 is fast at every shape.
+//
+// Stage 4 is fast when C has many block tiles, and slow when it has few: at
+// 1000^3 its 128 x 128 tiles make 64 blocks for the H100's 132 SMs (264
+// slots at two blocks an SM), so half the GPU idles - wave quantization
+// (handouts/lab8.md). Two remedies, both with YOUR stage-4 kernel:
+//  1. More, smaller tiles: the kernel instantiated with the block tiles of
+//     labs/common/lab8_tiles.h (128 x 256, 128 x 128, 128 x 64, 64 x 64).
+//  2. Split-K: cut K into `split` slices and give each (tile, slice) its own
+//     block (grid y = the slice; the kernel's set-up already offsets A, B and
+//     C by the slice). Each block writes its partial product to its own
+//     M x N slab of a workspace; a second kernel, sum_slices, adds the slabs
+//     into C. The price: 2 * split * M * N * 4 more bytes through memory.
+// The model in labs/common/lab8_tiles.h (given) predicts the time of every
+// (configuration, split) and picks one; `mmlab tune` times them all beside it.
+//
+// Why a second kernel and not atomicAdd into C: atomics add in whatever order
+// the blocks finish, and float addition is not associative, so the result
+// would change from run to run in its last bits. sum_slices adds the slabs
+// in slab order 0, 1, 2...: the same bits on every run.
+//
+// Tasks (handouts/lab8.md, task 5): TODO 5.1 and 5.2 below.
+#include <algorithm>
+#include <cstddef>
+
+#include "labs/lab8/lab8.h"
+#include "labs/lab8/double_buffer_impl.cuh"  // your stage-4 kernel
+#include "labs/common/lab8_tiles.h"
+#include "gpu/device_info.h"
+
+namespace student::lab8 {
+namespace {
+
+namespace tiles = common::lab8;
+
+// Configuration I of the table, in the names the kernel reads.
+template <int I>
+struct ConfigTiles {
+    static constexpr int BM = tiles::kTileConfigs[I].bm, BN = tiles::kTileConfigs[I].bn, BK = tiles::kBK;
+    static constexpr int WARPS_M = tiles::kTileConfigs[I].warps_m, WARPS_N = tiles::kTileConfigs[I].warps_n;
+    static constexpr int LANES_M = 4, LANES_N = 8;
+    static constexpr int TM = tiles::kTileConfigs[I].tm, TN = tiles::kTileConfigs[I].tn;
+    static constexpr int kPadA = 4;
+    static constexpr int kMinBlocksPerSM = tiles::kTileConfigs[I].blocks_per_sm;
+    static constexpr int kGroupRows = 8;
+};
+static_assert(tiles::kTileConfigCount == 4, "launch_config below launches each configuration by its index");
+
+void launch_config(int tile, const float* A, const float* B, float* out, std::int64_t M, std::int64_t N,
+                   std::int64_t K, std::int64_t k_slice, int slices) {
+    switch (tile) {
+        case 0: return launch_double_buffer<ConfigTiles<0>>(A, B, out, M, N, K, k_slice, slices);
+        case 1: return launch_double_buffer<ConfigTiles<1>>(A, B, out, M, N, K, k_slice, slices);
+        case 2: return launch_double_buffer<ConfigTiles<2>>(A, B, out, M, N, K, k_slice, slices);
+        default: return launch_double_buffer<ConfigTiles<3>>(A, B, out, M, N, K, k_slice, slices);
+    }
+}
+
+// C = the sum of `slices` slabs of `count` floats each (slab z starts at
+// partials + z * count), added in slab order.
+template <bool kVec>
+__global__ void sum_slices(const float* __restrict__ partials, float* __restrict__ C, std::int64_t count,
+                           int slices) {
+    // TODO(lab8, task 5.1): a grid-stride loop over the elements:
+    //   i from blockIdx.x * blockDim.x + threadIdx.x, step gridDim.x * blockDim.x.
+    //   s = partials[i]; then s += partials[z * count + i] for z = 1 .. slices-1,
+    //   IN THAT ORDER (the same order on every run); C[i] = s.
+    //   kVec: the same over count / 4 float4 (reinterpret_cast<const float4*>),
+    //   adding the four lanes; the caller promises count % 4 == 0 and alignment.
+    (void)partials; (void)C; (void)count; (void)slices;
+}
+
+// The partial products live in a workspace kept between calls (allocated on
+// the first call that needs it, grown when needed; after the first call of a
+// shape, never inside a timed run).
+float* workspace(std::size_t floats) {
+    static float* p = nullptr;
+    static std::size_t have = 0;
+    if (floats > have) {
+        if (p) CUDA_CHECK(cudaFree(p));
+        p = nullptr, have = 0;
+        CUDA_CHECK(cudaMalloc(&p, floats * sizeof(float)));
+        have = floats;
+    }
+    return p;
+}
+
+const tiles::GpuFacts& gpu_facts() {
+    static const tiles::GpuFacts g = tiles::gpu_facts(mml::gpu::read_device_info());
+    return g;
+}
+
+}  // namespace
+
+void autotile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K, int tile,
+              int split) {
+    // The model's choice (or the configuration and split asked for).
+    const tiles::Plan p = tiles::choose_plan(M, N, K, gpu_facts(), tile, split);
+    if (p.split == 1) {
+        launch_config(p.tile, A, B, C, M, N, K, K, 1);
+        return;
+    }
+    // TODO(lab8, task 5.2): split-K.
+    //   1. partials = workspace(p.split * M * N floats);
+    //   2. launch_config(p.tile, A, B, partials, M, N, K, p.k_slice, p.split):
+    //      the kernel writes slice z's partial product to partials + z * M * N;
+    //   3. sum_slices<vec><<<blocks, 256>>>(partials, C, M * N, p.split), with
+    //      vec = rows_are_float4_aligned(C, M * N) (C aligned, M * N a multiple
+    //      of 4) and blocks = enough for one item (float4 or float) a thread,
+    //      at most gpu_facts().sms * 8 (the grid-stride loop does the rest),
+    //      at least 1; then CUDA_CHECK_LAUNCH().
+    (void)workspace;
+    (void)sum_slices<true>;
+    (void)sum_slices<false>;
+}
+
+}  // namespace student::lab8
