@@ -118,7 +118,7 @@ REF_TEST_SRCS := $(filter-out %_gpu.cpp,$(wildcard tests/reference/*.cpp))
 
 ifeq ($(HAVE_CUDA),1)
   CU_SRCS := $(filter-out $(MPI_ONLY),$(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu))
-  REF_SRCS += $(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cu))
+  REF_SRCS += $(filter-out $(MPI_ONLY) $(GIVEN_SRCS),$(wildcard solutions/*/*.cu))
   REG_SRCS += $(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
   REF_TEST_SRCS += $(wildcard tests/reference/*_gpu.cpp)
