@@ -89,7 +89,28 @@ lab_regs = $(filter-out %_gpu.cpp $(MPI_ONLY),$(foreach n,$(1),$(wildcard harnes
 CORE_SRCS := $(wildcard cpu/*.cpp peers/*.cpp models/*.cpp harness/commands/*.cpp) \
              $(filter-out harness/main.cpp harness/gpu_backend_none.cpp,$(wildcard harness/*.cpp))
 STAGE_SRCS := $(filter-out $(MPI_ONLY),$(wildcard labs/*/*.cpp))  # the starters, and labs/common/: the given code they use
-REF_SRCS := $(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cpp))
+
+# Given COMPILED: an answer of one lab that a later lab's starter builds on
+# (lab 4's parallel Strassen runs lab 3's recursion). The later lab is given
+# it as object code, never as source: its declarations are in labs/common/,
+# its body stays in solutions/ (ARCHITECTURE.md, "Given code"). THE list,
+# one entry per file, "<the first lab it is given to>:<source>". A given file
+# may use labs/common/, cpu/ and other given files, never a reference.
+#   here (solutions/ present)  compiled with the references' flags and linked
+#                              as objects, also with NO_REFERENCE=1: it is not
+#                              a reference (no reference:: name, no row), it is
+#                              what a later starter needs to link
+#   a student release          prebuilt/lib/libmmlab-given.a (make given-lib)
+#   the grader, LAB=N          $(BUILD)/lib/libmmlab-given-labN.a: only the files
+#                              given to lab N, so that lab 3's runner, which must
+#                              not have lab 3's answer, does not link
+GIVEN_COMPILED := 4:solutions/lab3/strassen_recursion.cpp
+given_lab = $(firstword $(subst :, ,$(1)))
+given_src = $(lastword $(subst :, ,$(1)))
+# given_to N: the sources given to lab N (those whose first lab is N or before).
+given_to = $(foreach e,$(GIVEN_COMPILED),$(if $(shell [ $(call given_lab,$(e)) -le $(1) ] && echo y),$(call given_src,$(e))))
+GIVEN_SRCS := $(foreach e,$(GIVEN_COMPILED),$(call given_src,$(e)))
+REF_SRCS := $(filter-out $(MPI_ONLY) $(GIVEN_SRCS),$(wildcard solutions/*/*.cpp))
 REG_SRCS := $(call lab_regs,$(CPU_LAB_NUMBERS))
 TEST_SRCS := $(wildcard tests/*.cpp)
 # Tests of the reference's internals (its kernels, its packing...): they
@@ -98,7 +119,7 @@ REF_TEST_SRCS := $(filter-out %_gpu.cpp,$(wildcard tests/reference/*.cpp))
 
 ifeq ($(HAVE_CUDA),1)
   CU_SRCS := $(filter-out $(MPI_ONLY),$(wildcard gpu/*.cu peers/*.cu harness/*.cu labs/*/*.cu))
-  REF_SRCS += $(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cu))
+  REF_SRCS += $(filter-out $(MPI_ONLY) $(GIVEN_SRCS),$(wildcard solutions/*/*.cu))
   REG_SRCS += $(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp)
   TEST_SRCS += $(wildcard tests/gpu/*.cpp)
   REF_TEST_SRCS += $(wildcard tests/reference/*_gpu.cpp)
@@ -116,11 +137,15 @@ REG_SRCS := $(filter-out $(REF_BIND_SRCS),$(REG_SRCS))
 # A student release: no solutions/, the references prebuilt (make student-release).
 PREBUILT := prebuilt
 REF_LIBS :=
+GIVEN_LIBS :=
 ifeq ($(wildcard solutions/.),)
   BASE_CXXFLAGS += -I$(PREBUILT)/include
   CXXFLAGS += -I$(PREBUILT)/include
   NVCCFLAGS += -I$(PREBUILT)/include
   REF_LIBS := $(wildcard $(PREBUILT)/lib/libmmlab-reference.a)
+  # The given-compiled code: never its source (missing, make says which file it needs).
+  GIVEN_SRCS :=
+  GIVEN_LIBS := $(if $(GIVEN_COMPILED),$(PREBUILT)/lib/libmmlab-given.a)
   ifeq ($(HAVE_CUDA),1)
     ifneq ($(wildcard $(PREBUILT)/lib/libmmlab-reference-gpu.a),)
       REF_LIBS += $(PREBUILT)/lib/libmmlab-reference-gpu.a
@@ -141,7 +166,7 @@ endif
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(1))
 CORE_OBJS := $(call obj,$(CORE_SRCS) $(CU_SRCS) $(REG_SRCS) $(REF_BIND_SRCS))
-STAGE_OBJS := $(call obj,$(STAGE_SRCS) $(REF_SRCS))
+STAGE_OBJS := $(call obj,$(STAGE_SRCS) $(REF_SRCS) $(GIVEN_SRCS))
 LIB_OBJS := $(CORE_OBJS) $(STAGE_OBJS)
 
 # The build flags travel into the binary (the harness prints them) and into
@@ -191,15 +216,16 @@ $(BUILD)/obj/%.cu.o: %.cu $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 # such a pass.) Its host code checks the GPU before launching.
 $(BUILD)/obj/%_sm90a.cu.o: NVCC_GENCODE := -gencode=arch=compute_90a,code=sm_90a
 
-$(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp) $(REF_LIBS)
+# (The references before the given code: a reference may call it, never the other way.)
+$(BIN)/mmlab: $(LIB_OBJS) $(call obj,harness/main.cpp) $(REF_LIBS) $(GIVEN_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(GIVEN_LIBS) $(LDLIBS)
 
-$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS) $(REF_TEST_SRCS)) $(REF_LIBS)
+$(BIN)/mmlab-tests: $(LIB_OBJS) $(call obj,$(TEST_SRCS) $(REF_TEST_SRCS)) $(REF_LIBS) $(GIVEN_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(LDLIBS)
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ $(REF_LIBS) $(GIVEN_LIBS) $(LDLIBS)
 
 # Lab 12's MPI programs, started by mpirun (mmlab, which is not an MPI
 # program, starts them for lab 12's commands and tests): build/bin/mmlab-mpi
@@ -238,14 +264,14 @@ $(CORE_LIB): $(LIB_OBJS)
 	@mkdir -p $(dir $@) && rm -f $@
 	$(Q)ar rcs $@ $^
 all: $(MPI_PROGRAMS)
-$(BIN)/mmlab-mpi: $(MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS)
+$(BIN)/mmlab-mpi: $(MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS) $(GIVEN_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(REF_LIBS) -Wl,--end-group $(MPI_LIBS) $(LDLIBS)
-$(BIN)/mmlab-nccl: $(NCCL_OBJS) $(NCCL_MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS)
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(REF_LIBS) $(GIVEN_LIBS) -Wl,--end-group $(MPI_LIBS) $(LDLIBS)
+$(BIN)/mmlab-nccl: $(NCCL_OBJS) $(NCCL_MPI_OBJS) $(MPI_BIND_OBJS) $(CORE_LIB) $(REF_LIBS) $(GIVEN_LIBS)
 	@mkdir -p $(BIN)
 	@$(if $(V),,echo "  LINK  $@")
-	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(REF_LIBS) -Wl,--end-group $(MPI_LIBS) $(NCCL_LIBS) $(LDLIBS)
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(REF_LIBS) $(GIVEN_LIBS) -Wl,--end-group $(MPI_LIBS) $(NCCL_LIBS) $(LDLIBS)
 
 # The reference solutions as libraries (make student-release ships them):
 # the CPU ones, and the GPU ones (built for every CUDA_ARCHS, PTX included).
@@ -258,6 +284,16 @@ $(REF_LIB_DIR)/libmmlab-reference-gpu.a: $(call obj,$(filter %.cu,$(REF_SRCS)))
 	$(Q)ar rcs $@ $^
 .PHONY: reference-libs
 reference-libs: $(REF_LIB_DIR)/libmmlab-reference.a $(if $(filter 1,$(HAVE_CUDA)),$(REF_LIB_DIR)/libmmlab-reference-gpu.a)
+# The given-compiled code as a library (make student-release ships it; the grader
+# builds its own of lab N, libmmlab-given-labN.a, below). Not with the references:
+# NO_REFERENCE=1 builds it too.
+.PHONY: given-lib
+given-lib: $(REF_LIB_DIR)/libmmlab-given.a
+ifneq ($(GIVEN_SRCS),)
+$(REF_LIB_DIR)/libmmlab-given.a: $(call obj,$(GIVEN_SRCS))
+	@mkdir -p $(dir $@) && rm -f $@
+	$(Q)ar rcs $@ $^
+endif
 
 # compile_commands.json for editors (clangd finds it in build/): every
 # compile writes its own entry (build/cc/), the link gathers them.
@@ -303,7 +339,8 @@ grade:
 #                         runs in the runner named by MML_RUNNER)
 #   make runner LAB=N     $(BIN)/labN/mmlab-runner: the UNTRUSTED student's code and the
 #                         stage registrations, serving the checker; a student file that
-#                         calls a reference function does not link
+#                         calls a reference function, or code given compiled only to a
+#                         later lab (GIVEN_COMPILED: lab 3's recursion), does not link
 #   make reference-runner LAB=N   the same with the references: the grader's own, to time
 #                         the reference rows under --perf in another process
 #   make student-tests LAB=N      the tests linked with the student's code, without the
@@ -312,8 +349,9 @@ grade:
 # Only the stages of labs 1..N are linked (a lab builds on the ones before it:
 # lab 1's baseline, lab 6's kernels in lab 7's target...), and of the tests
 # only the files that hold lab N's suites (labs/catalog.txt), so that a later
-# lab cannot stop an earlier one from being graded. `make labN` and `make all`
-# are untouched by any of this.
+# lab cannot stop an earlier one from being graded. Every one of them links
+# the code given compiled to lab N (libmmlab-given-labN.a; none for lab 3).
+# `make labN` and `make all` are untouched by any of this.
 GRADING_GOALS := checker runner reference-runner student-tests
 .PHONY: $(GRADING_GOALS)
 ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
@@ -336,8 +374,15 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
   G_ALL_REGS := $(call lab_regs,$(CPU_LAB_NUMBERS)) \
                 $(if $(filter 1,$(HAVE_CUDA)),$(call lab_regs,$(GPU_LAB_NUMBERS)) $(wildcard harness/stages/*/*_gpu.cpp))
   G_REF_BIND_SRCS := $(call g_of_labs,harness/stages/lab,$(foreach f,$(G_ALL_REGS),$(if $(findstring /references,$(f)),$(f))))
-  G_REF_SRCS := $(call g_of_labs,solutions/lab,$(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cpp) \
-                $(if $(filter 1,$(HAVE_CUDA)),$(wildcard solutions/*/*.cu))))
+  # The given-compiled code of lab N (GIVEN_COMPILED): every program links it, as
+  # the library G_GIVEN_LIB, built here from solutions/ and kept, as it is, in each
+  # student's tree (tools/grading/build.py), which has no solutions/: a lab that
+  # is not given a file (lab 3 its own answer) has no library, and a call into it
+  # does not link.
+  G_GIVEN_SRCS_N := $(call given_to,$(LAB))
+  G_GIVEN_LIB := $(if $(G_GIVEN_SRCS_N),$(BUILD)/lib/libmmlab-given-lab$(LAB).a)
+  G_REF_SRCS := $(filter-out $(G_GIVEN_SRCS_N),$(call g_of_labs,solutions/lab,$(filter-out $(MPI_ONLY),$(wildcard solutions/*/*.cpp) \
+                $(if $(filter 1,$(HAVE_CUDA)),$(wildcard solutions/*/*.cu)))))
   # The tests: the files that hold lab N's suites (never tests/reference/, which tests the answers).
   G_SUITES := $(subst $(COMMA), ,$(call lab_suites,$(LAB)))
   G_TEST_SRCS := tests/main.cpp $(filter-out tests/main.cpp tests/reference/%,$(shell grep -lE \
@@ -372,16 +417,22 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
 	@$(if $(V),,echo "  CXX   $<")
 	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
 
-  g_link = @mkdir -p $(dir $@) && $(if $(V),:,echo "  LINK  $@") && $(CXX) $(filter %.o,$^) -o $@ $(2) $(LDLIBS)
-  $(G_BIN)/mmlab-checker-tests: $(G_CORE_OBJS) $(G_CHECKER_OBJS) $(G_STUB_OBJ) $(G_TEST_OBJS)
+  ifneq ($(and $(G_GIVEN_LIB),$(wildcard solutions/.)),)  # (a student's tree: kept, never rebuilt)
+  $(G_GIVEN_LIB): $(call obj,$(G_GIVEN_SRCS_N))
+	@mkdir -p $(dir $@) && rm -f $@
+	$(Q)ar rcs $@ $^
+  endif
+
+  g_link = @mkdir -p $(dir $@) && $(if $(V),:,echo "  LINK  $@") && $(CXX) $(filter %.o,$^) -o $@ $(G_GIVEN_LIB) $(LDLIBS)
+  $(G_BIN)/mmlab-checker-tests: $(G_CORE_OBJS) $(G_CHECKER_OBJS) $(G_STUB_OBJ) $(G_TEST_OBJS) $(G_GIVEN_LIB)
 	$(call g_link)
-  $(G_BIN)/mmlab-checker: $(G_CORE_OBJS) $(G_CHECKER_OBJS) $(G_STUB_OBJ) $(call obj,harness/main.cpp)
+  $(G_BIN)/mmlab-checker: $(G_CORE_OBJS) $(G_CHECKER_OBJS) $(G_STUB_OBJ) $(call obj,harness/main.cpp) $(G_GIVEN_LIB)
 	$(call g_link)
-  $(G_BIN)/mmlab-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS)
+  $(G_BIN)/mmlab-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_GIVEN_LIB)
 	$(call g_link)
-  $(G_BIN)/mmlab-reference-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_REF_OBJS)
+  $(G_BIN)/mmlab-reference-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_REF_OBJS) $(G_GIVEN_LIB)
 	$(call g_link)
-  $(G_BIN)/mmlab-student-tests: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_TEST_OBJS)
+  $(G_BIN)/mmlab-student-tests: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_TEST_OBJS) $(G_GIVEN_LIB)
 	$(call g_link)
 endif
 

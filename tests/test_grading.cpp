@@ -6,7 +6,8 @@
 // an empty folder, a weights file, and bad command lines. It takes about a
 // minute (eight small builds), so it runs only where MML_GRADING_TESTS is set,
 // as `make test` does; elsewhere (make sanitize, make gpu-check) it is
-// reported as skipped.
+// reported as skipped. So is tests/grading/test_given.py (minutes): lab 3 and
+// lab 4 classes, for the code given compiled to lab 4 (lab 3's recursion).
 //
 // "grading-units": each module's own tests (tests/grading/test_<module>.py,
 // run by tests/grading/run_unit_tests.py): a few seconds, no build, so they
@@ -28,6 +29,10 @@ TEST_SUITE("grading") {
     TEST_CASE("tools/grade.py: scores, feedback, CSV and results.json; broken, slow and hostile submissions contained" *
               doctest::skip(!grading_tests_enabled())) {
         mml::testing::run_python_test("tests/grading/test_grade.py", "grading tests: all passed");
+    }
+    TEST_CASE("tools/grade.py and code given compiled: lab 3 cannot call the recursion lab 4 is given, lab 4 can" *
+              doctest::skip(!grading_tests_enabled())) {
+        mml::testing::run_python_test("tests/grading/test_given.py", "given-code grading tests: all passed");
     }
 }
 

@@ -17,7 +17,6 @@
 #include "labs/common/classical_kernel.h"
 #include "labs/common/strassen_bound.h"
 #include "labs/common/strassen_plan.h"
-#include "labs/common/strassen_recursion.h"
 #include "tests/run_mmlab.h"
 #include "tests/stage_check.h"
 
@@ -223,33 +222,6 @@ TEST_SUITE("lab3") {
             CHECK_MESSAGE(made == 1, "lab3.strassen (" << std::string(impl_name(impl)) << ") with cutoff " << c << " made " << made
                                      << " heap allocations in one call; all temporaries must come from the one "
                                         "workspace sized by workspace_floats()");
-        }
-    }
-
-    TEST_CASE("workspace: workspace_floats is exactly what the recursion uses") {
-        // The given plan against the given recursion (lab 4's, labs/common/):
-        // the starter sizes its one workspace with the same workspace_floats.
-        namespace given = common::lab3;
-        // Square powers of two: three half-size matrices (Z, X, Y) per level.
-        CHECK(given::workspace_floats({256, 256, 256}, 32) == 3 * (128 * 128 + 64 * 64 + 32 * 32));
-        CHECK(given::workspace_floats({256, 256, 256}, 256) == 0);
-        // Rectangles: Z = m x n, X = m x k, Y = k x n with the level's halves.
-        CHECK(given::workspace_floats({10, 20, 40}, 5) == 5 * 10 + 5 * 20 + 20 * 10);
-        // The recursion writes inside it and not one float past it.
-        for (Shape s : {Shape{127, 63, 31}, Shape{128, 128, 128}, Shape{300, 200, 100}}) {
-            for (long long c : {1LL, 7LL, 32LL}) {
-                const std::int64_t need = given::workspace_floats(s, c);
-                std::vector<float> work(std::size_t(need + 64), 12345.0f);
-                Matrix A(s.M, s.K), B(s.K, s.N), C(s.M, s.N);
-                fill_uniform(A, 3);
-                fill_uniform(B, 4);
-                given::strassen_recursive({A.data(), s.K}, {B.data(), s.N}, {C.data(), s.N}, s, c, work.data());
-                bool canaries_intact = true;
-                for (std::int64_t e = need; e < need + 64; ++e) canaries_intact &= work[std::size_t(e)] == 12345.0f;
-                CHECK_MESSAGE(canaries_intact, "the recursion wrote past workspace_floats() at " << shape_text(s));
-                const CheckResult r = verify_product(A.data(), B.data(), C.data(), s, given::strassen_bound(s, c));
-                CHECK_MESSAGE(r.passed, r.failure);
-            }
         }
     }
 

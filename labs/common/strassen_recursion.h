@@ -1,14 +1,13 @@
-// Given code for LAB 4: you use it there, you do not write it.
+// Given code for LAB 4, given COMPILED: you call it there, you do not write it.
 //
-// Lab 3's sequential Strassen, whole: lab 4 (task 4) runs the seven products
-// of the top level on threads and calls these for everything below the top.
-// A lab 4 starter has to build and run without lab 3's answers (the grader
-// builds each lab on its own), so they are given here.
-//
-// WORKING ON LAB 3? Then this is the answer to your tasks 1 and 2
-// (compute_product is form_and_multiply, add_product is combine_into_c):
-// leave strassen_recursion.cpp for after. The declarations below are all
-// lab 4 needs to know.
+// Lab 3's sequential Strassen: lab 4 (task 4) runs the seven products of the
+// top level on threads and calls these for everything below the top. Their
+// body is lab 3's answer (compute_product is lab 3's task 1, add_product its
+// task 2), so it is not in this tree as source: lab 4 links it as object code
+// (prebuilt/lib/libmmlab-given.a in a student release; the Makefile's
+// GIVEN_COMPILED). In lab 3 they are not yours to call: they link in your
+// own build, but the grader's build of lab 3 does not have them, so a lab 3
+// submission that calls one does not build there and scores 0.
 //
 // The algorithm (Strassen 1969, as seed 003 writes it) with a cutoff to the
 // classical kernel, one workspace sized up front, views instead of copies,

@@ -1,5 +1,5 @@
 // Lab 3 reference: Strassen's algorithm with a cutoff (see labs/lab3/strassen.h
-// for the contract). The answers to tasks 1 and 2 are in strassen.cpp.
+// for the contract). The answers to tasks 1 and 2 are in strassen_recursion.cpp.
 #pragma once
 
 #include <cstdint>

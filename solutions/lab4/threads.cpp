@@ -136,7 +136,7 @@ void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M
 // What changed from lab 3's Strassen: only the top level. Its seven products
 // are independent (each reads quadrants of A and B and writes its own M_i),
 // so they run at the same time on up to seven threads; below the top level
-// each product is lab 3's sequential recursion, called as is (given:
+// each product is lab 3's sequential recursion, called as is (given compiled:
 // labs/common/strassen_recursion.h, compute_product). Then the products are added into C -
 // in the same order as lab 3, M1 to M7, so the result is bit for bit lab 3's -
 // with the T threads splitting C's rows, every thread adding all seven
@@ -154,7 +154,7 @@ void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M
 
 namespace {
 
-namespace l3 = common::lab3;  // lab 3's pieces, given (labs/common/)
+namespace l3 = common::lab3;  // lab 3's pieces, given (labs/common/; the recursion compiled)
 
 struct ProductPool {  // shared by the product threads
     const l3::Quadrants* q;

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Unit tests of tools/grading/build.py that need no compiler: the feedback
 for a failed build (the compiler's first error, progress lines and the
-temporary tree's path left out, capped), and the snapshot of this checkout
-(the starter's lab folder as in git HEAD, the submissions and output folders
-left out). A second or so."""
+temporary tree's path left out, capped), a call into code given compiled to
+a later lab named as such, what a student's tree keeps of build/lib/, and the
+snapshot of this checkout (the starter's lab folder as in git HEAD, the
+submissions and output folders left out). A second or so."""
 import sys
 sys.dont_write_bytecode = True
 import subprocess
+from pathlib import Path
 
 import checks
 from checks import REPO, Scratch, check
-from grading import build, catalog
+from grading import build, catalog, checker
 
 
 def compiler_errors():
@@ -56,7 +58,27 @@ def snapshot(tmp):
     check(all("uncommitted" in n or "git HEAD" in n for n in notes), "the snapshot's notes are about git only", str(notes))
 
 
+def given_code():
+    """Code given compiled to a later lab (the Makefile's GIVEN_COMPILED): named in a lab 3 link failure, and
+    its library of the lab graded is the only thing of build/lib/ a student's tree keeps."""
+    log = ("strassen.cpp:(.text+0x2a): undefined reference to `common::lab3::compute_product(int, "
+           "common::lab3::Quadrants const&, float*, float*, long)'\ncollect2: error: ld returned 1 exit status")
+    check(build.reference_called(log) == "common::lab3::compute_product(int, common::lab3::Quadrants const&, float*, "
+          "float*, long)", "a call into lab 3's recursion, given only to lab 4 on, is named", str(build.reference_called(log)))
+    check(build.reference_called("undefined reference to `student::lab3::recurse(int)'") is None,
+          "a missing function of the student's own is not called a reference")
+    base = Path("/t/base")
+    ignore = build.student_tree_ignore(base, checker.Programs(base, 4))
+    lib = ["libmmlab-given-lab4.a", "libmmlab-given-lab5.a", "libmmlab-given.a", "libmmlab-reference.a",
+           "libmmlab-core.a"]
+    check(ignore(str(base / "build" / "lib"), lib) == set(lib) - {"libmmlab-given-lab4.a"},
+          "a lab 4 student's tree keeps build/lib/libmmlab-given-lab4.a, no other library")
+    check(ignore(str(base / "build" / "obj"), ["solutions", "labs"]) == {"solutions"},
+          "... and none of solutions/' objects (the given code's source and objects stay hidden)")
+
+
 compiler_errors()
+given_code()
 with Scratch() as tmp:
     snapshot(tmp)
 checks.finish("build")

@@ -6,11 +6,20 @@
     reference solution's code: every line of solutions/ that appears nowhere
     else in the repository (an "answer line") is searched for in every file
     of the release
-  - prebuilt/ holds the reference libraries and declarations-only headers
+  - no answer shipped as given code: no function body in the release outside
+    the starters (labs/labN/ give parts of their answers' files by design) is
+    mostly solutions/' lines (lab 3's recursion, which lab 4 is given, was
+    once in labs/common/ as source; it ships compiled)
+  - prebuilt/ holds the reference libraries, the given-compiled library
+    (libmmlab-given.a: lab 3's recursion, defined there and nowhere else) and
+    declarations-only headers
   - `make lab1` in the release (CUDA=0: the CPU build) builds, runs the lab's
     tests on the untouched starter, and fails them with the starter's message;
     `make lab1 SOLUTION=1` there shows the reference rows from the prebuilt
     library and passes
+  - lab 4 there links lab 3's recursion from libmmlab-given.a: its test
+    "lab4.strassen_par is bit for bit lab 3's Strassen" passes on the
+    reference and fails on the untouched starter
 Prints one line per check; exits 1 if any fails. A few minutes (two builds).
 """
 import os
@@ -32,20 +41,70 @@ def check(cond, what, detail=""):
         failures.append(what)
 
 
+def without_comments(text):
+    """C++ text with its comments blanked (block comments keep their line breaks)."""
+    return re.sub(r"//[^\n]*|/\*.*?\*/", lambda m: "" if m.group(0).startswith("//") else re.sub(r"[^\n]", " ", m.group(0)),
+                  text, flags=re.S)
+
+
+def code_line(line):
+    """One line as compared: whitespace collapsed; None for one that carries too little code to tell
+    (short ones, braces alone, includes)."""
+    s = " ".join(line.split())
+    return None if len(s) < 24 or s.startswith(("#include", "#pragma")) else s
+
+
 def code_lines(path):
-    """The lines of a source file that carry code (not comments, includes, braces alone)."""
-    out = []
-    for line in path.read_text(errors="replace").splitlines():
-        s = " ".join(line.split())
-        if len(s) < 24 or s.startswith(("//", "/*", "*", "#include", "#pragma")):
-            continue
-        out.append(s)
+    """The lines of a source file that carry code (comments left out)."""
+    return [s for s in map(code_line, without_comments(path.read_text(errors="replace")).splitlines()) if s]
+
+
+FUNCTION_HEAD = re.compile(r"\)\s*(?:const\s*|noexcept\s*|override\s*|final\s*|mutable\s*|->\s*[\w:<>*&\s]+)*$")
+CONTROL_HEAD = re.compile(r"^(?:if|for|while|switch|catch|do|else)\b")
+
+
+def function_bodies(path):
+    """(name, code lines of the body) of every function a source file defines outside
+    another function (member functions included; lambdas and blocks inside a function are its body)."""
+    text = without_comments(path.read_text(errors="replace"))
+    stack, out, head_start = [], [], 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            head = text[head_start:i].strip()
+            is_function = ("function" not in (k for k, _ in stack) and FUNCTION_HEAD.search(head) is not None
+                           and not CONTROL_HEAD.match(head))
+            stack.append(("function" if is_function else "block", (head, i)))
+        elif ch == "}" and stack:
+            kind, (head, start) = stack.pop()
+            if kind == "function" and "function" not in (k for k, _ in stack):
+                body = [s for s in map(code_line, text[start + 1:i].splitlines()) if s]
+                name = re.search(r"([\w:~]+)\s*\(", head)
+                out.append((name.group(1) if name else " ".join(head.split())[:60], body))
+        if ch in ";{}":
+            head_start = i + 1
     return out
 
 
-def answer_lines():
-    """Lines of solutions/' code (.cpp, .cu, *_impl headers) that no other tracked file of the
-    repository has; the declarations-only headers of solutions/ ship by design, so theirs do not count."""
+def given_answers(rel, solution_lines):
+    """Function bodies of the release, outside the starters, that are mostly lines of solutions/' code
+    (3 code lines or more, half of them or more): an answer shipped as source under another name.
+    The starters are left to the answer-line check: they give parts of their answers' files by design."""
+    found = []
+    for p in sorted(rel.rglob("*")):
+        r = p.relative_to(rel).as_posix()
+        if not p.is_file() or p.suffix not in SOURCE_SUFFIXES or re.match(r"labs/lab\d", r):
+            continue
+        for head, body in function_bodies(p):
+            shared = [s for s in body if s in solution_lines]
+            if len(body) >= 3 and 2 * len(shared) >= len(body):
+                found.append(f"{r}: {head} ({len(shared)} of its {len(body)} lines are solutions/' code)")
+    return found
+
+
+def solution_code():
+    """(every code line of solutions/' code: .cpp, .cu, *_impl headers; the answer lines: those of them
+    that no other tracked file of the repository has). The declarations-only headers of solutions/ ship
+    by design, so theirs do not count."""
     tracked = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True).stdout.split()
     elsewhere = set()
     for f in tracked:
@@ -53,14 +112,16 @@ def answer_lines():
         shipped_header = f.startswith("solutions/") and p.suffix in {".h", ".cuh"} and "_impl." not in f
         if (not f.startswith("solutions/") or shipped_header) and p.suffix in SOURCE_SUFFIXES and p.is_file():
             elsewhere.update(code_lines(p))
-    answers = {}
+    lines, answers = set(), {}
     for f in tracked:
         p = REPO / f
-        if f.startswith("solutions/") and p.suffix in {".cpp", ".cu"} or f.endswith(("_impl.h", "_impl.cuh")):
+        if (f.startswith("solutions/") and p.suffix in {".cpp", ".cu"} or f.endswith(("_impl.h", "_impl.cuh"))) \
+                and p.is_file():
             for s in code_lines(p):
+                lines.add(s)
                 if s not in elsewhere:
                     answers.setdefault(s, f)
-    return answers
+    return lines, answers
 
 
 def main():
@@ -92,7 +153,7 @@ def main():
         check((rel / "prebuilt" / "include" / "solutions" / "lab1" / "loop_orders.h").is_file(),
               "prebuilt/include/solutions/: the references' declarations")
 
-        answers = answer_lines()
+        solution_lines, answers = solution_code()
         leaks = []
         for p in rel.rglob("*"):
             if p.is_file() and p.suffix in SOURCE_SUFFIXES | {".md", ".txt", ".py", ".sh"}:
@@ -102,9 +163,23 @@ def main():
         check(len(answers) > 100, f"the answer lines to look for were found ({len(answers)})")
         check(not leaks, "no line of a reference solution is in the release",
               "; ".join(leaks[:5]) + (f" (+{len(leaks) - 5} more)" if len(leaks) > 5 else ""))
+        copies = given_answers(rel, solution_lines)
+        check(not copies, "no answer shipped as source under another name (given code that is solutions/' code)",
+              "; ".join(copies[:5]) + (f" (+{len(copies) - 5} more)" if len(copies) > 5 else ""))
+        check(not list(rel.rglob("strassen_recursion.cpp")),
+              "lab 3's recursion is not in the release as source (labs/common/strassen_recursion.h only)")
         symbols = subprocess.run(["nm", "-C", str(rel / "prebuilt" / "lib" / "libmmlab-reference.a")],
                                  capture_output=True, text=True).stdout
         check("reference::lab1::matmul_ijk" in symbols, "the CPU library defines the references (lab1.ijk)")
+        given = subprocess.run(["nm", "-C", "--defined-only", str(rel / "prebuilt" / "lib" / "libmmlab-given.a")],
+                               capture_output=True, text=True).stdout
+        defined_in_refs = subprocess.run(["nm", "-C", "--defined-only",
+                                          str(rel / "prebuilt" / "lib" / "libmmlab-reference.a")],
+                                         capture_output=True, text=True).stdout
+        check(" T common::lab3::compute_product(" in given and "common::lab3::compute_product(" not in defined_in_refs
+              and "reference::" not in given,
+              "prebuilt/lib/libmmlab-given.a defines lab 3's recursion (compute_product), the reference library "
+              "does not, and it holds no reference", given[-500:])
 
         env = {k: v for k, v in os.environ.items() if k not in ("MML_IMPL", "MAKEFLAGS", "MFLAGS")}
         p = subprocess.run(["make", "--no-print-directory", "-j2", "CUDA=0", "lab1", "SIZE=64"], cwd=rel, env=env,
@@ -118,6 +193,15 @@ def main():
         text = p.stdout + p.stderr
         check(re.search(r"lab1\.ijk\s+reference\s+64\^3.*ok", text) is not None and "not in this build" not in text,
               "make lab1 SOLUTION=1 there: the reference rows run from the prebuilt library", text[-800:])
+        # Lab 4 links lab 3's recursion from prebuilt/lib/libmmlab-given.a (the build above linked it).
+        given_test = "-tc=lab4.strassen_par is bit for bit lab 3's Strassen*"
+        for impl, passes in (("reference", True), ("student", False)):
+            p = subprocess.run([str(rel / "build" / "bin" / "mmlab-tests"), given_test], cwd=rel,
+                               env=dict(env, MML_IMPL=impl), capture_output=True, text=True, timeout=600)
+            ran = re.search(r"test cases:\s+1 \|", p.stdout) is not None
+            check(ran and (p.returncode == 0) == passes,
+                  f"lab 4 there, on the {impl}: its test against lab 3's given-compiled Strassen "
+                  f"{'passes' if passes else 'fails (the starter is unwritten)'}", (p.stdout + p.stderr)[-800:])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if failures:

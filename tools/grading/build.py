@@ -144,7 +144,9 @@ def student_tree_ignore(base, programs):
     one, so that no program or object with reference code is where the student's code runs: solutions/,
     the reference tests, the reference bindings' and solutions' objects, the reference libraries, the
     normal programs (linked with the references), and the grader's programs of the starter tree (the
-    student's runner is built afresh; the checker and the reference runner are used from the starter tree)."""
+    student's runner is built afresh; the checker and the reference runner are used from the starter tree).
+    Kept: the library of the code given compiled to this lab (build/lib/libmmlab-given-labN.a, the
+    Makefile's GIVEN_COMPILED: lab 4's is lab 3's recursion), which the runner links as it is."""
     base = Path(base)
     lab_bin = Path("build", "bin", f"lab{programs.lab}")
 
@@ -154,8 +156,8 @@ def student_tree_ignore(base, programs):
             return {n for n in names if n in ("solutions", "prebuilt", ".grade-calibration")}
         if rel == Path("tests"):
             return {"reference"} & set(names)
-        if rel == Path("build"):
-            return {"lib"} & set(names)
+        if rel == Path("build", "lib"):
+            return {n for n in names if n != f"libmmlab-given-lab{programs.lab}.a"}
         if rel == Path("build", "bin"):
             return {n for n in names if n != lab_bin.name}
         if rel == lab_bin:
@@ -196,15 +198,20 @@ def build_submission(tree, logs, jobs, timeout, limits, programs=None, student_t
     text = read_head(log)
     symbol = reference_called(text)
     if symbol:
+        why = ("code given compiled to a later lab: it is this lab's answer" if re.match(r"common::|_ZN6common", symbol)
+               else "the reference solution is not part of it")
         return "build-failed", (f"BUILD FAILED: reference functions are not available to submissions: your code "
-                                f"calls {symbol}, which the grader's build does not have (the reference solution "
-                                "is not part of it); nothing could be tested.")
+                                f"calls {symbol}, which the grader's build does not have ({why}); nothing could be "
+                                "tested.")
     return "build-failed", compiler_errors(text, tree)
 
 
 def reference_called(log_text):
-    """The reference function a failed link names as undefined (the student's code calls one), or None."""
-    m = re.search(r"undefined reference to [`'\"]?((?:reference::|_ZN9reference)[^'`\"\n]*)", log_text)
+    """The reference function a failed link names as undefined (the student's code calls one), or None.
+    Given code (namespace common::) is always linked, but for the part given compiled to later labs only
+    (the Makefile's GIVEN_COMPILED: lab 3's recursion, for lab 4 on), which is an earlier lab's answer."""
+    m = re.search(r"undefined reference to [`'\"]?((?:reference::|_ZN9reference|common::|_ZN6common)[^'`\"\n]*)",
+                  log_text)
     return m.group(1) if m else None
 
 

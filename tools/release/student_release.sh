@@ -10,9 +10,13 @@
 #              the reference solutions compiled, so that make labN still shows
 #              the reference rows; prebuilt/include/solutions/: their headers,
 #              which hold declarations only (checked here: a header with a
-#              function body stops the release)
+#              function body stops the release);
+#              prebuilt/lib/libmmlab-given.a: the code a later lab is given
+#              compiled because it is an earlier lab's answer (the Makefile's
+#              GIVEN_COMPILED: lab 3's recursion, which lab 4 runs; declared
+#              in labs/common/)
 #
-# The CPU library is built for plain x86-64 (-O3, no -march): lab 5's
+# The CPU libraries are built for plain x86-64 (-O3, no -march): lab 5's
 # reference picks AVX2 or AVX-512 at run time, so it runs on any x86-64 with
 # AVX2 at full speed. The GPU library holds machine code for sm_80 and sm_90
 # and PTX for newer GPUs. Without nvcc the GPU references are left out and
@@ -53,7 +57,7 @@ trap cleanup EXIT
 
 # 1. The references, built apart from any build of the user's.
 echo "student-release: building the reference libraries (a few minutes) ..." >&2
-make -s --no-print-directory BUILD="$scratch/build" OPT=-O3 ARCH= CUDA_ARCHS="80 90" reference-libs >&2 ||
+make -s --no-print-directory BUILD="$scratch/build" OPT=-O3 ARCH= CUDA_ARCHS="80 90" reference-libs given-lib >&2 ||
   die "building the reference libraries failed (see above)"
 
 # 2. The files.
@@ -95,6 +99,10 @@ here, compiled; their source is not part of this release.
 - \`lib/libmmlab-reference.a\`: the CPU labs' references, built for any x86-64
   (lab 5's picks AVX2 or AVX-512 at run time).
 - $gpu_note.
+- \`lib/libmmlab-given.a\`: code a later lab is given compiled, because it is
+  an earlier lab's answer (the header in \`labs/common/\` that declares it says
+  so: lab 4 runs lab 3's Strassen recursion). It is linked also with
+  NO_REFERENCE=1: it is not a reference, the later lab needs it to link.
 - \`include/solutions/\`: the headers that declare them (declarations only).
 
 Made by \`make student-release\` on $(date -u +%Y-%m-%d) from $(git rev-parse --short HEAD 2>/dev/null || echo "a checkout without git").

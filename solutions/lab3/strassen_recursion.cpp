@@ -1,15 +1,24 @@
-// Given code for lab 4 (strassen_recursion.h says why, and that it is lab
-// 3's answer). Strassen's algorithm (1969), as seed 003 writes it, with three
-// changes that seed 003's measurements call for ("frequent recursion and
-// frequent allocation and freeing of temporaries" made it slower than the
-// classical loop):
+// Lab 3 reference: the recursion, the one place it is written. The answers
+// to lab 3's tasks are here, under the names lab 4 knows them by:
+//   task 1  form_and_multiply (the starter)  =  compute_product
+//   task 2  combine_into_c    (the starter)  =  add_product
+// and the starter's given recurse and matmul_strassen are strassen_recursive
+// and matmul_strassen. The lab 3 reference (strassen.cpp) runs this; lab 4,
+// whose parallel Strassen calls it below its top level, is GIVEN it COMPILED
+// (Makefile, GIVEN_COMPILED: libmmlab-given.a), never as source: its
+// declarations are labs/common/strassen_recursion.h.
+//
+// Strassen's algorithm (1969), as seed 003 writes it, with three changes that
+// seed 003's measurements call for ("frequent recursion and frequent
+// allocation and freeing of temporaries" made it slower than the classical
+// loop):
 //   1. a CUTOFF: below it the recursion stops at a fast classical kernel
 //      (classical_kernel.h), so there are few, large recursive calls;
 //   2. ONE WORKSPACE: every temporary of every level lives in one buffer whose
 //      size is computed up front (workspace_floats) and allocated once per
 //      call; nothing is allocated inside the recursion;
 //   3. VIEWS: quadrants are a pointer and a row stride into A, B, C, never copies.
-// Odd sizes are peeled (strassen_fix_ups.h says why not padding).
+// Odd sizes are peeled (labs/common/strassen_fix_ups.h says why not padding).
 //
 // One level, with quadrants of size m x k (A), k x n (B), m x n (C):
 //   M1 = (A11 + A22)(B11 + B22)      C11 = M1 + M4 - M5 + M7
@@ -33,21 +42,22 @@
 
 namespace common::lab3 {
 
+// Task 1: M_{product+1} into Z. An operand that is a single quadrant is used
+// where it is, as a view; a sum is formed in X or Y.
 void compute_product(int product, const Quadrants& q, float* Z, float* work, std::int64_t cutoff) {
     const std::int64_t m = q.half.M, n = q.half.N, k = q.half.K;
-    float* X = work;               // m x k, ld = k
-    float* Y = work + m * k;       // k x n, ld = n
-    float* below = Y + k * n;      // the levels below
-    const ConstView Xv{X, k}, Yv{Y, n};
-    ConstView left = Xv, right = Yv;  // the two operands of this product
+    float* X = work;           // m x k, ld = k
+    float* Y = work + m * k;   // k x n, ld = n
+    float* below = Y + k * n;  // the levels below
+    ConstView left{X, k}, right{Y, n};  // the two operands, unless a quadrant replaces one
     switch (product) {
-        case 0: add_views(q.A11, q.A22, X, m, k);      add_views(q.B11, q.B22, Y, k, n); break;
-        case 1: add_views(q.A21, q.A22, X, m, k);      right = q.B11;                     break;
-        case 2: left = q.A11;                          subtract_views(q.B12, q.B22, Y, k, n); break;
-        case 3: left = q.A22;                          subtract_views(q.B21, q.B11, Y, k, n); break;
-        case 4: add_views(q.A11, q.A12, X, m, k);      right = q.B22;                     break;
-        case 5: subtract_views(q.A21, q.A11, X, m, k); add_views(q.B11, q.B12, Y, k, n); break;
-        case 6: subtract_views(q.A12, q.A22, X, m, k); add_views(q.B21, q.B22, Y, k, n); break;
+        case 0: add_views(q.A11, q.A22, X, m, k);      add_views(q.B11, q.B22, Y, k, n);      break;  // M1
+        case 1: add_views(q.A21, q.A22, X, m, k);      right = q.B11;                         break;  // M2
+        case 2: left = q.A11;                          subtract_views(q.B12, q.B22, Y, k, n); break;  // M3
+        case 3: left = q.A22;                          subtract_views(q.B21, q.B11, Y, k, n); break;  // M4
+        case 4: add_views(q.A11, q.A12, X, m, k);      right = q.B22;                         break;  // M5
+        case 5: subtract_views(q.A21, q.A11, X, m, k); add_views(q.B11, q.B12, Y, k, n);      break;  // M6
+        case 6: subtract_views(q.A12, q.A22, X, m, k); add_views(q.B21, q.B22, Y, k, n);      break;  // M7
     }
     strassen_recursive(left, right, View{Z, n}, q.half, cutoff, below);
 }
@@ -55,6 +65,7 @@ void compute_product(int product, const Quadrants& q, float* Z, float* work, std
 namespace {
 enum class Op { Set, Add, Subtract };
 
+// Rows [r0, r1), `cols` columns, of the quadrant C: =, += or -= the same rows of Z.
 void apply(Op op, const float* Z, std::int64_t ldz, View C, std::int64_t r0, std::int64_t r1,
            std::int64_t cols) {
     for (std::int64_t i = r0; i < r1; ++i) {
@@ -70,8 +81,10 @@ void apply(Op op, const float* Z, std::int64_t ldz, View C, std::int64_t r0, std
 }
 }  // namespace
 
-// Read the table at the top column by column: M1 is the first to reach C11 and
-// C22 (so it sets them), M2 the first to reach C21, M3 the first for C12.
+// Task 2: M_{product+1} into the quadrants it reaches. Read the table at the
+// top column by column: M1 is the first to reach C11 and C22 (so it sets
+// them), M2 the first to reach C21, M3 the first for C12; the rest add or
+// subtract. (Lab 4 adds row slices [r0, r1) on threads.)
 void add_product(int product, const float* Z, std::int64_t ldz, const CQuadrants& c,
                  std::int64_t r0, std::int64_t r1, std::int64_t cols) {
     switch (product) {
@@ -85,6 +98,9 @@ void add_product(int product, const float* Z, std::int64_t ldz, const CQuadrants
     }
 }
 
+// One level (the starter's recurse, given there): stop at the classical kernel
+// when the shape is small; else split, run the seven products through Z one by
+// one, then fix up what odd sizes left out.
 void strassen_recursive(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff,
                         float* work) {
     if (stops_at_base_case(s, cutoff)) {
@@ -94,7 +110,7 @@ void strassen_recursive(ConstView A, ConstView B, View C, mml::Shape s, std::int
     const mml::Shape h = halves(s);
     const Quadrants q = split(A, B, h);
     const CQuadrants c = split(C, h);
-    float* Z = work;                       // h.M x h.N
+    float* Z = work;  // h.M x h.N: each product in turn
     float* product_work = work + h.M * h.N;
     for (int product = 0; product < 7; ++product) {
         compute_product(product, q, Z, product_work, cutoff);
@@ -103,10 +119,11 @@ void strassen_recursive(ConstView A, ConstView B, View C, mml::Shape s, std::int
     fix_up_peeled(A, B, C, s);
 }
 
+// Given in the starter too: the one allocation (none when the shape goes
+// straight to the kernel), sized before the recursion starts.
 void matmul_strassen(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                      std::int64_t K, std::int64_t cutoff) {
     const mml::Shape s{M, N, K};
-    // The one allocation (none when the shape goes straight to the kernel).
     const std::int64_t floats = workspace_floats(s, cutoff);
     std::unique_ptr<float[]> work(floats > 0 ? new float[std::size_t(floats)] : nullptr);
     strassen_recursive({A, K}, {B, N}, {C, N}, s, cutoff, work.get());
