@@ -53,6 +53,7 @@ gemm options:
   --reps R --warmup W       timed and untimed repetitions (default 3 and 1)
   --seed S                  inputs' seed (default: fresh)
   --no-check                skip the check (timing only)
+  --c-out DIR               rank 0 writes each product to DIR/c<i>.bin (float32; for a checker)
   --fault rank-layout       test hook: the algorithm is told a column-major rank layout
                             while the blocks were handed out row-major (must fail its check)
 bench options:
@@ -101,6 +102,7 @@ struct GemmArgs {
     bool seed_given = false;
     std::uint64_t seed = 0;
     bool check = true;
+    std::string c_out;  // --c-out DIR: rank 0 writes each product there (protocol.h, write_product)
     bool fault_layout = false;
 };
 
@@ -148,6 +150,9 @@ GemmArgs parse_gemm(const std::vector<std::string>& args) {
             g.seed_given = true;
         } else if (f == "--no-check") {
             g.check = false;
+        } else if (f == "--c-out") {
+            g.c_out = value();
+            if (g.c_out.empty()) throw Usage("--c-out needs a folder");
         } else if (f == "--fault") {
             const std::string v = value();
             if (v != "rank-layout") throw Usage("--fault " + v + ": the only fault is rank-layout");
@@ -201,13 +206,13 @@ int run_gemm(const GemmArgs& g) {
                 throw Usage(e.what());
             }
         }
-        const std::uint64_t shape_seed = seed + 1000003ULL * si;
+        const std::uint64_t inputs_seed = shape_seed(seed, si);
         Matrix A, B, C;
         if (g_rank == 0) {
             A = Matrix(s.M, s.K);
             B = Matrix(s.K, s.N);
             C = Matrix(s.M, s.N);
-            fill_inputs(A, B, shape_seed);
+            fill_inputs(A, B, inputs_seed);
         }
         Matrix A_loc, B_loc, C_loc;
         scatter_blocks(A, layouts, a_block, g_rank, A_loc);
@@ -240,11 +245,10 @@ int run_gemm(const GemmArgs& g) {
         }
 
         CheckResult check;
-        if (g.check) {
-            gather_c(C, layouts, g_rank, C_loc.data());
-            if (g_rank == 0) check = verify_product(A.data(), B.data(), C.data(), s, classical_bound(s),
-                                                    VerifyMethod::Auto, shape_seed + 1);
-        }
+        if (g.check || !g.c_out.empty()) gather_c(C, layouts, g_rank, C_loc.data());
+        if (g.check && g_rank == 0)
+            check = verify_product(A.data(), B.data(), C.data(), s, classical_bound(s), VerifyMethod::Auto, inputs_seed + 1);
+        if (!g.c_out.empty() && g_rank == 0) write_product(g.c_out, si, C);
         if (g_rank == 0) {
             const double t = median(times);
             ResultLine line;

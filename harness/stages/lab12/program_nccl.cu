@@ -64,7 +64,7 @@ gemm options:
   --always-broadcast        broadcast even along a row or column of one process (tests: runs
                             NCCL on one GPU)
   --reps R --warmup W       timed and untimed repetitions (default 5 and 2)
-  --seed S, --no-check, --fault rank-layout   as in mmlab-mpi
+  --seed S, --no-check, --c-out DIR, --fault rank-layout   as in mmlab-mpi
 )";
 
 int g_rank = 0, g_size = 1, g_local_rank = 0, g_local_size = 1, g_devices = 0;
@@ -107,6 +107,7 @@ struct Args {
     bool seed_given = false;
     std::uint64_t seed = 0;
     bool check = true;
+    std::string c_out;  // --c-out DIR: rank 0 writes each product there (protocol.h, write_product)
     bool fault_layout = false;
 };
 
@@ -161,6 +162,9 @@ Args parse_gemm(const std::vector<std::string>& args) {
             g.seed_given = true;
         } else if (f == "--no-check") {
             g.check = false;
+        } else if (f == "--c-out") {
+            g.c_out = value();
+            if (g.c_out.empty()) throw Usage("--c-out needs a folder");
         } else if (f == "--fault") {
             const std::string v = value();
             if (v != "rank-layout") throw Usage("--fault " + v + ": the only fault is rank-layout");
@@ -340,13 +344,13 @@ int run_gemm(const Args& g) {
                 throw Usage(e.what());
             }
         }
-        const std::uint64_t shape_seed = seed + 1000003ULL * si;
+        const std::uint64_t inputs_seed = shape_seed(seed, si);
         Matrix A, B, C;
         if (g_rank == 0) {
             A = Matrix(s.M, s.K);
             B = Matrix(s.K, s.N);
             C = Matrix(s.M, s.N);
-            fill_inputs(A, B, shape_seed);
+            fill_inputs(A, B, inputs_seed);
         }
         const std::int64_t panel = g.panel > 0 ? g.panel : model::default_gpu_panel(s.K);
         const std::vector<Panel> panels = summa_panels(s, grid, panel);
@@ -428,7 +432,7 @@ int run_gemm(const Args& g) {
                 tm.comm.push_back(comm);
                 tm.gemm.push_back(gemm_s);
             }
-            if (g.check) {
+            if (g.check || !g.c_out.empty()) {
                 Matrix C_loc(1, std::max<std::int64_t>(1, c_count));
                 if (c_count) CUDA_CHECK(cudaMemcpy(C_loc.data(), dC.get(), c_count * sizeof(float), cudaMemcpyDeviceToHost));
                 gather_c(C, layouts, g_rank, C_loc.data());
@@ -438,7 +442,8 @@ int run_gemm(const Args& g) {
         if (g.check && g_rank == 0)
             check = verify_product(A.data(), B.data(), C.data(), s,
                                    g.precision == Precision::Bf16 ? bf16_bound(s) : classical_bound(s), VerifyMethod::Auto,
-                                   shape_seed + 1);
+                                   inputs_seed + 1);
+        if (!g.c_out.empty() && g_rank == 0) write_product(g.c_out, si, C);
         if (g_rank == 0) {
             const double t = median(tm.seconds);
             ResultLine line;
