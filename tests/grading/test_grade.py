@@ -421,8 +421,9 @@ def main():
         def feedback(s):
             return (out / s / "feedback.txt").read_text(encoding="utf-8")
 
-        def status_of(s, prefix):
-            return next(t["output"].split(":")[0] for t in results(s)["tests"] if t["name"].startswith(prefix))
+        def status_of(s, prefix):  # the verdict's word (what the code printed follows on the next lines)
+            return next(t["output"].split("\n")[0].split(":")[0] for t in results(s)["tests"]
+                        if t["name"].startswith(prefix))
 
         check(score("starter") == (0, 6) and rows["starter"]["build"] == "ok", "the untouched starter scores 0 of 6",
               str(score("starter")))

@@ -480,7 +480,8 @@ def check_results(out, cases, level):
         got = float(row["score"])
         want = c.level_scores.get(level, c.expected)
         results = json.loads((out / outputs_name(c.name) / "results.json").read_text(encoding="utf-8"))
-        statuses = {t["name"].split(":")[0].split(".")[1]: t["output"].split(":")[0] for t in results["tests"]}
+        statuses = {t["name"].split(":")[0].split(".")[1]: t["output"].split("\n")[0].split(":")[0]
+                    for t in results["tests"]}
         shown = f"score {got:g}/6, build {row['build']}, review: {row['review'] or '-'}; tests: " + \
             ", ".join(f"{k} {v}" for k, v in statuses.items())
         if c.split and not SPLIT_LANDED:
