@@ -463,8 +463,9 @@ std::string entry_name(std::int64_t i, std::int64_t j) { return "C[" + std::to_s
 // and NaN/Inf; one Freivalds test over whole rows (C x against A (B' x), with
 // x random signs and magnitudes, within the sum of the bounds of the row);
 // and 64 random entries plus the two corners (every entry when C has at most
-// 66), each against its own dot product. Skipping any noticeable part of the work fails it; its cost is
-// O(MN + MK + KN + 64 K), far below the product's. Returns "" or the failure.
+// 66), each against its own dot product. Skipping any noticeable part of the
+// work fails it; its cost is O(MN + MK + KN + min(66, MN) K), far below the
+// product's. Returns "" or the failure.
 std::string check_scaled_product(const float* A, const float* B, const float* d, const float* C, Shape s,
                                  const ErrorBound& bound, InputRounding rounding, std::mt19937_64& rng) {
     const std::int64_t M = s.M, N = s.N, K = s.K;
@@ -683,7 +684,8 @@ void stop_runners() {
     if (auto& c = reference_runner()) {
         c->process().stop();
         if (c->process().output_total() > 0)
-            std::fprintf(stderr, "mmlab-checker: the reference runner printed: \"%s\"\n", printable(c->process().output(), 2000).c_str());
+            std::fprintf(stderr, "mmlab-checker: the reference runner printed: \"%s\"\n",
+                         printable(c->process().output(), 2000).c_str());
     }
 }
 
