@@ -341,8 +341,11 @@ grade:
 #                         stage registrations, serving the checker; a student file that
 #                         calls a reference function, or code given compiled only to a
 #                         later lab (GIVEN_COMPILED: lab 3's recursion), does not link
-#   make reference-runner LAB=N   the same with the references: the grader's own, to time
-#                         the reference rows under --perf in another process
+#   make reference-runner LAB=N   $(BIN)/labN/reference/mmlab-runner: the same with the
+#                         references: the grader's own, to time the reference rows under
+#                         --perf in another process
+#   (a lab with MPI programs of its own, lab 12: each runner gets them beside it, built
+#   from the same code, for the call that starts them, harness/student_side.h)
 #   make student-tests LAB=N      the tests linked with the student's code, without the
 #                         references: only for test cases that call student code directly
 #                         (the checker cannot run those; the grader says so)
@@ -401,9 +404,20 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
   $(call obj,$(G_REF_SRCS)): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
   $(call obj,$(G_REF_SRCS)): $(FLAGS_STAMP)
 
+  # The lab's MPI programs (lab 12's mmlab-mpi and mmlab-nccl, where this
+  # build has them), when the lab's folder has MPI sources: the runner starts
+  # them from its own folder (harness/stages/lab12/launch.cpp, program_path).
+  # The student's: their code, no references (the objects of the normal
+  # build's programs without references_*; of the core library only what they
+  # call is linked). The reference runner's: the normal build's, references in.
+  G_MPI_NAMES := $(if $(filter labs/lab$(LAB)/%,$(MPI_ALL) $(NCCL_ALL)),$(notdir $(MPI_PROGRAMS)))
+  G_MPI_OBJS := $(call obj,$(filter-out %/references_mpi.cpp,$(MPI_ALL)))
+  G_NCCL_OBJS := $(call obj,$(filter-out %/references_nccl.cu,$(NCCL_ALL)) $(filter labs/common/%,$(MPI_ALL)))
+  G_REF_BIN := $(G_BIN)/reference
+
   checker: $(G_BIN)/mmlab-checker-tests $(G_BIN)/mmlab-checker
-  runner: $(G_BIN)/mmlab-runner
-  reference-runner: $(G_BIN)/mmlab-reference-runner
+  runner: $(G_BIN)/mmlab-runner $(addprefix $(G_BIN)/,$(G_MPI_NAMES))
+  reference-runner: $(G_REF_BIN)/mmlab-runner $(addprefix $(G_REF_BIN)/,$(G_MPI_NAMES))
   student-tests: $(G_BIN)/mmlab-student-tests
 
   # Every object whose undefined symbols the stubs must cover.
@@ -430,8 +444,16 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
 	$(call g_link)
   $(G_BIN)/mmlab-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_GIVEN_LIB)
 	$(call g_link)
-  $(G_BIN)/mmlab-reference-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_REF_OBJS) $(G_GIVEN_LIB)
+  $(G_REF_BIN)/mmlab-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_REF_OBJS) $(G_GIVEN_LIB)
 	$(call g_link)
+  $(G_BIN)/mmlab-mpi: $(G_MPI_OBJS) $(CORE_LIB) $(G_GIVEN_LIB)
+	@mkdir -p $(dir $@) && $(if $(V),:,echo "  LINK  $@")
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(G_GIVEN_LIB) -Wl,--end-group $(MPI_LIBS) $(LDLIBS)
+  $(G_BIN)/mmlab-nccl: $(G_NCCL_OBJS) $(CORE_LIB) $(G_GIVEN_LIB)
+	@mkdir -p $(dir $@) && $(if $(V),:,echo "  LINK  $@")
+	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(G_GIVEN_LIB) -Wl,--end-group $(MPI_LIBS) $(NCCL_LIBS) $(LDLIBS)
+  $(G_REF_BIN)/mmlab-%: $(BIN)/mmlab-%
+	@mkdir -p $(dir $@) && cp $< $@
   $(G_BIN)/mmlab-student-tests: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_TEST_OBJS) $(G_GIVEN_LIB)
 	$(call g_link)
 endif

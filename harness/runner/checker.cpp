@@ -30,6 +30,8 @@
 #include "harness/cli.h"
 #include "harness/runner/protocol.h"
 #include "harness/runner/remote.h"
+#include "harness/runner/scale_factors.h"
+#include "harness/student_side.h"
 
 namespace mml::runner {
 
@@ -45,6 +47,10 @@ namespace mml::runner {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// How much of what a runner prints is kept for the student's feedback
+// (MML_RUNNER_OUTPUT; the grader shows less of it). The rest is read and counted.
+constexpr std::size_t kKeptOutputBytes = 64 * 1024;
 
 // ------------------------------------------------------------------ time
 
@@ -125,8 +131,9 @@ public:
     // Sends `text` (with `fd` attached) and waits for "done". Throws
     // UsageError / std::invalid_argument / std::runtime_error as the version
     // did in the runner, and std::runtime_error("the runner ...") for the
-    // runner's own failures.
-    void request(const std::string& text, int fd = -1) {
+    // runner's own failures. With `answered`, the reply is "done WORDS..."
+    // and WORDS are returned (a call's); otherwise it is "done" alone.
+    std::string request(const std::string& text, int fd = -1, bool answered = false) {
         if (!failed_.empty()) throw std::runtime_error(failed_ + " (earlier in this test)");
         if (pid_ < 0) start();
         try {
@@ -135,7 +142,8 @@ public:
             gone("while receiving a request");
         }
         const std::string reply = wait_reply();
-        if (reply == "done") return;
+        if (!answered && reply == "done") return "";
+        if (answered && reply.rfind("done ", 0) == 0) return reply.substr(5);
         const std::vector<std::string> w = split_words(reply);
         if (w.size() >= 2 && w[0] == "error") {
             const std::string message = reply.substr(std::min(reply.size(), 7 + w[1].size()));
@@ -146,27 +154,34 @@ public:
         fail("broke the protocol: it answered \"" + printable(reply) + "\" to \"" + printable(text, 80) + "\"");
     }
 
-    // At exit: asks the runner to quit, then makes sure it is gone. Returns
-    // what it printed after its last answer ("" when nothing).
-    std::string stop() {
-        if (pid_ < 0) return "";
+    // At exit: asks the runner to quit, then makes sure it is gone, keeping
+    // what it printed on the way out (stdio flushes its buffers at exit).
+    void stop() {
+        if (pid_ < 0) return;
         try {
             send_message(sock_, "quit");
         } catch (const std::exception&) {
         }
-        // An honest runner exits at once; a second is plenty.
+        // An honest runner exits at once; a second is plenty. Its output is
+        // read meanwhile: a runner blocked on a full pipe could not exit.
         for (int i = 0; i < 100 && pid_ >= 0; ++i) {
+            drain_output();
             int status;
             const pid_t r = waitpid(pid_, &status, WNOHANG);
             if (r == pid_ || (r < 0 && errno != EINTR)) pid_ = -pid_ - 2;  // reaped (kept negative: "not running")
             else usleep(10000);
         }
-        const std::string late = drain_output();
+        drain_output();
         kill_now();
-        return late;
     }
 
     const std::string& what() const { return what_; }
+    // An answer that makes no sense: the runner is failed for it.
+    [[noreturn]] void broke(const std::string& how) { fail("broke the protocol: " + how); }
+    // What the runner printed (stdout and stderr): the first kKeptOutputBytes
+    // of it, and how many bytes it printed in all.
+    const std::string& output() const { return output_; }
+    std::size_t output_total() const { return output_total_; }
 
 private:
     void start() {
@@ -256,7 +271,7 @@ private:
                 fail(std::string("could not be watched: poll: ") + std::strerror(errno));
             }
             if (n == 0) continue;  // the allowance is checked at the top
-            if (nfds == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) printed();
+            if (nfds == 2 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) drain_output();
             if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
                 std::string text;
                 bool got = false;
@@ -268,41 +283,25 @@ private:
                     fail(std::string("broke the protocol: ") + e.what());
                 }
                 if (!got) gone("before answering");
-                // Output written before the answer is in the pipe by now.
-                if (out_ >= 0) printed();
+                drain_output();  // output written before the answer is in the pipe by now
                 return text;
             }
         }
     }
 
-    // Reads what the runner printed, if anything; any byte fails it. A runner
-    // that printed and then died (a library's "double free" before SIGABRT)
-    // is named for its death, with the output as the detail.
-    void printed() {
-        const std::string text = drain_output();
-        if (text.empty()) return;
-        for (int i = 0; i < 20; ++i) {  // 200 ms for a dying process to finish dying
-            int status;
-            const pid_t r = waitpid(pid_, &status, WNOHANG);
-            if (r == pid_) {
-                pid_ = -pid_ - 2;
-                fail(ended_text(status) + "; it printed: \"" + printable(text) + "\"");
-            }
-            usleep(10000);
-        }
-        fail("printed output, and a runner may print nothing (remove every print from your code; debug with make "
-             "labN): \"" + printable(text) + "\"");
-    }
-
-    // Up to 4 KiB of whatever is waiting in the output pipe ("" when nothing);
-    // closes the pipe at its end.
-    std::string drain_output() {
-        std::string text;
-        while (out_ >= 0 && text.size() < 4096) {
-            char buf[1024];
+    // Reads whatever the runner has printed so far, without waiting: the
+    // first kKeptOutputBytes are kept (for the student's feedback), the rest
+    // only counted, so a runner that prints for ever costs memory of its
+    // own, never the checker's. Printing is allowed: it goes nowhere near the
+    // channel (protocol.h) and decides nothing. Closes the pipe at its end.
+    void drain_output() {
+        while (out_ >= 0) {
+            char buf[65536];
             const ssize_t n = read(out_, buf, sizeof buf);
             if (n > 0) {
-                text.append(buf, std::size_t(n));
+                output_total_ += std::size_t(n);
+                if (output_.size() < kKeptOutputBytes)
+                    output_.append(buf, std::min(std::size_t(n), kKeptOutputBytes - output_.size()));
             } else if (n == 0) {
                 close(out_);  // every writer is gone: nothing more can come
                 out_ = -1;
@@ -312,7 +311,12 @@ private:
                 break;  // EAGAIN: nothing more now
             }
         }
-        return text;
+    }
+
+    // The start of what the runner printed, for a message about a runner
+    // that could not start (the sandbox's own complaint is there).
+    std::string output_excerpt() const {
+        return output_.empty() ? "" : "; it printed: \"" + printable(output_) + "\"";
     }
 
     // The runner's end of the channel is closed: it exited or was killed.
@@ -325,11 +329,11 @@ private:
             else if (r < 0 && errno != EINTR) break;
             else usleep(10000);
         }
-        const std::string output = drain_output();
-        const std::string tail = output.empty() ? "" : "; it printed: \"" + printable(output) + "\"";
-        if (!reaped) fail("closed its end of the channel " + std::string(when) + tail);
+        drain_output();
+        if (!reaped) fail("closed its end of the channel " + std::string(when));
         pid_ = -pid_ - 2;
-        fail(ended_text(status) + " " + when + tail);
+        const std::string ended = ended_text(status);
+        fail(ended + " " + when + (ended.rfind("could not be started", 0) == 0 ? output_excerpt() : ""));
     }
 
     std::string ended_text(int status) const {
@@ -346,8 +350,9 @@ private:
              " s): an endless loop, or far too slow");
     }
 
-    // The runner failed: kill it, remember why, and throw.
+    // The runner failed: kill it (keeping what it printed last), remember why, and throw.
     [[noreturn]] void fail(const std::string& why) {
+        drain_output();
         kill_now();
         failed_ = kRunnerPrefix + why;
         throw std::runtime_error(failed_);
@@ -380,6 +385,8 @@ private:
     pid_t pid_ = -1;  // >= 0 running; < -1: reaped, its group was -pid_ - 2
     int sock_ = -1, out_ = -1;
     std::string failed_;
+    std::string output_;
+    std::size_t output_total_ = 0;
 };
 
 // ------------------------------------------------------------------ shared memory
@@ -428,7 +435,6 @@ public:
     float* A() const { return at(layout_.a); }
     float* B() const { return at(layout_.b); }
     float* C() const { return at(layout_.c); }
-    float* d() const { return at(layout_.d); }
     // Changes whenever the inputs in the runner change (a new shape, a call's inputs).
     unsigned long long generation() const { return generation_; }
     unsigned long long touch() { return ++generation_; }
@@ -456,9 +462,10 @@ std::string entry_name(std::int64_t i, std::int64_t j) { return "C[" + std::to_s
 // this process's own copies of A, B and d: every entry scanned for the poison
 // and NaN/Inf; one Freivalds test over whole rows (C x against A (B' x), with
 // x random signs and magnitudes, within the sum of the bounds of the row);
-// and 64 random entries plus the two corners, each against its own dot
-// product. Skipping any noticeable part of the work fails it; its cost is
-// O(MN + MK + KN + 64 K), far below the product's. Returns "" or the failure.
+// and 64 random entries plus the two corners (every entry when C has at most
+// 66), each against its own dot product. Skipping any noticeable part of the
+// work fails it; its cost is O(MN + MK + KN + min(66, MN) K), far below the
+// product's. Returns "" or the failure.
 std::string check_scaled_product(const float* A, const float* B, const float* d, const float* C, Shape s,
                                  const ErrorBound& bound, InputRounding rounding, std::mt19937_64& rng) {
     const std::int64_t M = s.M, N = s.N, K = s.K;
@@ -511,11 +518,13 @@ std::string check_scaled_product(const float* A, const float* B, const float* d,
             return "row " + std::to_string(i) + " of C is wrong (a random combination of its elements is off by " +
                    std::to_string(std::fabs(lhs - rhs)) + ", more than its bound " + std::to_string(tol) + ")";
     }
-    // Single entries.
+    // Single entries: every one when there are at most 66 (lab 9's skinny
+    // products: each costs K), else the two corners and 64 at random.
     std::uniform_int_distribution<std::int64_t> row(0, M - 1), col(0, N - 1);
-    for (int t = 0; t < 66; ++t) {
-        const std::int64_t i = t == 0 ? 0 : t == 1 ? M - 1 : row(rng);
-        const std::int64_t j = t == 0 ? 0 : t == 1 ? N - 1 : col(rng);
+    const bool every = M * N <= 66;
+    for (std::int64_t t = 0; t < (every ? M * N : 66); ++t) {
+        const std::int64_t i = every ? t / N : t == 0 ? 0 : t == 1 ? M - 1 : row(rng);
+        const std::int64_t j = every ? t % N : t == 0 ? 0 : t == 1 ? N - 1 : col(rng);
         double ref = 0, abs_sum = 0;
         for (std::int64_t k = 0; k < K; ++k) {
             const double p = a(i, k) * bprime(k, j);
@@ -576,19 +585,19 @@ public:
     double timed_run(Shape s, const StageParams& p, const ErrorBound& bound) override {
         if (loaded_generation_ != c_->generation() || s.M != shape_.M || s.N != shape_.N || s.K != shape_.K)
             throw std::logic_error("a timed run of " + stage_ + " without its inputs loaded");
-        // Fresh secret factors in [0.5, 2), from this process's own generator.
-        std::uniform_real_distribution<float> factor(0.5f, 2.0f);
+        // A fresh secret seed from this process's own generator; its K factors
+        // made here, before the clock, for the check (scale_factors.h).
+        const std::uint64_t seed = rng_();
         d_.resize(std::size_t(s.K));
-        for (auto& v : d_) v = factor(rng_);
+        for (std::size_t k = 0; k < d_.size(); ++k) d_[k] = scale_factor(seed, k);
         poison(c_->C(), s.M * s.N);
-        const std::string line = run_line("scaled", p);
-        // The clock starts BEFORE the factors reach the shared memory: nothing
-        // the runner did earlier can have computed A diag(d) B. It stops when
-        // the answer arrives, with C (copied back from a GPU too) in place.
+        const std::string line = run_line("scaled=" + std::to_string(seed), p);
+        // The clock starts BEFORE the seed is sent: nothing the runner did
+        // earlier can have computed A diag(d) B. It stops when the answer
+        // arrives, with C (copied back from a GPU too) in place.
         Clock::time_point t0, t1;
         in_context(s, [&] {
             t0 = Clock::now();
-            std::memcpy(c_->d(), d_.data(), d_.size() * sizeof(float));
             c_->process().request(line);
             t1 = Clock::now();
         });
@@ -617,7 +626,7 @@ private:
         }
     }
 
-    std::string run_line(const char* inputs, const StageParams& p) const {
+    std::string run_line(const std::string& inputs, const StageParams& p) const {
         return "run " + stage_ + " " + impl_name(impl_) + " " + inputs + " " + params_words(p);
     }
 
@@ -647,27 +656,50 @@ std::shared_ptr<Connection>& reference_runner() {
     return *c;
 }
 
-// At exit: every runner asked to quit and gone. One that printed after its
-// last answer turns a passed test into a failed process (exit 3), saying why.
+// MML_RUNNER_OUTPUT: the file the student's runner's output goes to (the
+// grader's, outside the sandbox): a first line written here,
+// "mmlab-runner-output total=N kept=K", then the K bytes kept. Nothing is
+// written when the runner printed nothing.
+void write_runner_output(const RunnerProcess& p) {
+    const char* path = std::getenv("MML_RUNNER_OUTPUT");
+    if (!path || !*path || p.output_total() == 0) return;
+    std::FILE* f = std::fopen(path, "wb");
+    if (!f) {
+        std::fprintf(stderr, "mmlab-checker: cannot write the runner's output to %s: %s\n", path, std::strerror(errno));
+        return;
+    }
+    std::fprintf(f, "mmlab-runner-output total=%zu kept=%zu\n", p.output_total(), p.output().size());
+    std::fwrite(p.output().data(), 1, p.output().size(), f);
+    if (std::fclose(f) != 0) std::fprintf(stderr, "mmlab-checker: writing %s failed\n", path);
+}
+
+// At exit: every runner asked to quit and gone; what the student's runner
+// printed goes to MML_RUNNER_OUTPUT, what the reference runner (ours)
+// printed to this program's log.
 void stop_runners() {
-    for (auto* c : {&student_runner(), &reference_runner()}) {
-        if (!*c) continue;
-        const std::string late = (*c)->process().stop();
-        if (!late.empty()) {
-            std::fprintf(stderr, "mmlab-checker: %sprinted output after its last answer: \"%s\"\n", kRunnerPrefix,
-                         printable(late).c_str());
-            std::fflush(nullptr);
-            std::_Exit(3);
-        }
+    if (auto& c = student_runner()) {
+        c->process().stop();
+        write_runner_output(c->process());
+    }
+    if (auto& c = reference_runner()) {
+        c->process().stop();
+        if (c->process().output_total() > 0)
+            std::fprintf(stderr, "mmlab-checker: the reference runner printed: \"%s\"\n",
+                         printable(c->process().output(), 2000).c_str());
     }
 }
 
-void rewrite(Stage& s) {
+// Before the first runner is made: stop_runners at exit.
+void stop_runners_at_exit() {
     static const bool at_exit = std::atexit(stop_runners) == 0;
     if (!at_exit) {
         std::fputs("mmlab-checker: cannot register the runners' clean-up\n", stderr);
         std::exit(2);
     }
+}
+
+void rewrite(Stage& s) {
+    stop_runners_at_exit();
     if (s.student) {
         auto& c = student_runner();
         if (!c) c = std::make_shared<Connection>("MML_RUNNER", "the student's runner");
@@ -683,8 +715,73 @@ void rewrite(Stage& s) {
 
 // Linked only into the checker programs: from here on every lookup in the
 // Registry finds the remote versions.
+// ------------------------------------------------------------------ calls on the student's side
+
+// The most one call's answer may bring back (its text and blobs together).
+constexpr std::size_t kMaxCallBytes = std::size_t(1) << 30;
+
+// A call of harness/student_side.h made in this process (lab 12's tests start
+// the student's MPI program): sent to the student's runner ("call", protocol.h),
+// which runs it inside the sandbox, or, under calibration on the reference
+// (no MML_RUNNER), to the reference runner; its pieces come back through the
+// shared memory ("fetch"). What comes back is the student's side's data: the
+// caller verifies it.
+SideCallResult forward_call(const std::string& name, const std::vector<std::string>& words) {
+    std::string line = "call";
+    std::vector<std::string> all = {name};
+    all.insert(all.end(), words.begin(), words.end());
+    for (const std::string& w : all) {
+        const bool plain = !w.empty() && std::all_of(w.begin(), w.end(), [](char ch) { return ch > 0x20 && ch < 0x7f; });
+        if (!plain)
+            throw UsageError("'" + printable(w, 60) + "' cannot be sent to the runner (the words of a call are "
+                             "printable ASCII without spaces)");
+        line += " " + w;
+    }
+    if (line.size() > kMaxMessage) throw UsageError("a call too long to send to the runner: " + printable(line, 80));
+    const char* student = std::getenv("MML_RUNNER");
+    const bool to_student = student && *student;
+    stop_runners_at_exit();
+    auto& c = to_student ? student_runner() : reference_runner();
+    if (!c)
+        c = to_student ? std::make_shared<Connection>("MML_RUNNER", "the student's runner")
+                       : std::make_shared<Connection>("MML_REFERENCE_RUNNER", "the reference runner");
+    RunnerProcess& p = c->process();
+    const std::vector<std::string> a = split_words(p.request(line, -1, true));
+    auto number = [&](const std::string& w) -> long long {
+        const bool digits = !w.empty() && w.size() <= 12 &&
+                            w.find_first_not_of("0123456789", w[0] == '-' ? 1 : 0) == std::string::npos && w != "-";
+        if (!digits) p.broke("a call's answer holds '" + printable(w, 40) + "' where a number belongs");
+        return std::stoll(w);
+    };
+    if (a.size() < 2) p.broke("a call's answer is not 'done STATUS N SIZES...'");
+    SideCallResult r;
+    r.status = int(number(a[0]));
+    const long long n = number(a[1]);
+    if (n < 1 || std::size_t(n) + 2 != a.size()) p.broke("a call's answer does not list its N pieces");
+    std::vector<std::size_t> sizes;
+    std::size_t total = 0;
+    for (long long i = 0; i < n; ++i) {
+        const long long size = number(a[std::size_t(i) + 2]);
+        if (size < 0 || std::size_t(size) > kMaxCallBytes - total) p.broke("a call's answer larger than 1 GiB");
+        sizes.push_back(std::size_t(size));
+        total += std::size_t(size);
+    }
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        std::string piece(sizes[i], '\0');
+        if (!piece.empty()) {
+            c->prepare(Shape{1, std::int64_t((sizes[i] + sizeof(float) - 1) / sizeof(float)), 1});
+            p.request("fetch " + std::to_string(i));
+            std::memcpy(piece.data(), c->C(), piece.size());
+        }
+        if (i == 0) r.text = std::move(piece);
+        else r.blobs.push_back(std::move(piece));
+    }
+    return r;
+}
+
 const bool kInstalled = [] {
     Registry::instance().set_version_rewriter(rewrite);
+    set_student_side_forwarder(forward_call);
     return true;
 }();
 

@@ -6,9 +6,11 @@
 // Like DeviceProblem (harness/gpu_backend.h), which the harness uses in one
 // process, C is poisoned before each run and has a guard band behind it (a
 // kernel that stores past the end of C is named); unlike it, a run may use
-// B' = diag(d) * B, formed on the device (the checker's timed runs, protocol.h).
+// B' = diag(d) * B, formed on the device from the factors' seed (the checker's
+// timed runs, protocol.h; scale_factors.h).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "harness/stage.h"
@@ -26,11 +28,12 @@ public:
     // A and B copied from the host. Throws std::runtime_error.
     void load(Shape s, const float* A, const float* B);
     bool loaded(Shape s) const;
-    // Poisons C, runs fn on the device's A and B (B scaled by d's K factors
-    // first when d is not null; the stage's `prepare`, Stage::prepare, first
-    // when it has one), synchronises, checks for errors and the guard band,
-    // copies C to the host. Throws std::runtime_error.
-    void run(const MatmulFn& fn, const MatmulFn& prepare, const StageParams& p, const float* d, float* C);
+    // Poisons C, runs fn on the device's A and B (B scaled by the K factors
+    // of `seed` first when `scaled`; the stage's `prepare`, Stage::prepare,
+    // first when it has one), synchronises, checks for errors and the guard
+    // band, copies C to the host. Throws std::runtime_error.
+    void run(const MatmulFn& fn, const MatmulFn& prepare, const StageParams& p, bool scaled, std::uint64_t seed,
+             float* C);
     // Frees everything (a new shared memory, another shape).
     void reset();
 

@@ -9,6 +9,7 @@
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
 #include "harness/runner/device.h"
+#include "harness/runner/scale_factors.h"
 
 namespace mml::runner {
 
@@ -22,12 +23,14 @@ __global__ void fill_bits(float* p, std::size_t n, std::uint32_t bits) {
         p[i] = __uint_as_float(bits);
 }
 
-// out[k][j] = fl(d[k] * B[k][j]): __fmul_rn, one IEEE multiply (never fused
-// into anything), the same float32 the checker computes on the host.
-__global__ void scale_rows(const float* B, const float* d, float* out, std::size_t K, std::size_t N) {
+// out[k][j] = fl(d_k * B[k][j]), d_k = scale_factor(seed, k): __fmul_rn, one
+// IEEE multiply (never fused into anything), the same float32 the checker
+// computes on the host. One read of B and one write of B': the whole cost of
+// the secret inside the checker's interval (handouts/grading.md).
+__global__ void scale_rows(const float* B, std::uint64_t seed, float* out, std::size_t K, std::size_t N) {
     const std::size_t n = K * N;
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)
-        out[i] = __fmul_rn(d[i / N], B[i]);
+        out[i] = __fmul_rn(scale_factor(seed, i / N), B[i]);
 }
 
 unsigned blocks_for(std::size_t n) { return unsigned(std::min<std::size_t>((n + 255) / 256, std::size_t(1) << 20)); }
@@ -52,7 +55,7 @@ void require_usable_context() {
 
 struct DeviceSide::State {
     Shape shape;
-    DeviceBuffer<float> A, B, C, d, scaled;  // scaled: B' = diag(d) * B, made on the first scaled run
+    DeviceBuffer<float> A, B, C, scaled;  // scaled: B' = diag(d) * B, made on the first scaled run
     std::size_t c_count = 0, guard_count = 0;
     // The host memory C is copied to (the checker's shared memory), page-locked
     // on first use, so that the copy, which the checker's clock includes, runs at
@@ -79,7 +82,7 @@ void DeviceSide::load(Shape s, const float* A, const float* B) {
         const gpu::DeviceInfo info = gpu::read_device_info();
         if (!info.available) throw std::runtime_error(info.why_not);
         require_usable_context();
-        const double need = 4.0 * (double(s.M) * s.K + 2.0 * double(s.K) * s.N + double(s.M) * s.N + s.K);
+        const double need = 4.0 * (double(s.M) * s.K + 2.0 * double(s.K) * s.N + double(s.M) * s.N);
         if (need > 0.95 * double(info.free_bytes))
             throw std::runtime_error("A, B and C need " + std::to_string(need / 1e9) + " GB but the GPU has " +
                                      std::to_string(info.free_bytes / 1e9) + " GB free; choose a smaller shape");
@@ -90,22 +93,21 @@ void DeviceSide::load(Shape s, const float* A, const float* B) {
         st->c_count = count(s.M, s.N);
         st->guard_count = guard_floats(s);
         st->C = DeviceBuffer<float>(st->c_count + st->guard_count);
-        st->d = DeviceBuffer<float>(std::size_t(s.K));
         state_ = std::move(st);
     }
     state_->A.copy_from_host(A);
     state_->B.copy_from_host(B);
 }
 
-void DeviceSide::run(const MatmulFn& fn, const MatmulFn& prepare, const StageParams& p, const float* d, float* C) {
+void DeviceSide::run(const MatmulFn& fn, const MatmulFn& prepare, const StageParams& p, bool scaled, std::uint64_t seed,
+                     float* C) {
     if (!state_) throw std::runtime_error("a GPU run before its inputs were loaded");
     State& st = *state_;
     const Shape s = st.shape;
     const float* B = st.B.get();
-    if (d) {
+    if (scaled) {
         if (!st.scaled.get()) st.scaled = DeviceBuffer<float>(count(s.K, s.N));
-        st.d.copy_from_host(d);
-        scale_rows<<<blocks_for(count(s.K, s.N)), 256>>>(st.B.get(), st.d.get(), st.scaled.get(), std::size_t(s.K),
+        scale_rows<<<blocks_for(count(s.K, s.N)), 256>>>(st.B.get(), seed, st.scaled.get(), std::size_t(s.K),
                                                           std::size_t(s.N));
         CUDA_CHECK_LAUNCH();
         B = st.scaled.get();

@@ -15,7 +15,7 @@ DeviceSide::DeviceSide() = default;
 DeviceSide::~DeviceSide() = default;
 void DeviceSide::load(Shape, const float*, const float*) { no_cuda(); }
 bool DeviceSide::loaded(Shape) const { return false; }
-void DeviceSide::run(const MatmulFn&, const MatmulFn&, const StageParams&, const float*, float*) { no_cuda(); }
+void DeviceSide::run(const MatmulFn&, const MatmulFn&, const StageParams&, bool, std::uint64_t, float*) { no_cuda(); }
 void DeviceSide::reset() {}
 
 }  // namespace mml::runner

@@ -32,8 +32,7 @@ Layout layout_of(Shape s) {
     l.a = 0;
     l.b = align_up(l.a + matrix_bytes(s.M, s.K));
     l.c = align_up(l.b + matrix_bytes(s.K, s.N));
-    l.d = align_up(l.c + matrix_bytes(s.M, s.N));
-    l.total = align_up(l.d + matrix_bytes(s.K, 1));
+    l.total = align_up(l.c + matrix_bytes(s.M, s.N));
     return l;
 }
 

@@ -6,7 +6,9 @@
 //     reference, decides pass or fail and writes the report.
 //   the RUNNER (untrusted; harness/runner/runner_main.cpp): the student's code,
 //     the stage registrations and a small loop that serves the checker's requests.
-//     It runs in the grader's sandbox and may print nothing.
+//     It runs in the grader's sandbox. What it prints (stdout, stderr: a pipe
+//     the checker reads, never the channel) decides nothing: the checker keeps
+//     the start of it for the student's feedback.
 //
 // The checker starts the runner with one end of an AF_UNIX SOCK_SEQPACKET
 // socket pair as the runner's file descriptor 3. Each packet is one message:
@@ -19,21 +21,30 @@
 //                       "run STAGE VERSION INPUTS threads=T [name=value...]"
 //                                                       VERSION: student | reference
 //                                                       INPUTS:  new    (A and B in the memory are new)
-//                                                                scaled (compute A * diag(d) * B: see below)
+//                                                                scaled=SEED (compute A * diag(d) * B: see below)
+//                       "call NAME WORD..."             a call of harness/student_side.h, run in the
+//                                                       runner (lab 12: mpirun of the student's program)
+//                       "fetch I"                       piece I of the last call's answer into C
 //                       "quit"
-//   runner -> checker   "done"                          after load or run: C is in the shared memory
+//   runner -> checker   "done"                          after load, run or fetch: C is in the shared memory
+//                       "done STATUS N SIZE1..SIZEN"    after call: its status and the sizes in bytes of
+//                                                       its N pieces (its text, then its blobs)
 //                       "error KIND text"               KIND: usage | invalid | runtime
 //
 // The shared memory is a memfd the checker creates, fills and seals against
 // shrinking and growing (so the runner cannot make the checker's own mapping
-// fault); the runner maps A and B read-only, C and d writable. The checker
-// never reads A or B back from it: it verifies against its own private copies.
+// fault); the runner maps A and B read-only, C writable. The checker never
+// reads A or B back from it: it verifies against its own private copies.
 //
-// "scaled" is for timing: d holds K fresh random factors that the checker
-// writes only after its clock has started, so the product A*diag(d)*B cannot
-// be computed, or looked up from an earlier run, before the clock starts.
-// The runner forms B' = diag(d)*B in float32 (b'_kj = fl(d_k * b_kj), the same
+// "scaled=SEED" is for timing: d is K factors made from SEED (a decimal
+// 64-bit number; scale_factors.h), which the checker draws fresh and sends
+// only after its clock has started, so the product A*diag(d)*B cannot be
+// computed, or looked up from an earlier run, before the clock starts. The
+// runner forms B' = diag(d)*B in float32 (b'_kj = fl(d_k * b_kj), the same
 // rounding as the checker's) and runs the stage on A and B'.
+//
+// Every descriptor the runner is given is close-on-exec in it: a program it
+// starts (lab 12's mpirun) inherits neither the channel nor the memory.
 #pragma once
 
 #include <cstddef>
@@ -49,11 +60,11 @@ constexpr int kChannelFd = 3;
 constexpr const char* kHello = "ready mmlab-runner 1";
 constexpr std::size_t kMaxMessage = 4096;
 
-// Byte offsets of A (M x K), B (K x N), C (M x N) and d (K) in the shared
-// memory, each region starting on a 64 KiB boundary (a multiple of every page
-// size, so that each can be mapped with its own protection).
+// Byte offsets of A (M x K), B (K x N) and C (M x N) in the shared memory,
+// each region starting on a 64 KiB boundary (a multiple of every page size,
+// so that each can be mapped with its own protection).
 struct Layout {
-    std::size_t a = 0, b = 0, c = 0, d = 0, total = 0;
+    std::size_t a = 0, b = 0, c = 0, total = 0;
 };
 // Throws std::length_error when the shape does not fit in memory at all.
 Layout layout_of(Shape s);

@@ -26,9 +26,9 @@ public:
     virtual void call(const float* A, const float* B, float* C, Shape s, const StageParams& p) = 0;
     // Hands A and B to the runner for the timed runs that follow (not timed).
     virtual void load(const float* A, const float* B, Shape s) = 0;
-    // One timed run on the loaded inputs, with B scaled by K secret random
-    // factors written after the clock starts (harness/runner/protocol.h), so
-    // that nothing computed before can answer it. Returns the seconds between
+    // One timed run on the loaded inputs, with B scaled by K secret factors
+    // made from a seed sent after the clock starts (harness/runner/protocol.h,
+    // scale_factors.h), so that nothing computed before can answer it. Returns the seconds between
     // the request and the answer on this process's steady clock, after
     // checking the result against the bound; throws std::runtime_error when it
     // is wrong or the runner failed.

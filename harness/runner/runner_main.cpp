@@ -6,30 +6,37 @@
 // Nothing here decides anything: the checker made the inputs and keeps its
 // own copies, verifies C itself, times the requests on its own clock and
 // writes the report. So whatever the student's code does in this process -
-// print, exit, crash, hang, write garbage, answer "done" without working -
-// costs only the test case the checker was running, with the reason named by
-// the checker.
+// exit, crash, hang, write garbage on the channel, answer "done" without
+// working - costs only the test case the checker was running, with the reason
+// named by the checker; and what it prints (a leftover debug printf) costs
+// nothing: stdout and stderr are a pipe the checker reads apart from the
+// channel, and the start of it goes into the student's feedback.
 //
-// This program prints nothing (the checker fails a runner that prints); it is
-// started by the checker (MML_RUNNER), never by hand.
+// It is started by the checker (MML_RUNNER), never by hand.
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <exception>
 #include <new>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "harness/cli.h"
 #include "harness/run_stage.h"
 #include "harness/runner/device.h"
 #include "harness/runner/protocol.h"
+#include "harness/runner/scale_factors.h"
+#include "harness/student_side.h"
 
 namespace {
 
@@ -65,7 +72,6 @@ public:
     const float* A() const { return at(layout_.a); }
     const float* B() const { return at(layout_.b); }
     float* C() const { return at(layout_.c); }
-    const float* d() const { return at(layout_.d); }
 
 private:
     float* at(std::size_t offset) const { return reinterpret_cast<float*>(static_cast<char*>(base_) + offset); }
@@ -96,6 +102,17 @@ Shape parse_shape(const std::vector<std::string>& w) {
     Shape s{parse_number(w[1], "M"), parse_number(w[2], "N"), parse_number(w[3], "K")};
     if (s.M < 1 || s.N < 1 || s.K < 1) throw BadRequest("M, N and K must be at least 1");
     return s;
+}
+
+// The seed of a timed run's factors: a decimal 64-bit number.
+std::uint64_t parse_seed(const std::string& word) {
+    if (word.empty() || word.size() > 20 || word.find_first_not_of("0123456789") != std::string::npos)
+        throw BadRequest("not a seed: '" + word + "'");
+    errno = 0;
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(word.c_str(), &end, 10);
+    if (errno != 0 || *end) throw BadRequest("not a seed: '" + word + "'");
+    return v;
 }
 
 // "threads=T name=value ...": the stage's parameters.
@@ -134,7 +151,9 @@ public:
             return "done";
         }
         if (fd >= 0) throw BadRequest("a file descriptor with '" + w[0] + "'");
+        if (w[0] == "call" && w.size() >= 2) return call(w);
         if (!shared_.mapped()) throw BadRequest("'" + w[0] + "' before prepare");
+        if (w[0] == "fetch" && w.size() == 2) return fetch(w[1]);
         if (w[0] == "load" && w.size() == 1) {  // only for GPU stages: the checker knows the stage's device
             device_.load(shared_.shape(), shared_.A(), shared_.B());
             return "done";
@@ -144,6 +163,35 @@ public:
     }
 
 private:
+    // "call NAME WORDS...": a call of harness/student_side.h, here (lab 12:
+    // mpirun of the student's MPI program, inside this sandbox). Its pieces
+    // (the text, then the blobs) wait for the checker's "fetch I".
+    std::string call(const std::vector<std::string>& w) {
+        pieces_.clear();
+        SideCallResult r = call_here(w[1], std::vector<std::string>(w.begin() + 2, w.end()));
+        if (r.blobs.size() + 1 > kMaxPieces) throw std::runtime_error("the call returned too many pieces");
+        pieces_.push_back(std::move(r.text));
+        for (auto& b : r.blobs) pieces_.push_back(std::move(b));
+        std::string reply = "done " + std::to_string(r.status) + " " + std::to_string(pieces_.size());
+        for (const auto& p : pieces_) reply += " " + std::to_string(p.size());
+        return reply;
+    }
+
+    // "fetch I": piece I of the last call into C of the shared memory (which
+    // the checker made large enough).
+    std::string fetch(const std::string& word) {
+        const long long i = parse_number(word, "the piece");
+        if (i < 0 || std::size_t(i) >= pieces_.size()) throw BadRequest("there is no piece " + word);
+        const std::string& p = pieces_[std::size_t(i)];
+        const Shape s = shared_.shape();
+        if (p.size() > std::size_t(s.M) * std::size_t(s.N) * sizeof(float))
+            throw BadRequest("piece " + word + " does not fit the shared memory");
+        std::memcpy(shared_.C(), p.data(), p.size());
+        return "done";
+    }
+
+    static constexpr std::size_t kMaxPieces = 256;  // the reply's sizes fit one message
+
     std::string run(const std::vector<std::string>& w) {
         const Stage* stage = Registry::instance().find(w[1]);
         if (!stage) throw BadRequest("there is no stage " + w[1] + " in this runner");
@@ -151,8 +199,9 @@ private:
         if (w[2] == "student") impl = Impl::Student;
         else if (w[2] == "reference") impl = Impl::Reference;
         else throw BadRequest("unknown version '" + w[2] + "'");
-        if (w[3] != "new" && w[3] != "scaled") throw BadRequest("unknown inputs '" + w[3] + "'");
-        const bool scaled = w[3] == "scaled";
+        const bool scaled = w[3].rfind("scaled=", 0) == 0;
+        if (w[3] != "new" && !scaled) throw BadRequest("unknown inputs '" + w[3] + "'");
+        const std::uint64_t seed = scaled ? parse_seed(w[3].substr(7)) : 0;
         const StageParams params = parse_params(w, 4);
         const MatmulFn& fn = version_of(*stage, impl);  // std::invalid_argument when there is no such version
         const Shape s = shared_.shape();
@@ -164,10 +213,9 @@ private:
             // B' = diag(d) * B in a Matrix of its own: 64-byte aligned rows, as every stage may assume.
             if (scaled_.rows() != s.K || scaled_.cols() != s.N) scaled_ = Matrix(s.K, s.N);
             const float* B = shared_.B();
-            const float* d = shared_.d();
             float* out = scaled_.data();
             for (std::int64_t k = 0; k < s.K; ++k) {
-                const float f = d[k];
+                const float f = scale_factor(seed, std::uint64_t(k));
                 for (std::int64_t j = 0; j < s.N; ++j) out[k * s.N + j] = f * B[k * s.N + j];
             }
             fn(shared_.A(), scaled_.data(), shared_.C(), s, params);
@@ -175,13 +223,14 @@ private:
         }
         if (!scaled) device_.load(s, shared_.A(), shared_.B());
         else if (!device_.loaded(s)) throw BadRequest("a scaled GPU run before load");
-        device_.run(fn, stage->prepare, params, scaled ? shared_.d() : nullptr, shared_.C());
+        device_.run(fn, stage->prepare, params, scaled, seed, shared_.C());
         return "done";
     }
 
     Shared shared_;
     DeviceSide device_;
     Matrix scaled_;
+    std::vector<std::string> pieces_;  // the last call's text and blobs
 };
 
 // "error KIND text", the text made printable (the protocol carries ASCII only).
@@ -197,6 +246,12 @@ int main() {
                    stderr);
         return 2;
     }
+    // The channel is for this process alone: a program it starts (lab 12's
+    // mpirun and the ranks it starts) does not inherit it.
+    if (fcntl(kChannelFd, F_SETFD, FD_CLOEXEC) != 0) return 3;
+    // Line by line: what the student's code prints reaches the checker as it
+    // is printed, so a crash later in the test does not swallow it.
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     Runner runner;
     try {
         send_message(kChannelFd, kHello);

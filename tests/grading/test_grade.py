@@ -19,13 +19,18 @@ and, against the verdict itself (the trusted checker, the untrusted runner: hand
   forward   ijk forwards to reference::lab1::matmul_ijk      -> 0, build-failed: "reference functions are not available"
   include   includes solutions/lab1/loop_orders.h            -> refused before the build, the starter graded: 0
   include-macro  the same through a macro and an absolute path -> 0 (refused after the build, or it does not compile)
-  printing  ijk prints                                       -> that test 0 ("printed output"), the others pass
+  printing  ijk prints on stdout and stderr, and is correct  -> 6 of 6: printing costs nothing; what it printed is in
+                                                                the feedback
   exiting   ikj calls exit(0)                                -> that test 0 ("exited (exit status 0)"), the others pass
   garbage   kij writes its own message on the runner's channel -> that test 0 ("broke the protocol"), the others pass
   (crash and hang above: their reasons name the runner's crash and its time-out)
-plus bad command lines (exit 2, one line, nothing written), a weights file and
+plus bad command lines (exit 2, one line, nothing written), a weights file,
 the performance target (--perf, at a small size: only that it is scored, not
-whether this machine meets it).
+whether this machine meets it), and lab 12 (its MPI programs run by mpirun in
+the sandbox, each product checked by the checker):
+  good      the reference's lab 12 files, handed in as a student's -> every CPU test passes (the GPU ones too where
+                                                                     a GPU is; else "not run")
+  starter   the untouched starter                                   -> 0, "checked here against the float64 product"
 Run from the repository root (make test runs it through tests/test_grading.cpp).
 Prints one line per check and exits 1 if any fails.
 """
@@ -190,8 +195,9 @@ def make_verdict_fixtures(sub):
     write_reference(sub / "include-macro", lambda t: t.replace(
         "#include <algorithm>", f'#include <algorithm>\n#define MML_ANSWERS "{REPO}/solutions/lab1/loop_orders.h"\n'
                                 "#include MML_ANSWERS"))
-    write_reference(sub / "printing", lambda t: replace_body(t, "matmul_ijk", '    std::printf("debug: ijk called\\n");')
-                    .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
+    write_reference(sub / "printing", lambda t: replace_body(
+        t, "matmul_ijk", '    std::printf("debug: ijk called\\n"); std::fprintf(stderr, "debug: on stderr too\\n");')
+        .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
     write_reference(sub / "exiting", lambda t: replace_body(t, "matmul_ikj", "    std::exit(0);")
                     .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdlib>"))
     write_reference(sub / "garbage", lambda t: replace_body(
@@ -316,10 +322,12 @@ def verdict_checks(score, status_of, feedback, results, rows, summary, tmp):
           and ("files from solutions/ are not available to submissions" in fb or "No such file" in fb),
           "a solutions/ header included through a macro and an absolute path: 0 (refused after the build, from the "
           "compiler's list of headers read; or not found where the sandbox hides the checkout)", fb[:600])
-    check(score("printing") == (5, 6) and status_of("printing", "lab1.ijk") == "CRASHED"
-          and "printed output" in test_output("printing", "lab1.ijk") and "debug: ijk called" in test_output("printing", "lab1.ijk"),
-          "a runner that prints: that test 0, with what it printed; the other five pass",
-          f"{score('printing')} {test_output('printing', 'lab1.ijk')}")
+    printed = test_output("printing", "lab1.ijk")
+    check(score("printing") == (6, 6) and status_of("printing", "lab1.ijk") == "PASSED"
+          and "| debug: ijk called" in printed and "| debug: on stderr too" in printed
+          and "| debug: ijk called" in feedback("printing") and "printing is allowed and costs nothing" in printed,
+          "code that prints on stdout and stderr: full marks, what it printed in the feedback and results.json",
+          f"{score('printing')} {printed}")
     check(score("exiting") == (5, 6) and status_of("exiting", "lab1.ikj") == "CRASHED"
           and "the runner exited (exit status 0)" in test_output("exiting", "lab1.ikj"),
           "a runner that exits early: that test 0 ('the runner exited'); the other five pass",
@@ -336,6 +344,38 @@ def verdict_checks(score, status_of, feedback, results, rows, summary, tmp):
     left = [d.name for d in Path("/proc").iterdir() if d.name.isdigit() and "/mmlab-grade-" in _cmdline(d)
             and "mmlab-runner" in _cmdline(d)]
     check(not left, "no runner process is left after the run", str(left))
+
+
+def lab12_checks(tmp):
+    """Lab 12 through the checker: the MPI programs are built from the student's files beside their runner and
+    started by it (mpirun in the sandbox, as the grading user: no --allow-run-as-root there); the products
+    rank 0 writes are checked by the checker against its own float64 products (tests/lab12_runs.h)."""
+    sub, out = tmp / "lab12-subs", tmp / "lab12-out"
+    good = sub / "good" / "lab12"
+    good.mkdir(parents=True)
+    for f in (REPO / "solutions" / "lab12").iterdir():
+        good.joinpath(f.name).write_text(f.read_text().replace("reference::lab12", "student::lab12")
+                                         .replace("solutions/lab12", "labs/lab12"))
+    shutil.copytree(REPO / "labs" / "lab12", sub / "starter" / "labs" / "lab12")
+    rc, so, se = run([str(sub), "--lab", "12", "--out", str(out)])
+    print("---- tools/grade.py (lab 12) printed:\n" + so + se + "----", flush=True)
+    check(rc == 0, "lab 12: grading exits 0", f"exit {rc}")
+    if rc != 0:
+        return
+    results = {s: json.loads((out / s / "results.json").read_text(encoding="utf-8")) for s in ("good", "starter")}
+    cpu = [t for t in results["good"]["tests"] if not t["name"].startswith("lab12 GPU")]
+    gpu = [t for t in results["good"]["tests"] if t["name"].startswith("lab12 GPU")]
+    check(len(cpu) == 4 and all(t["status"] == "passed" for t in cpu),
+          "lab 12: the reference's files handed in as a student's pass every MPI test (through the checker)",
+          str([(t["name"], t["output"][:300]) for t in cpu]))
+    check(all(t["status"] == "passed" or t["output"].startswith("NOT RUN: GPU test not run") for t in gpu),
+          "lab 12: its GPU tests pass, or (no GPU here) are not run, saying so", str([t["output"][:200] for t in gpu]))
+    fb = (out / "starter" / "feedback.txt").read_text(encoding="utf-8")
+    check(results["starter"]["score"] == 0 and fb.count("checked here against the float64 product") >= 4,
+          "lab 12: the untouched starter scores 0, each MPI test failed by the checker's own check of the products",
+          fb[:1500])
+    check("--allow-run-as-root" not in fb or "containment: bwrap" not in (out / "summary.txt").read_text(),
+          "lab 12: mpirun runs as the unprivileged grading user in the bwrap sandbox (no --allow-run-as-root)")
 
 
 def _cmdline(proc_dir):
@@ -381,8 +421,9 @@ def main():
         def feedback(s):
             return (out / s / "feedback.txt").read_text(encoding="utf-8")
 
-        def status_of(s, prefix):
-            return next(t["output"].split(":")[0] for t in results(s)["tests"] if t["name"].startswith(prefix))
+        def status_of(s, prefix):  # the verdict's word (what the code printed follows on the next lines)
+            return next(t["output"].split("\n")[0].split(":")[0] for t in results(s)["tests"]
+                        if t["name"].startswith(prefix))
 
         check(score("starter") == (0, 6) and rows["starter"]["build"] == "ok", "the untouched starter scores 0 of 6",
               str(score("starter")))
@@ -468,6 +509,7 @@ def main():
                   "--perf scores the lab's target as one more test, with mmlab's explanation", str(perf))
             check(results("starter")["tests"][-1]["output"].startswith("NOT RUN"),
                   "--perf is not run for a submission whose tests fail", str(results("starter")["tests"][-1]))
+        lab12_checks(tmp)
         weights.write_text("lab1.no_such_test = 2\n")
         rc, so, se = run([str(keep), "--lab", "1", "--out", str(tmp / "out2"), "--weights", str(weights)])
         check(rc == 2 and "no_such_test" in se and not (tmp / "out2").exists(),

@@ -23,10 +23,17 @@ score says which attacks got through, and the feedback says which.
   daemon        a detached, renamed process that outlives its test  6/6, none left
   forkstorm     processes until the limit, each then sleeping (ijk); memory
                 until the limit (ikj); an endless loop (jik); endless output
-                (jki); an endless file (kij)                        1/6, none left
+                (jki: read and dropped, so it runs to its time limit); an
+                endless file (kij)                                  1/6, none left
   crash         SIGSEGV, abort, stack overflow, SIGFPE, SIGILL      1/6
   exits         _exit(0) and exit(0) in the middle of a test        4/6
   static_exit   _exit(0) before any test runs                       0/6
+  chatty        the reference, printing on stdout and stderr in every
+                function (a leftover debug print)                   6/6, the output in the feedback
+  fdspray       writes garbage to every file descriptor 0-20 in every function
+                (its channel to the checker among them)             0/6, the grader unharmed
+  early_done    answers "done" on the channel itself and returns without
+                computing (a forged answer: C is checked anyway)    0/6 (every test FAILED)
   forged        writes doctest's report claiming success, exit 0    0/6 (*)
   forward       calls the reference's functions                     0/6 build-failed (*)
   bomb_include  #include "/dev/zero"                                0/6 build-failed (memory limit)
@@ -297,8 +304,22 @@ def make_class(sub, tmp, port, udp_port, abstract):
                'for (int i = 0; i < 10240 && f; ++i) std::fwrite(block, 1, sizeof block, f); }',
     }))
     cases.append(Case("forkstorm", 1, review=["starts processes", "opens or removes files"],
-                      statuses={"ijk": "TIMEOUT", "ikj": "FAILED", "jik": "TIMEOUT", "jki": "CRASHED", "kij": "CRASHED",
+                      statuses={"ijk": "TIMEOUT", "ikj": "FAILED", "jik": "TIMEOUT", "jki": "TIMEOUT", "kij": "CRASHED",
                                 "kji": "PASSED"}))
+
+    # Output and the channel (harness/runner/protocol.h): printing costs nothing, and nothing the runner
+    # writes on its channel to the checker can make a verdict, since the checker checks C itself.
+    write(sub / "chatty" / "labs" / "lab1", with_probes(ref, {
+        o: f'std::printf("debug: {o} called, M=%lld\\n", (long long)M); std::fprintf(stderr, "warning from {o}\\n");'
+        for o in ORDERS}))
+    cases.append(Case("chatty", 6))
+    write(sub / "fdspray" / "labs" / "lab1", with_probes(ref, {
+        o: 'for (int fd = 0; fd <= 20; ++fd) { static const char junk[] = "\\x01\\xfe garbage done\\n"; '
+           'if (::write(fd, junk, sizeof junk - 1) < 0) continue; }' for o in ORDERS}))
+    cases.append(Case("fdspray", 0, statuses={o: "CRASHED" for o in ORDERS}))
+    write(sub / "early_done" / "labs" / "lab1", with_probes(ref, {
+        o: '{ static const char done[] = "done"; ::send(3, done, sizeof done - 1, 0); return; }' for o in ORDERS}))
+    cases.append(Case("early_done", 0, statuses={o: "FAILED" for o in ORDERS}))
 
     write(sub / "crash" / "labs" / "lab1", with_probes(ref, {
         "ijk": '{ volatile float* nowhere = nullptr; *nowhere = 1.0f; }',
@@ -459,7 +480,8 @@ def check_results(out, cases, level):
         got = float(row["score"])
         want = c.level_scores.get(level, c.expected)
         results = json.loads((out / outputs_name(c.name) / "results.json").read_text(encoding="utf-8"))
-        statuses = {t["name"].split(":")[0].split(".")[1]: t["output"].split(":")[0] for t in results["tests"]}
+        statuses = {t["name"].split(":")[0].split(".")[1]: t["output"].split("\n")[0].split(":")[0]
+                    for t in results["tests"]}
         shown = f"score {got:g}/6, build {row['build']}, review: {row['review'] or '-'}; tests: " + \
             ", ".join(f"{k} {v}" for k, v in statuses.items())
         if c.split and not SPLIT_LANDED:
@@ -479,7 +501,17 @@ def check_results(out, cases, level):
     check(not (REPO / "PWNED").exists() and not (out.parent / "PWNED").exists() and not Path("PWNED").exists(),
           "the odd folder names ran nothing ($(touch PWNED))")
     fb = (out / outputs_name("forkstorm") / "feedback.txt").read_text(encoding="utf-8")
-    check(len(fb) < 20000, "endless output stays out of the feedback (it is cut)", f"{len(fb)} characters")
+    check(len(fb) < 20000 and "| spam spam" in fb, "endless output: its start is in the feedback, cut short",
+          f"{len(fb)} characters")
+    fb = (out / outputs_name("chatty") / "feedback.txt").read_text(encoding="utf-8")
+    check(all(f"| debug: {o} called" in fb and f"| warning from {o}" in fb for o in ORDERS)
+          and "printing is allowed and costs nothing" in fb,
+          "chatty: what it printed on stdout and stderr is in the feedback, test by test", fb[:1500])
+    fb = (out / outputs_name("fdspray") / "feedback.txt").read_text(encoding="utf-8")
+    check(fb.count("broke the protocol") == 6, "fdspray: every test 'the runner broke the protocol'", fb[:1500])
+    fb = (out / outputs_name("early_done") / "feedback.txt").read_text(encoding="utf-8")
+    check(fb.count("never written") >= 6, "early_done: a 'done' without the work leaves C unwritten, and the "
+          "checker says so", fb[:1500])
     fb = (out / outputs_name("bomb_include") / "feedback.txt").read_text(encoding="utf-8")
     check("BUILD FAILED" in fb and len(fb) < 20000, "the include bomb's feedback: the compiler's message, short",
           fb[:500])

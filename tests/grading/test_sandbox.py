@@ -75,7 +75,8 @@ def stopping(tmp):
 def environment():
     saved = dict(os.environ)
     os.environ.update({"MAKEFLAGS": "-j99", "OPT": "-O0", "MML_IMPL": "reference", "OMP_NUM_THREADS": "64",
-                       "MMLAB_SECRET_TOKEN": "x", "CUDA_VISIBLE_DEVICES": "1", "LC_MESSAGES": "C", "CXX": "g++"})
+                       "MMLAB_SECRET_TOKEN": "x", "CUDA_VISIBLE_DEVICES": "1", "LC_MESSAGES": "C", "CXX": "g++",
+                       "OMPI_MCA_plm_rsh_agent": "false", "NCCL_NVLS_ENABLE": "0", "OMPI_ALLOW_RUN_AS_ROOT": "1"})
     try:
         env = sandbox.clean_env({"TMPDIR": "/x"})
     finally:
@@ -85,6 +86,10 @@ def environment():
           "the caller's make flags, OPT, MML_IMPL, thread count and any other variable do not reach builds and tests")
     check(env.get("CUDA_VISIBLE_DEVICES") == "1" and env.get("CXX") == "g++" and "PATH" in env,
           "what a build needs is kept: PATH, CXX, the GPU's selection", str(sorted(env)))
+    check(env.get("OMPI_MCA_plm_rsh_agent") == "false" and env.get("NCCL_NVLS_ENABLE") == "0"
+          and "OMPI_ALLOW_RUN_AS_ROOT" not in env,
+          "the machine's MPI and NCCL settings (OMPI_MCA_*, NCCL_*) are kept; running MPI as root is not",
+          str(sorted(env)))
     check(env["LC_ALL"] == "C" and env["TMPDIR"] == "/x", "LC_ALL=C (compiler messages in English); extras added")
 
 

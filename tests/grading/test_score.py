@@ -58,6 +58,8 @@ def scoring():
         card = score.score_student(["a"], {"a": TestResult("a", status, "why")}, {"a": 1.0}, set(), 1.0)
         check(card.score == 0 and card.max_score == 1, f"status {status}: 0 of its weight")
     check(score.verdict_text(TestResult("x", "not-run", "")) == "NOT RUN", "verdict without a message: the status alone")
+    check(score.verdict_text(TestResult("x", "passed", "", printed="Your code printed 3 bytes:\n| hi")) ==
+          "PASSED\nYour code printed 3 bytes:\n| hi", "what the code printed follows the verdict, on lines of its own")
     empty = score.score_student([], {}, {}, set(), 1.0)
     check(empty.score == 0 and empty.max_score == 0 and empty.tests == [], "no tests: 0 of 0")
 

@@ -86,7 +86,28 @@ def running(tree):
           "--perf is not run while a graded test fails", vars(r))
 
 
+def runner_outputs(tmp):
+    """checker.runner_output: the file the checker writes (MML_RUNNER_OUTPUT) as the feedback shows it."""
+    from grading import checker
+    f = tmp / "out.txt"
+    check(checker.runner_output(tmp / "none.txt") == "", "no output file (the runner printed nothing): nothing shown")
+    f.write_bytes(b"mmlab-runner-output total=11 kept=11\ndebug: x=1\n")
+    text = checker.runner_output(f)
+    check(text.startswith("Your code printed 11 bytes (printing is allowed and costs nothing):")
+          and text.endswith("\n| debug: x=1"), "short output: all of it, each line marked", text)
+    body = b"".join(b"line %d\x01\n" % i for i in range(50))
+    f.write_bytes(b"mmlab-runner-output total=999999 kept=%d\n" % len(body) + body)
+    text = checker.runner_output(f)
+    lines = text.split("\n")
+    check("999999 bytes" in lines[0] and "the first 20 lines shown" in lines[0] and len(lines) == 21
+          and lines[1] == "| line 0\ufffd", "long output: the count, 20 lines, control characters replaced", text[:200])
+    f.write_bytes(b"forged header\nmmlab-runner-output total=1 kept=1\nx")
+    check(checker.runner_output(f) == "", "a file whose first line is not the checker's header: nothing shown")
+
+
 exit_texts()
+with Scratch() as tmp:
+    runner_outputs(tmp)
 with Scratch() as tmp:
     tree = make_tree(tmp / "tree")
     (tree / "logs").mkdir()

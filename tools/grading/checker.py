@@ -12,11 +12,14 @@
 
 So the verdict (pass/fail, the report file, the exit status) never comes from
 a process that holds student code. This module knows the programs' paths, the
-command lines and environments, runs the checker, and reads what a runner's
-failure looks like in the report (the texts of harness/runner/checker.h).
+command lines and environments, runs the checker, reads what a runner's
+failure looks like in the report (the texts of harness/runner/checker.h), and
+what the runner printed (the checker keeps it apart from the channel: printing
+is allowed and costs nothing; the feedback shows the start of it).
 """
 
 import os
+import re
 import shlex
 import subprocess
 import time
@@ -36,6 +39,10 @@ DIRECT_CALL_MARKER = "[mml-direct-call]"
 # runner) the checker itself may take before it is killed: time to kill the
 # runner and write its report.
 CHECKER_GRACE_SECONDS = 10
+# How much of what a runner printed in one test the feedback shows (the
+# checker keeps the first 64 KiB: harness/runner/checker.cpp, kKeptOutputBytes).
+OUTPUT_SHOWN_BYTES = 2048
+OUTPUT_SHOWN_LINES = 20
 
 
 @dataclass
@@ -57,7 +64,9 @@ class Programs:
 
     @property
     def reference_runner(self):
-        return self.bin(self.base, "mmlab-reference-runner")
+        # In a folder of its own: the programs it starts (lab 12's MPI programs, built with the references)
+        # are found beside it.
+        return self.bin(self.base, "reference") / "mmlab-runner"
 
     def runner(self, tree):
         """The runner built in a tree (a student's, or the starter tree for calibration)."""
@@ -78,12 +87,16 @@ def runner_line(programs, tree, limits, timeout):
     return shlex.join(sandbox_command([programs.runner(tree)], tree, tree, limits, timeout * 4 + 10))
 
 
-def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=None):
+def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=None, output_path=None):
     """The checker's environment: which version the tests run, its runners, the time it may wait for them,
-    and, when the grader is root, the unprivileged user its student runner runs as (MML_RUNNER_USER, uid:gid:
-    the checker switches to it in the runner's process before anything else, harness/runner/checker.cpp)."""
+    where what the student's runner prints goes (MML_RUNNER_OUTPUT: a file of the grader's, outside the
+    sandbox; see runner_output), and, when the grader is root, the unprivileged user its student runner runs
+    as (MML_RUNNER_USER, uid:gid: the checker switches to it in the runner's process before anything else,
+    harness/runner/checker.cpp)."""
     env = {"MML_IMPL": impl, "MMLAB": str(programs.checker_mmlab), "TMPDIR": str(tree / ".tmp"),
            "MML_RUNNER_TIMEOUT": f"{timeout:g}", "HOME": str(tree)}
+    if output_path:
+        env["MML_RUNNER_OUTPUT"] = str(output_path)
     if runner:
         env["MML_RUNNER"] = runner
         user = limits.user if limits else None
@@ -130,3 +143,30 @@ def runner_failure(text):
     if RUNNER_PREFIX in text:
         return "crashed"
     return None
+
+
+def runner_output(path):
+    """What the student's runner printed in one checker run, for the feedback: '' when nothing, else a header
+    saying how much it printed and that it costs nothing, then at most OUTPUT_SHOWN_LINES lines /
+    OUTPUT_SHOWN_BYTES bytes of it, each line prefixed with '| '. The file (written by the checker, never by
+    the runner: MML_RUNNER_OUTPUT) starts with 'mmlab-runner-output total=N kept=K'."""
+    try:
+        with open(path, "rb") as f:
+            head = f.readline(200)
+            data = f.read(OUTPUT_SHOWN_BYTES)
+    except OSError:
+        return ""
+    m = re.match(rb"mmlab-runner-output total=([0-9]+) kept=([0-9]+)\n$", head)
+    if not m:
+        return ""
+    total = int(m.group(1))
+    text = data.decode("utf-8", "replace").replace("\r\n", "\n")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    shown = ["".join(c if c.isprintable() or c == "\t" else "\ufffd" for c in line)[:200]
+             for line in lines[:OUTPUT_SHOWN_LINES]]
+    cut = total > len(data) or len(lines) > OUTPUT_SHOWN_LINES
+    return (f"Your code printed {total} byte{'s' if total != 1 else ''} (printing is allowed and costs nothing"
+            + (f"; the first {len(shown)} line{'s' if len(shown) != 1 else ''} shown" if cut else "") + "):\n"
+            + "\n".join("| " + line for line in shown))

@@ -446,13 +446,16 @@ def masks_for_lab(base, lab_folder, dest):
 
 # The caller's environment that builds and tests may see: the tool and
 # library paths the build needs, the locale, the GPU's selection (Slurm sets
-# CUDA_VISIBLE_DEVICES). Everything else stays out: make variables and
+# CUDA_VISIBLE_DEVICES), and the machine's MPI and NCCL settings (lab 12's
+# programs: an image's OMPI_MCA_plm_rsh_agent where no ssh is installed; a
+# shared GPU host's NCCL_NVLS_ENABLE=0, which must reach every program that
+# may use NCCL). Everything else stays out: make variables and
 # compiler flags would change how a student's code is built or which code the
 # tests run (MML_IMPL), and the grader's own variables (tokens, paths to the
 # submissions) are none of the student's code's business.
 _KEPT_VARIABLES = {"PATH", "LANG", "LANGUAGE", "TZ", "CXX", "CC", "NVCC", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH",
                    "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "PKG_CONFIG_PATH"}
-_KEPT_PREFIXES = ("LC_", "CUDA_", "NVIDIA_")
+_KEPT_PREFIXES = ("LC_", "CUDA_", "NVIDIA_", "OMPI_MCA_", "PMIX_MCA_", "NCCL_")
 
 
 def clean_env(extra=None):

@@ -48,8 +48,11 @@ def graded_order(test_names, perf):
 
 
 def verdict_text(result):
-    """'PASSED', 'FAILED: <why>', 'NOT RUN: <why>'...: the line a student reads for one test."""
-    return result.status.upper().replace("-", " ") + (": " + result.message if result.message else "")
+    """'PASSED', 'FAILED: <why>', 'NOT RUN: <why>'...: the line a student reads for one test, then (on the
+    lines after it) what their code printed in it, if anything (TestResult.printed)."""
+    printed = getattr(result, "printed", "")
+    return (result.status.upper().replace("-", " ") + (": " + result.message if result.message else "")
+            + ("\n" + printed if printed else ""))
 
 
 @dataclass

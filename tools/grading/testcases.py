@@ -26,9 +26,12 @@ STATUSES = ("passed", "failed", "timeout", "crashed", "not-run")
 
 
 class TestResult:
-    def __init__(self, name, status, message="", seconds=0.0):
+    """printed: what the student's code printed during the test, as the feedback shows it
+    (checker.runner_output); '' when nothing."""
+    def __init__(self, name, status, message="", seconds=0.0, printed=""):
         assert status in STATUSES, status
         self.name, self.status, self.message, self.seconds = name, status, message, seconds
+        self.printed = printed
 
 
 def exit_text(rc):
@@ -76,20 +79,26 @@ def run_checked_test_case(programs, tree, suites, suite, name, out_dir, index, l
     process)."""
     xml_path = out_dir / f"test{index}.xml"
     log_path = out_dir / f"test{index}.log"
-    xml_path.unlink(missing_ok=True)  # a report is this run's or none
+    output_path = out_dir / f"test{index}.output"
+    for f in (xml_path, output_path):  # a report is this run's or none
+        f.unlink(missing_ok=True)
     cmd = [programs.checker_tests, f"--test-suite={','.join(suites)}",
            f"--test-case={doctest_filter_escape(name)}", "--reporters=xml", f"--out={xml_path}"]
     runner = checker.runner_line(programs, tree, limits, timeout) if impl == "student" else None
     reference = programs.reference_runner if impl == "reference" else None
-    env = checker.checker_env(tree, impl, runner, reference, timeout, programs, limits)
+    env = checker.checker_env(tree, impl, runner, reference, timeout, programs, limits, output_path)
     rc, timed_out, secs = checker.run_trusted(cmd, tree, log_path, timeout + checker.CHECKER_GRACE_SECONDS, env)
+    result, direct = _checked_result(rc, timed_out, secs, log_path, xml_path, suite, name, timeout, gpu_note)
+    result.printed = checker.runner_output(output_path)
+    return result, direct
+
+
+def _checked_result(rc, timed_out, secs, log_path, xml_path, suite, name, timeout, gpu_note):
+    """run_checked_test_case's verdict from the checker's exit status, log and report."""
     log = read_head(log_path, 65536)
     if rc == checker.DIRECT_CALL_EXIT and checker.DIRECT_CALL_MARKER in log:
         return TestResult(name, "crashed", "the test calls student code directly"), True
     r = _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note)
-    late = re.search(r"mmlab-checker: the runner .*", log)
-    if r.status == "crashed" and late and r.message.startswith("the checks passed"):
-        return TestResult(name, "crashed", late.group(0)[len("mmlab-checker: "):] + RUNNER_IS_YOUR_CODE, secs), False
     kind = checker.runner_failure(r.message) if r.status in ("failed", "crashed") else None
     if kind:
         why = r.message.replace("the test threw an exception: ", "")
@@ -169,23 +178,30 @@ def run_performance_target(tree, logs, lab_number, results, weights, threads, si
     args = ["lab", str(lab_number), "--threads", str(threads), "--json", str(json_path), "--quiet"]
     if size:
         args += ["--size", size]
+    printed = ""
     if programs:
         runner = checker.runner_line(programs, tree, limits, PERF_TIMEOUT)
+        output_path = logs / "perf.output"
         env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT, programs,
-                                  limits)
+                                  limits, output_path)
         rc, timed_out, secs = checker.run_trusted([programs.checker_mmlab] + args, tree, logs / "perf.log",
                                                   PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
+        printed = checker.runner_output(output_path)
     else:
         rc, timed_out, secs = run_limited(["build/bin/mmlab"] + args, tree, tree, logs / "perf.log", PERF_TIMEOUT,
                                           limits, 4000, clean_env({"TMPDIR": str(tree / ".tmp")}))
     if timed_out:
-        return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs)
+        return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs, printed)
     try:
         report = json.loads(json_path.read_text())
         target = report["target"]
     except (OSError, ValueError, KeyError, TypeError):
-        return TestResult(name, "failed", f"mmlab lab {lab_number} gave no verdict ({exit_text(rc)})", secs)
+        refused = re.search(r"^mmlab: error: (.*)", read_head(logs / "perf.log", 65536), re.M)
+        if rc == 2 and refused:  # the lab has no --json verdict (lab 12: its tables come from its MPI programs)
+            return TestResult(name, "not-run", f"mmlab lab {lab_number} has no verdict to grade: {refused.group(1)}",
+                              secs, printed)
+        return TestResult(name, "failed", f"mmlab lab {lab_number} gave no verdict ({exit_text(rc)})", secs, printed)
     text = f"{target.get('goal', '')}: {target.get('explanation', '')}"
-    result = TestResult(name, "passed" if target.get("met") is True else "failed", text, secs)
+    result = TestResult(name, "passed" if target.get("met") is True else "failed", text, secs, printed)
     result.perf_summary = report.get("summary")  # the GFLOP/s per stage: results.json's leaderboard (outputs.py)
     return result

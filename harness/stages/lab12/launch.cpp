@@ -1,6 +1,7 @@
 // Starting lab 12's MPI programs with mpirun (launch.h).
 #include "harness/stages/lab12/launch.h"
 
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,8 +9,14 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
 #include <sstream>
+#include <stdexcept>
 #include <thread>
+
+#include "harness/student_side.h"
 
 namespace mml::lab12 {
 namespace {
@@ -68,14 +75,23 @@ std::string program_path(const std::string& name) {
     return dir + "/" + name;
 }
 
-std::string find_mpirun() {
-    // MML_MPIRUN names the one to use (another MPI's, or a missing one in the tests).
-    if (const char* chosen = std::getenv("MML_MPIRUN")) return executable(chosen) ? chosen : "";
+namespace {
+// `name` in a folder of PATH, or "".
+std::string on_path(const std::string& name) {
     if (const char* path = std::getenv("PATH")) {
         std::stringstream dirs(path);
         for (std::string d; std::getline(dirs, d, ':');)
-            if (!d.empty() && executable(d + "/mpirun")) return d + "/mpirun";
+            if (!d.empty() && executable(d + "/" + name)) return d + "/" + name;
     }
+    return "";
+}
+}  // namespace
+
+std::string find_mpirun() {
+    // MML_MPIRUN names the one to use (another MPI's, or a missing one in the tests).
+    if (const char* chosen = std::getenv("MML_MPIRUN")) return executable(chosen) ? chosen : "";
+    const std::string found = on_path("mpirun");
+    if (!found.empty()) return found;
     for (const char* p : {"/usr/bin/mpirun", "/usr/local/bin/mpirun", "/usr/lib64/openmpi/bin/mpirun"})
         if (executable(p)) return p;
     return "";
@@ -129,7 +145,10 @@ std::string Launch::error() const {
     return out.empty() ? "exit code " + std::to_string(exit_code) : out;
 }
 
-Launch launch(const std::string& program, int np, const std::vector<std::string>& args, int limit_s) {
+namespace {
+
+// The start itself, in this process (the side the call runs on).
+Launch launch_here(const std::string& program, int np, const std::vector<std::string>& args, int limit_s) {
     const std::string mpirun = find_mpirun();
     std::string cmd;
     if (executable("/usr/bin/timeout")) cmd += "/usr/bin/timeout --kill-after=10 " + std::to_string(limit_s) + " ";
@@ -137,6 +156,12 @@ Launch launch(const std::string& program, int np, const std::vector<std::string>
     if (is_open_mpi(mpirun)) {
         cmd += " --oversubscribe";
         if (geteuid() == 0) cmd += " --allow-run-as-root";
+        // Open MPI refuses to start, even on this machine alone, when its
+        // remote-start agent (ssh or rsh) is not installed (seen on the H100
+        // machine's image, inside the grader's sandbox): a run here never
+        // uses it, so any program that exists will do.
+        if (!std::getenv("OMPI_MCA_plm_rsh_agent") && on_path("ssh").empty() && on_path("rsh").empty())
+            cmd += " --mca plm_rsh_agent false";
         if (program.find("nccl") != std::string::npos && !std::getenv("NCCL_NVLS_ENABLE"))
             cmd += " -x NCCL_NVLS_ENABLE=0";
     }
@@ -148,8 +173,95 @@ Launch launch(const std::string& program, int np, const std::vector<std::string>
     if (!std::getenv("NCCL_NVLS_ENABLE") && program.find("nccl") != std::string::npos)
         setenv("NCCL_NVLS_ENABLE", "0", 0);  // also for an mpirun that is not Open MPI's
     l.output = run_capture(cmd, l.exit_code);
-    l.results = parse_results(l.output);
     return l;
+}
+
+// A fresh folder for a run's products, in $TMPDIR (the grader's sandbox: the
+// student's tree) or /tmp.
+std::string fresh_folder() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/mmlab-lab12-XXXXXX";
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("cannot make a folder for the products in " + pattern);
+    return pattern;
+}
+
+// The products a run wrote (c0.bin, c1.bin, ... until one is missing), at
+// most 1 GiB in all; then the folder and whatever is in it are removed.
+std::vector<std::string> take_products(const std::string& dir) {
+    std::vector<std::string> products;
+    std::size_t total = 0;
+    for (std::size_t i = 0;; ++i) {
+        std::ifstream in(product_file(dir, i), std::ios::binary);
+        if (!in) break;
+        std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        total += bytes.size();
+        if (total > (std::size_t(1) << 30)) break;
+        products.push_back(std::move(bytes));
+    }
+    if (DIR* d = opendir(dir.c_str())) {
+        while (const dirent* e = readdir(d))
+            if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0)
+                unlink((dir + "/" + e->d_name).c_str());
+        closedir(d);
+    }
+    rmdir(dir.c_str());
+    return products;
+}
+
+// The call "lab12.launch": PROGRAM NP LIMIT_S PRODUCTS(0|1) ARGS... Its
+// status is the program's exit code, its text the output, its blobs the
+// command line and then, with PRODUCTS, every product (take_products).
+SideCallResult launch_call(const std::vector<std::string>& w) {
+    if (w.size() < 4) throw std::invalid_argument("lab12.launch takes PROGRAM NP LIMIT_S PRODUCTS ARGS...");
+    const int np = std::stoi(w[1]), limit_s = std::stoi(w[2]);
+    const bool products = w[3] == "1";
+    std::vector<std::string> args(w.begin() + 4, w.end());
+    std::string dir;
+    if (products) {
+        dir = fresh_folder();
+        args.insert(args.end(), {"--c-out", dir});
+    }
+    const Launch l = launch_here(w[0], np, args, limit_s);
+    SideCallResult r;
+    r.status = l.exit_code;
+    r.text = l.output.size() > (std::size_t(1) << 20) ? l.output.substr(0, std::size_t(1) << 20) : l.output;
+    r.blobs.push_back(l.command);
+    if (products)
+        for (std::string& p : take_products(dir)) r.blobs.push_back(std::move(p));
+    return r;
+}
+
+const SideCallRegistrar kLaunchCall("lab12.launch", launch_call);
+
+// The call with these words, its answer as a Launch (and the products after the command).
+SideCallResult launch_on_student_side(const std::string& program, int np, const std::vector<std::string>& args,
+                                      int limit_s, bool products, Launch& l) {
+    std::vector<std::string> words = {program, std::to_string(np), std::to_string(limit_s), products ? "1" : "0"};
+    words.insert(words.end(), args.begin(), args.end());
+    SideCallResult r = call_student_side("lab12.launch", words);
+    l.exit_code = r.status;
+    l.output = r.text;
+    l.command = r.blobs.empty() ? program : r.blobs.front();
+    l.results = parse_results(l.output);
+    return r;
+}
+
+}  // namespace
+
+Launch launch(const std::string& program, int np, const std::vector<std::string>& args, int limit_s) {
+    Launch l;
+    launch_on_student_side(program, np, args, limit_s, false, l);
+    return l;
+}
+
+ProductRun launch_with_products(const std::string& program, int np, const std::vector<std::string>& args,
+                                std::uint64_t seed, int limit_s) {
+    std::vector<std::string> with_seed = args;
+    with_seed.insert(with_seed.end(), {"--seed", std::to_string(seed)});
+    ProductRun pr;
+    SideCallResult r = launch_on_student_side(program, np, with_seed, limit_s, true, pr.run);
+    for (std::size_t i = 1; i < r.blobs.size(); ++i) pr.products.push_back(std::move(r.blobs[i]));
+    return pr;
 }
 
 }  // namespace mml::lab12

@@ -1,8 +1,15 @@
 // How mmlab starts lab 12's MPI programs: build/bin/mmlab-mpi (CPU) and
 // build/bin/mmlab-nccl (GPU), beside mmlab, through mpirun. mmlab itself is
 // not an MPI program; the programs answer with RESULT lines (protocol.h).
+//
+// The programs hold the student's code, so every start is a call on the
+// student's side (harness/student_side.h, "lab12.launch"): here in one
+// process; in the grader's checker, in the student's runner inside the
+// sandbox (where the programs are the student's, built beside the runner),
+// and only the output and the products come back.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,8 +42,23 @@ struct Launch {
 // with at most `limit_s` seconds (coreutils timeout). Oversubscription lets
 // P exceed the cores (the tests run 4 processes on 2 cores); NCCL runs get
 // NCCL_NVLS_ENABLE=0 unless the environment sets it (the shared GPU machines
-// require NVLink multicast off; these broadcasts do not need it).
+// require NVLink multicast off; these broadcasts do not need it). Root is
+// decided where mpirun runs: the grader's sandbox runs it as an unprivileged
+// user, so there it never gets --allow-run-as-root.
 Launch launch(const std::string& program, int np, const std::vector<std::string>& args, int limit_s = 600);
+
+// launch() of `program gemm ...` with "--seed SEED --c-out DIR" added (DIR a
+// fresh folder of the side that runs it, removed after): also every product
+// rank 0 wrote, raw (M x N float32 each, in --size order; a missing one ends
+// the list), for the caller to check against its own A and B
+// (shape_seed(seed, i)): what the program says about its own check is the
+// student's side's word, the caller's check is not.
+struct ProductRun {
+    Launch run;
+    std::vector<std::string> products;
+};
+ProductRun launch_with_products(const std::string& program, int np, const std::vector<std::string>& args,
+                                std::uint64_t seed, int limit_s = 600);
 
 // Cores of this machine (for "oversubscribed" notes and the model).
 int cores_here();

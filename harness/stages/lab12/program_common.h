@@ -56,8 +56,12 @@ struct GemmArgs {
     bool seed_given = false;
     std::uint64_t seed = 0;
     bool check = true;                // --no-check: timing only
+    std::string c_out;                // --c-out DIR: rank 0 writes each product there (protocol.h, write_product)
     bool fault_layout = false;        // --fault rank-layout (a test hook)
 };
+
+// Whether rank 0 needs the whole C gathered: to check it, or to write it out.
+inline bool gathers_c(const GemmArgs& g) { return g.check || !g.c_out.empty(); }
 
 // The program's own options: called with each flag the shared ones do not
 // know and a way to take its value; returns false for a flag it does not know.

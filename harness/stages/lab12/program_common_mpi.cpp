@@ -98,6 +98,9 @@ void parse_gemm_args(const std::vector<std::string>& args, const std::vector<std
             g.seed_given = true;
         } else if (f == "--no-check") {
             g.check = false;
+        } else if (f == "--c-out") {
+            g.c_out = value();
+            if (g.c_out.empty()) throw Usage("--c-out needs a folder");
         } else if (f == "--fault") {
             const std::string v = value();
             if (v != "rank-layout") throw Usage("--fault " + v + ": the only fault is rank-layout");
@@ -140,7 +143,7 @@ ShapeRun set_up(const GemmArgs& g, const GemmEngine& engine, std::size_t index, 
             throw Usage(e.what());
         }
     }
-    r.seed = seed + 1000003ULL * index;
+    r.seed = shape_seed(seed, index);
     if (rank == 0) {
         r.A = Matrix(r.shape.M, r.shape.K);
         r.B = Matrix(r.shape.K, r.shape.N);
@@ -180,6 +183,7 @@ int run_gemm(const GemmArgs& g, const GemmEngine& engine) {
             if (!check.passed) line.add("failure", check.failure);
         }
         print_result(line);
+        if (!g.c_out.empty()) write_product(g.c_out, si, r.C);
         if (g.check && !check.passed) ++failures;
     }
     mpi_check(MPI_Bcast(&failures, 1, MPI_INT, 0, MPI_COMM_WORLD), "MPI_Bcast");

@@ -48,6 +48,7 @@ gemm options:
   --reps R --warmup W       timed and untimed repetitions (default 3 and 1)
   --seed S                  inputs' seed (default: fresh)
   --no-check                skip the check (timing only)
+  --c-out DIR               rank 0 writes each product to DIR/c<i>.bin (float32; for a checker)
   --fault rank-layout       test hook: the algorithm is told a column-major rank layout
                             while the blocks were handed out row-major (must fail its check)
 bench options:
@@ -124,7 +125,7 @@ Measured run_cpu(const CpuArgs& c, const CpuVersions& v, ShapeRun& r) {
         comm_mean.push_back(cmean);
         fraction.push_back(tmax > 0 ? cmean / tmax : 0);
     }
-    if (g.check) gather_c(r.C, r.layouts, rank, C_loc.data());
+    if (gathers_c(g)) gather_c(r.C, r.layouts, rank, C_loc.data());
     if (g.algo == "summa") m.steps = static_cast<long long>(summa_panels(s, r.grid, g.panel).size());
     m.fields.add("comm_seconds", median(comm_mean)).add("comm_max_seconds", median(comm_max));
     m.fields.add("comm_fraction", median(fraction)).add("comm_bytes_per_rank", bytes);

@@ -59,7 +59,7 @@ gemm options:
   --always-broadcast        broadcast even along a row or column of one process (tests: runs
                             NCCL on one GPU)
   --reps R --warmup W       timed and untimed repetitions (default 5 and 2)
-  --seed S, --no-check, --fault rank-layout   as in mmlab-mpi
+  --seed S, --no-check, --c-out DIR, --fault rank-layout   as in mmlab-mpi
 )";
 
 // ---------------------------------------------------------------- the GPU and NCCL
@@ -336,7 +336,7 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
         comm.push_back(comm_t);
         gemm_s.push_back(gemm_t);
     }
-    if (g.check) {
+    if (gathers_c(g)) {
         Matrix C_loc(1, std::max<std::int64_t>(1, c_count));
         if (c_count) CUDA_CHECK(cudaMemcpy(C_loc.data(), dC.get(), c_count * sizeof(float), cudaMemcpyDeviceToHost));
         gather_c(r.C, r.layouts, rank, C_loc.data());

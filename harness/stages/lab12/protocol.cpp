@@ -33,6 +33,19 @@ ResultLine& ResultLine::add(const std::string& key, double value) {
 
 ResultLine& ResultLine::add(const std::string& key, long long value) { return add(key, std::to_string(value)); }
 
+std::string product_file(const std::string& dir, std::size_t index) {
+    return dir + "/c" + std::to_string(index) + ".bin";
+}
+
+void write_product(const std::string& dir, std::size_t index, const Matrix& C) {
+    const std::string path = product_file(dir, index);
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) throw std::runtime_error("cannot write the product to " + path);
+    const std::size_t n = std::size_t(C.rows()) * std::size_t(C.cols());
+    const bool ok = std::fwrite(C.data(), sizeof(float), n, f) == n;
+    if (std::fclose(f) != 0 || !ok) throw std::runtime_error("writing the product to " + path + " failed");
+}
+
 std::vector<Fields> parse_results(const std::string& output) {
     std::vector<Fields> out;
     std::istringstream lines(output);

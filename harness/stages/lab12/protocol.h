@@ -46,6 +46,18 @@ bool append_results(const std::string& path, const std::vector<Fields>& rows);
 double number(const Fields& f, const std::string& key, double fallback = 0);
 std::string field(const Fields& f, const std::string& key, const std::string& fallback = "");
 
+// The seed of shape number `index`'s inputs in a run given --seed SEED:
+// rank 0 makes A and B with fill_inputs(A, B, shape_seed(SEED, index)), and
+// whoever checks the run makes the same A and B so.
+inline std::uint64_t shape_seed(std::uint64_t seed, std::size_t index) { return seed + 1000003ULL * index; }
+
+// --c-out DIR: rank 0 writes the product of shape number `index` to
+// DIR/c<index>.bin, M x N float32 row-major, nothing else (write_product
+// throws std::runtime_error naming the file when it cannot), so that a
+// process without the student's code can check it (tests/lab12_runs.h).
+std::string product_file(const std::string& dir, std::size_t index);
+void write_product(const std::string& dir, std::size_t index, const Matrix& C);
+
 // "300x200x100" or "512" (square), comma-separated, each >= 1; throws
 // std::invalid_argument naming the bad item.
 std::vector<Shape> parse_shape_list(const std::string& text);
