@@ -11,7 +11,8 @@
 # Every step has a time limit inside LAB12_GPU_BUDGET_S (default 480 s).
 # Logs go to $OUT (the device tool brings them back) or build/lab12-gpu;
 # results.txt holds every RESULT line (handouts/data/lab12-h100.txt is one).
-# LAB12_GPU_STEPS="build tests bench comm sanitizer model" picks steps (they run in that order);
+# LAB12_GPU_STEPS="build tests bench scale comm sanitizer model" picks steps (they run in that order;
+# scale, 16384^3 timing only, only when named);
 # LAB12_RANKS (default: every GPU) sets the ranks of the GPU tests and benchmarks;
 # 16384^3 runs with several GPUs, or with LAB12_BIG=1 (it needs minutes: see bench).
 set -uo pipefail
@@ -52,8 +53,9 @@ fi
 
 if want tests; then
   step "lab 12 GPU tests ($ranks rank(s); the CPU ones run in CI)"
-  MML_LAB12_RANKS=$ranks limited 150 bash tools/run-tests.sh build/bin/mmlab-tests \
-    --test-suite=gpu-lab12,gpu-lab12-peers > "$out/tests.log" 2>&1
+  # (line-buffered, with each case's duration: a case cut by the limit still shows)
+  MML_LAB12_RANKS=$ranks limited "${LAB12_TESTS_S:-150}" stdbuf -oL bash tools/run-tests.sh build/bin/mmlab-tests \
+    --test-suite=gpu-lab12,gpu-lab12-peers --duration=true > "$out/tests.log" 2>&1
   echo "rc=$?"; grep -E "^\[tests\]|test cases:" "$out/tests.log"; tail -n1 "$out/tests.log"
   grep -B3 -A8 "ERROR" "$out/tests.log" | head -40
 fi
@@ -81,9 +83,25 @@ if want bench; then
   grep -E "^(summa|rows|cublas)|NOT RUN|^GPU:" "$out/bench.txt"
 fi
 
+if want scale; then
+  # 16384^3 on every GPU against one GPU, timing only (--no-check: the
+  # float64 check costs minutes at this size; the same code is checked at
+  # 8192^3 by the bench step and at odd shapes by the tests).
+  step "16384^3, timing only: SUMMA on $ranks GPU(s) (fp32 overlap on/off, bf16) beside cuBLAS on one GPU and cublasXt"
+  nccl() { local np=$1; shift; limited 60 mpirun -np "$np" "${run_as_root[@]}" --oversubscribe -x NCCL_NVLS_ENABLE \
+             build/bin/mmlab-nccl gemm --size 16384 --no-check "$@" 2>&1 | tee -a "$out/bench.txt" | grep '^RESULT' >> "$results"; }
+  nccl 1 --algo cublas --precision fp32 --reps 3
+  nccl "$ranks" --algo summa --precision fp32 --overlap on --reps 3
+  nccl "$ranks" --algo summa --precision fp32 --overlap off --reps 3
+  nccl 1 --algo cublas --precision bf16 --reps 3
+  nccl "$ranks" --algo summa --precision bf16 --overlap on --reps 3
+  nccl 1 --algo cublasxt --reps 1 --warmup 0
+  grep '^RESULT' "$results" | grep 'M=16384' | sed -E 's/.*(P=[0-9]+) algo=([a-z]+).* overlap=([a-z]+).* precision=([a-z0-9]+).* seconds=([0-9.e-]+).*/\1 \2 \3 \4 \5 s/'
+fi
+
 if want comm; then
   step "broadcast / allreduce: NCCL on $ranks GPU(s), MPI on 2 processes"
-  limited 40 build/bin/mmlab comm-bench --engine nccl --np "$ranks" --bytes 8,65536,1048576,16777216,268435456 \
+  limited 40 build/bin/mmlab comm-bench --engine nccl --np "$ranks" --bytes 8,65536,1048576,16777216,268435456,1073741824 \
     --save "$results" > "$out/comm.txt" 2>&1
   limited 40 build/bin/mmlab comm-bench --engine mpi --np 2 --bytes 8,65536,1048576,16777216,67108864 \
     --save "$results" >> "$out/comm.txt" 2>&1

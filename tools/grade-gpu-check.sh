@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The grader on a GPU machine, end to end, for the labs named: for each lab N
+# two submissions, "good" (the reference's files of lab N handed in as a
+# student's: namespace student::labN, includes from labs/labN) and "starter"
+# (the untouched starter), graded by tools/grade.py through the checker.
+# Expect full marks for good and 0 for starter; the summaries and feedback go
+# to $OUT (or build/grade-gpu-check).
+#   bash tools/grade-gpu-check.sh 8 11 12
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-build/grade-gpu-check}
+mkdir -p "$out"
+[ $# -gt 0 ] || { echo "usage: tools/grade-gpu-check.sh LAB..." >&2; exit 2; }
+for lab in "$@"; do
+  [ -d "solutions/lab$lab" ] || { echo "grade-gpu-check: no solutions/lab$lab (run it in the instructors' repository)" >&2; exit 2; }
+  subs=$(mktemp -d) res=$(mktemp -d)
+  mkdir -p "$subs/good/lab$lab" "$subs/starter/labs"
+  for f in solutions/lab$lab/*; do
+    sed -e "s/reference::lab$lab/student::lab$lab/g" -e "s|solutions/lab$lab|labs/lab$lab|g" "$f" > "$subs/good/lab$lab/$(basename "$f")"
+  done
+  cp -r "labs/lab$lab" "$subs/starter/labs/"
+  echo "== lab $lab"
+  python3 tools/grade.py "$subs" --lab "$lab" --out "$res/out" -j 2 > "$out/grade$lab.log" 2>&1
+  echo "grade.py exit $?"
+  grep -E "^\[[0-9]+/[0-9]+\]|^containment|WARNING" "$out/grade$lab.log" | cut -c1-300
+  cp "$res/out/grades.csv" "$out/grades$lab.csv" 2>/dev/null
+  rm -rf "$subs" "$res"
+done
