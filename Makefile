@@ -412,7 +412,7 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
   # call is linked). The reference runner's: the normal build's, references in.
   G_MPI_NAMES := $(if $(filter labs/lab$(LAB)/%,$(MPI_ALL) $(NCCL_ALL)),$(notdir $(MPI_PROGRAMS)))
   G_MPI_OBJS := $(call obj,$(filter-out %/references_mpi.cpp,$(MPI_ALL)))
-  G_NCCL_OBJS := $(call obj,$(filter-out %/references_nccl.cu,$(NCCL_ALL)) $(filter labs/common/%,$(MPI_ALL)))
+  G_NCCL_OBJS := $(call obj,$(filter-out %/references_nccl.cu,$(NCCL_ALL)) $(filter labs/common/% %/program_common_mpi.cpp,$(MPI_ALL)))
   G_REF_BIN := $(G_BIN)/reference
 
   checker: $(G_BIN)/mmlab-checker-tests $(G_BIN)/mmlab-checker

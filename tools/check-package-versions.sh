@@ -80,7 +80,10 @@ for rel in "${releases[@]}"; do
     fi
     continue
   fi
-  if ! NO_INSTALL=1 make -s -j"$jobs" BUILD="$build" CUDA=0 all >"$build.log" 2>&1; then
+  # -L on the compiler itself: it must come before the system's library
+  # folder, which gcc searches before LIBRARY_PATH.
+  libdir=$root/usr/lib/x86_64-linux-gnu
+  if ! NO_INSTALL=1 make -s -j"$jobs" BUILD="$build" CUDA=0 CXX="g++ -L$libdir -Wl,-rpath,$libdir" all >"$build.log" 2>&1; then
     echo "   build: FAILED (log: $build.log)"; tail -n 20 "$build.log"; status=1; continue
   fi
   linked=$(ldd "$build/bin/mmlab" | awk '/libbenchmark/ { print $3 }')
