@@ -24,5 +24,6 @@ for lab in "$@"; do
   echo "grade.py exit $?"
   grep -E "^\[[0-9]+/[0-9]+\]|^containment|WARNING" "$out/grade$lab.log" | cut -c1-300
   cp "$res/out/grades.csv" "$out/grades$lab.csv" 2>/dev/null
+  for who in good starter; do cp "$res/out/$who/feedback.txt" "$out/feedback$lab-$who.txt" 2>/dev/null; done
   rm -rf "$subs" "$res"
 done
