@@ -5,7 +5,7 @@
 # (the untouched starter), graded by tools/grade.py through the checker.
 # Expect full marks for good and 0 for starter; the summaries and feedback go
 # to $OUT (or build/grade-gpu-check).
-#   bash tools/grade-gpu-check.sh 8 11 12
+#   bash tools/grade-gpu-check.sh 8 11 12     (GRADE_FLAGS="--sandbox unshare": more flags for grade.py)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/grade-gpu-check}
@@ -20,7 +20,8 @@ for lab in "$@"; do
   done
   cp -r "labs/lab$lab" "$subs/starter/labs/"
   echo "== lab $lab"
-  python3 tools/grade.py "$subs" --lab "$lab" --out "$res/out" -j 2 > "$out/grade$lab.log" 2>&1
+  # shellcheck disable=SC2086
+  python3 tools/grade.py "$subs" --lab "$lab" --out "$res/out" -j 2 ${GRADE_FLAGS:-} > "$out/grade$lab.log" 2>&1
   echo "grade.py exit $?"
   grep -E "^\[[0-9]+/[0-9]+\]|^containment|WARNING" "$out/grade$lab.log" | cut -c1-300
   cp "$res/out/grades.csv" "$out/grades$lab.csv" 2>/dev/null

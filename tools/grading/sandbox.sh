@@ -28,12 +28,30 @@
 # See handouts/grading.md ("What the containment does not protect against").
 set -u
 
+# The loopback interface of a new network namespace starts down: no network
+# at all, not even to this machine. MPI (lab 12: mpirun and its ranks talk
+# over loopback sockets) and NCCL's bootstrap need it; bubblewrap brings it
+# up itself. Root of the namespace may; `ip` where installed, else the ioctl.
+loopback_up() {
+  ip link set lo up 2>/dev/null && return
+  python3 -c 'import fcntl, socket, struct
+fcntl.ioctl(socket.socket(), 0x8914, struct.pack("16sH14s", b"lo", 0x1 | 0x8 | 0x40, b""))' 2>/dev/null ||
+    echo "sandbox: cannot bring up the loopback interface (MPI programs will not start)" >&2
+}
+
+if [ "${1:-}" = --lo-up ]; then  # (net mode) in the new network namespace, as its root
+  shift
+  loopback_up
+  exec bash "$0" "$@"
+fi
+
 if [ "${1:-}" = --inside ]; then
   # Stage 2 (unshare mode), PID 1 of the new namespaces: make everything but WORK
   # read-only, then enter a nested user+mount namespace, in which these
   # read-only flags are locked (a process there cannot remount them writable).
   shift
   work=$1
+  loopback_up
   mount --bind "$work" "$work" || { echo "sandbox: cannot bind $work" >&2; exit 125; }
   while read -r _ _ _ _ point _; do
     point=$(printf '%b' "${point//\\/\\\\0}")  # mountinfo escapes spaces as \040
@@ -78,7 +96,7 @@ case "$mode" in
   bwrap) set_limits "$cpu" "$mem" "$fsize" "$nproc"; exec "$@" ;;
   unshare) exec unshare --user --map-root-user --mount --net --pid --fork --kill-child --mount-proc \
           bash "$0" --inside "$work" "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
-  net)  exec unshare --user --map-root-user --net bash "$0" --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
+  net)  exec unshare --user --map-root-user --net bash "$0" --lo-up --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
   none) exec bash "$0" --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
   *) echo "sandbox: unknown mode '$mode' (bwrap, unshare, net or none)" >&2; exit 125 ;;
 esac
