@@ -130,7 +130,12 @@ TEST_SUITE("lab4") {
         for (int t = 0; t < 7; ++t) busy += rows_for_thread(2, 16, 7, t).size() > 0;
         CHECK(busy == 2);
     }
+}
 
+// The harness's lab 4 command (given code), not the student's work: it times
+// the reference rows too, which the grader's programs do not hold, so it is
+// in a suite of its own that `make test` runs and the grader does not.
+TEST_SUITE("lab4-given") {
     TEST_CASE("mmlab scaling: a table with speedup and efficiency; bad requests are usage errors") {
         const Outcome ok = run_mmlab("scaling --stage lab4.pthreads --size 96 --threads-list 1,2 --reps 1 --quiet");
         INFO(ok.output);
