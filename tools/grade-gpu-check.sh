@@ -3,7 +3,9 @@
 # two submissions, "good" (the reference's files of lab N handed in as a
 # student's: namespace student::labN, includes from labs/labN) and "starter"
 # (the untouched starter), graded by tools/grade.py through the checker.
-# Expect full marks for good and 0 for starter; the summaries and feedback go
+# Expect full marks for good and 0 for starter (not for lab 3: its answer is
+# solutions/lab3/strassen_recursion.cpp, code given compiled to lab 4, not a
+# file a lab 3 submission holds; tests/grading/test_given.py builds a real one); the summaries and feedback go
 # to $OUT (or build/grade-gpu-check).
 #   bash tools/grade-gpu-check.sh 8 11 12     (GRADE_FLAGS="--sandbox unshare": more flags for grade.py)
 set -uo pipefail
