@@ -24,16 +24,7 @@ sizes=${LAB11_SIZES:-1000,1024,2048,4095,4096,5000,8192,8192x1024x4096,1024x8192
 stages=${LAB11_STAGES:-lab11.wgmma,lab11.cublas_bf16}
 sizes2=${LAB11_SIZES2:-4096}
 stages2=${LAB11_STAGES2:-lab11.wmma_bf16,lab11.mma_sync,lab11.wgmma,lab11.cublas_bf16,lab11.wgmma_tf32,lab11.cublas_tf32}
-t0=$(date +%s)
-left() { echo $(( budget - ($(date +%s) - t0) )); }
-want() { [[ " $steps " == *" $1 "* ]]; }
-step() { echo; echo "== $1 (t=$(( $(date +%s) - t0 ))s, $(date -u +%T) UTC) =="; }
-limited() {  # limited SECONDS CMD...: never past the budget
-  local lim=$1; shift
-  local l; l=$(left); [ "$l" -lt "$lim" ] && lim=$l
-  [ "$lim" -le 2 ] && { echo "(skipped: out of time)"; return 124; }
-  timeout "$lim" "$@"
-}
+source tools/lib/steps.sh   # t0, left, want, step, limited
 export MMLAB=build/bin/mmlab
 [ -d build/hostlibs ] && export LD_LIBRARY_PATH="$PWD/build/hostlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 summary=()

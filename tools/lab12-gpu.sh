@@ -21,16 +21,7 @@ out=${OUT:-build/lab12-gpu}
 mkdir -p "$out"
 budget=${LAB12_GPU_BUDGET_S:-480}
 steps=${LAB12_GPU_STEPS:-build tests bench comm sanitizer model}
-t0=$(date +%s)
-left() { echo $(( budget - ($(date +%s) - t0) )); }
-want() { [[ " $steps " == *" $1 "* ]]; }
-step() { echo; echo "== $1 (t=$(( $(date +%s) - t0 ))s) =="; }
-limited() {  # limited SECONDS CMD...: never past the budget
-  local lim=$1; shift
-  local l; l=$(left); [ "$l" -lt "$lim" ] && lim=$l
-  [ "$lim" -le 2 ] && { echo "(skipped: out of time)"; return 124; }
-  timeout "$lim" "$@"
-}
+source tools/lib/steps.sh   # t0, left, want, step, limited
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}   # NVLink multicast stays off on shared machines
 export MMLAB=build/bin/mmlab
 export NO_INSTALL=1   # configure: nothing can be fetched on the GPU machines; say what is missing instead

@@ -14,16 +14,7 @@ out=${OUT:-build/lab8-gpu}
 mkdir -p "$out"
 budget=${LAB8_GPU_BUDGET_S:-560}
 steps=${LAB8_GPU_STEPS:-build tests bench tune sanitizer}
-t0=$(date +%s)
-left() { echo $(( budget - ($(date +%s) - t0) )); }
-want() { [[ " $steps " == *" $1 "* ]]; }
-step() { echo; echo "== $1 (t=$(( $(date +%s) - t0 ))s) =="; }
-limited() {  # limited SECONDS CMD...: never past the budget
-  local lim=$1; shift
-  local l; l=$(left); [ "$l" -lt "$lim" ] && lim=$l
-  [ "$lim" -le 2 ] && { echo "(skipped: out of time)"; return 124; }
-  timeout "$lim" "$@"
-}
+source tools/lib/steps.sh   # t0, left, want, step, limited
 export MMLAB=build/bin/mmlab
 export NO_INSTALL=1
 summary=()
