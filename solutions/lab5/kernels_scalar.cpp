@@ -23,21 +23,27 @@ struct Scalar {
     static V fma(V a, V b, V c) { return a * b + c; }
     static V add(V a, V b) { return a + b; }
     static float sum(V v) { return v; }
+    static V load_first(const float* p, int n) { return n > 0 ? *p : 0.0f; }
+    static void store_first(float* p, V v, int n) {
+        if (n > 0) *p = v;
+    }
 };
 
 void tile_4x4(std::int64_t K, const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C,
               std::int64_t ldc) {
     bodies::tile<Scalar, 4, 4>(K, A, lda, B, ldb, C, ldc);
 }
-void micro_4x4(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
-    bodies::micro<Scalar, 4, 4>(kc, a, b, C, ldc, accumulate);
+void micro_4x4(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate, int rows,
+               int cols) {
+    bodies::micro<Scalar, 4, 4>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 void tile_12x32(std::int64_t K, const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C,
                 std::int64_t ldc) {
     bodies::tile<Scalar, 12, 32>(K, A, lda, B, ldb, C, ldc);
 }
-void micro_12x32(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
-    bodies::micro<Scalar, 12, 32>(kc, a, b, C, ldc, accumulate);
+void micro_12x32(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                 int rows, int cols) {
+    bodies::micro<Scalar, 12, 32>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 
 }  // namespace
