@@ -111,20 +111,41 @@ ThreadGrid thread_grid(int threads, std::int64_t m_panels, std::int64_t n_panels
 // L1 (block_sizes.cpp sizes kc for it); the B block (kc x nc) is reused by
 // every sliver, from L2. The C tile moves along MR rows of C.
 //
+// One software prefetch: while loop 1 runs over one sliver, the NEXT sliver
+// of A is fetched into L2, a few cache lines per micro-kernel call. The A
+// panel (2-4 MiB at n = 2048-4096) lives in L3, and the first call on a new
+// sliver would otherwise wait for its lines from there; the hardware
+// prefetcher only starts once that call is reading them. Into L2, not L1:
+// L1 holds the current sliver and the B micro-panels (block_sizes.cpp), and
+// from L2 the hardware prefetcher keeps up. Measured on the AVX-512 Xeon,
+// 1 thread, interleaved with and without: +2-3 % at n = 2048 and 4096.
+//
 // Edge tiles (the last rows or columns when mc or nc is not a multiple of MR
 // or NR) go to the micro-kernel like full ones, with the number of rows and
 // columns that are in C: it computes the full tile (packing padded A and B
-// with zeros) and writes only those, with masked stores.
+// with zeros) and writes only those, with masked stores. When at most half
+// of the last B micro-panel's columns are in C, the half-width micro-kernel
+// does it with half the FMAs (at N = 1000 with NR = 32, 2.4 % of all FMAs
+// would otherwise be spent on columns that do not exist).
 
 void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
                   const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate) {
     const std::int64_t MR = kernels.MR, NR = kernels.NR;
+    constexpr std::int64_t kLine = 16;                          // floats per 64-byte cache line
+    const std::int64_t a_lines = MR * kc / kLine;               // cache lines per sliver
+    const std::int64_t calls = (nc + NR - 1) / NR;              // micro-kernel calls per sliver
+    const std::int64_t lines_per_call = (a_lines + calls - 1) / calls;
     for (std::int64_t ir = 0; ir < mc; ir += MR) {             // loop 2
         const float* a = a_packed + ir * kc;                    // sliver ir/MR of A
+        const float* a_next = ir + MR < mc ? a + MR * kc : nullptr;
         const int rows = int(std::min(MR, mc - ir));
-        for (std::int64_t jr = 0; jr < nc; jr += NR)            // loop 1
-            kernels.micro(kc, a, b_packed + jr * kc, C + ir * ldc + jr, ldc, accumulate, rows,
-                          int(std::min(NR, nc - jr)));
+        for (std::int64_t jr = 0, line = 0; jr < nc; jr += NR) {  // loop 1
+            for (std::int64_t l = 0; a_next && l < lines_per_call && line < a_lines; ++l, ++line)
+                __builtin_prefetch(a_next + line * kLine, 0, 2);  // 2: into L2, not L1
+            const int cols = int(std::min(NR, nc - jr));
+            (cols > NR / 2 ? kernels.micro : kernels.micro_half)(kc, a, b_packed + jr * kc, C + ir * ldc + jr, ldc,
+                                                                 accumulate, rows, cols);
+        }
     }
 }
 

@@ -116,7 +116,13 @@ __attribute__((noinline)) void update_edge(const float* tile, float* C, std::int
         }
 }
 
-template <class S, int MR, int NV>
+//
+// NV_PACKED: the vectors per row of the packed B micro-panel. micro<S, MR,
+// NV> is the full tile; micro<S, MR, NV / 2, NV> its left half, for the last
+// micro-panel of B when at most NR/2 of its columns are in C (N = 1000 with
+// NR = 32 leaves 8): it reads the same packed panel, skips the right half of
+// each row, and does half the FMAs of the full tile, all of them useful ones.
+template <class S, int MR, int NV, int NV_PACKED = NV>
 void micro(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate, int rows,
            int cols) {
     constexpr int NR = NV * S::W;
@@ -137,7 +143,7 @@ void micro(std::int64_t kc, const float* a, const float* b, float* C, std::int64
             for (int v = 0; v < NV; ++v) c[r][v] = S::fma(av, bv[v], c[r][v]);
         }
         a += MR;
-        b += NR;
+        b += NV_PACKED * S::W;
     }
     if (rows == MR && cols == NR) {
         // The full tile. All the loads of C come before the first store: the

@@ -46,6 +46,10 @@ struct KernelSet {
     // the rest of a and b with zeros); the others are never read or written.
     void (*micro)(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
                   bool accumulate, int rows, int cols);
+    // The same on the left half of the tile: cols <= NR/2, b still a packed
+    // micro-panel of NR columns (for the last columns of C: half the FMAs).
+    void (*micro_half)(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
+                       bool accumulate, int rows, int cols);
 };
 
 // The kernels for one SIMD level; throws std::invalid_argument if the CPU lacks it.

@@ -81,6 +81,11 @@ void micro_avx2(std::int64_t kc, const float* a, const float* b, float* C, std::
     bodies::micro<Avx2, 6, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 
+void micro_avx2_half(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                     int rows, int cols) {
+    bodies::micro<Avx2, 6, 1, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
+}
+
 float dot_avx2_pair(const float* a, const float* b, std::int64_t K) { return bodies::dot<Avx2Pair>(a, b, K); }
 void tile_avx2_pair(std::int64_t K, const float* A, std::int64_t lda, const float* B, std::int64_t ldb,
                     float* C, std::int64_t ldc) {
@@ -91,19 +96,25 @@ void micro_avx2_pair(std::int64_t kc, const float* a, const float* b, float* C, 
     bodies::micro<Avx2Pair, 12, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 
+void micro_avx2_pair_half(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
+                          bool accumulate, int rows, int cols) {
+    bodies::micro<Avx2Pair, 12, 1, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
+}
+
 }  // namespace reference::lab5
 #pragma GCC pop_options
 
 namespace reference::lab5 {
 
 const KernelSet& avx2_kernels() {
-    static const KernelSet k{"AVX2+FMA 6x16", mml::SimdLevel::Avx2, 6, 16, dot_avx2, tile_avx2, micro_avx2};
+    static const KernelSet k{"AVX2+FMA 6x16", mml::SimdLevel::Avx2, 6, 16, dot_avx2, tile_avx2, micro_avx2,
+                             micro_avx2_half};
     return k;
 }
 
 const KernelSet& avx2_pair_kernels() {
     static const KernelSet k{"AVX2+FMA pairs, AVX-512 tile 12x32 (test only)", mml::SimdLevel::Avx2, 12, 32,
-                             dot_avx2_pair, tile_avx2_pair, micro_avx2_pair};
+                             dot_avx2_pair, tile_avx2_pair, micro_avx2_pair, micro_avx2_pair_half};
     return k;
 }
 

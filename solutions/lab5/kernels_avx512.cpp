@@ -60,13 +60,19 @@ void micro_avx512(std::int64_t kc, const float* a, const float* b, float* C, std
     bodies::micro<Avx512, 12, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 
+void micro_avx512_half(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                       int rows, int cols) {
+    bodies::micro<Avx512, 12, 1, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
+}
+
 }  // namespace reference::lab5
 #pragma GCC pop_options
 
 namespace reference::lab5 {
 
 const KernelSet& avx512_kernels() {
-    static const KernelSet k{"AVX-512 12x32", mml::SimdLevel::Avx512, 12, 32, dot_avx512, tile_avx512, micro_avx512};
+    static const KernelSet k{"AVX-512 12x32", mml::SimdLevel::Avx512, 12, 32, dot_avx512, tile_avx512, micro_avx512,
+                             micro_avx512_half};
     return k;
 }
 
