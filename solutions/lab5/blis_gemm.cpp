@@ -18,27 +18,31 @@
 // micro-panel in L1), ir (A micro-panels streaming from L2), so successive
 // micro-kernel calls walk DOWN a column of C tiles. Here the A sliver sits
 // in L1 and the B micro-panels stream past it from L2, so successive calls
-// walk ALONG the rows of C: the same MR rows, the next NR columns. (It is
-// what BLIS itself does with its AVX-512 kernel on a row-major C: it works
-// on C^T = B^T A^T, where our B is its A.) Why it is faster: the MR rows of a
-// C tile are ldc floats apart, at n = 2048 8 KiB, so a tile's 2*MR lines fall
-// into the same 2 of L1's 64 sets and its rows on MR different pages; a
-// column walk brings a new such tile every call, a row walk the next lines
-// of rows already being read, which the hardware prefetcher follows.
-// Measured (2026-11-24, 2-core Xeon with AVX-512, n = 2048, 1 thread, CPU
-// time): the loops 1-2 of the column walk lost 10 % against the same loops
-// with C's rows padded to 2064 floats, and the whole product ran at 0.87-0.95x
-// OpenBLAS; in this order 1.0-1.03x. On the AVX2 Zen 3 the two orders were
-// level (handouts/lab5.md).
+// walk ALONG the rows of C: the same MR rows, the next NR columns. (BLIS
+// itself ends up in this order when its micro-kernel prefers to access C
+// by columns and C is row-major: it then computes C^T = B^T A^T, in which
+// our B plays the part of its A.) Why it is faster on the AVX-512 Xeon: the
+// MR = 12 rows of a C tile are ldc floats apart, at n = 2048 8 KiB, so all
+// 24 lines of a tile fall into the same 2 of L1's 64 sets (12 ways), and
+// its rows on 12 pages; the column walk brings such a tile every call, the
+// row walk the next lines of rows it is already reading. Measured there
+// (2026-11-24, 1 thread, n = 2048, CPU time): loops 1-2 of the column walk
+// lost 7-11 % against the same loops on a C whose rows were padded to 2064
+// floats; in this order the padding makes no difference. The whole product
+// went from 0.90-0.92x OpenBLAS's speed to 1.01-1.05x (handouts/lab5.md).
+// The AVX2 kernels run at least as fast in this order on that Xeon; on the
+// AVX2 Zen 3 the two orders were level when we tried (handouts/lab5.md).
 //
 // Threads: loop 3 is split. Thread t takes a contiguous range of whole B
 // micro-panels (columns of C) and packs its own B blocks: each core keeps
 // its block in its own L2 and reuses it for every sliver of the A panel.
 // The A panel, which every thread reads, is packed by all threads together
-// (each a share of its slivers) into one buffer in the shared L3. This is
-// the split that scales best on the 2-core machines here: splitting loop 5
-// instead would have every thread pack the same B blocks again; splitting
-// loops 1-2 would have the threads share one B block, in one core's L2.
+// (each a share of its slivers) into one buffer in the shared L3. Why loop
+// 3: it is the loop whose split packs nothing twice and keeps each B block
+// in the L2 of the one core that reads it. Splitting loop 5 instead would
+// have every thread pack the same B blocks again; splitting loops 1-2 would
+// have the threads share one B block, from one core's L2. (BLIS, in its own
+// order, splits its ic loop for the same reasons.)
 // There are two A panel buffers, used by turns ((ic, pc) step s packs into
 // buffer s % 2), so one barrier per step is enough: after it, every thread
 // has finished step s - 1, the last reader of the buffer that step s + 1
@@ -49,7 +53,7 @@
 //
 // A thread's columns are cut into B blocks of equal size, at most NC, and M
 // into A panels of equal size, at most MC: 1100 columns with NC = 1024
-// become 2 x 576 (in whole micro-panels), not 1024 + 76 (a block of 76
+// become 576 + 524 (whole micro-panels), not 1024 + 76 (a block of 76
 // columns would stream the whole A panel through L1 for little work).
 #include <omp.h>
 
