@@ -5,8 +5,8 @@
 // copies that fit the caches, so the micro-kernel reads everything from L1
 // and L2 at unit stride. The loops, outermost first:
 //   loop 5, ic: M in steps of MC   - one MC x KC panel of A at a time (L3)
-//   loop 4, pc: K in steps of KC   - pack that panel of A (all threads together)
-//   loop 3, jc: N in steps of NC   - pack a KC x NC block of B (L2; each thread its own)
+//   loop 4, pc: K in steps of KC   - pack that panel of A
+//   loop 3, jc: N in steps of NC   - pack a KC x NC block of B (L2)
 //   loop 2, ir: MC in steps of MR  - one MR x KC sliver of A (L1)             } macro_kernel
 //   loop 1, jr: NC in steps of NR  - the micro-kernel: an MR x NR tile of C    }
 // Packing costs O(MK + KN) copies per pass against O(MNK) FMAs, and buys
@@ -33,28 +33,28 @@
 // The AVX2 kernels run at least as fast in this order on that Xeon; on the
 // AVX2 Zen 3 the two orders were level when we tried (handouts/lab5.md).
 //
-// Threads: loop 3 is split. Thread t takes a contiguous range of whole B
-// micro-panels (columns of C) and packs its own B blocks: each core keeps
-// its block in its own L2 and reuses it for every sliver of the A panel.
-// The A panel, which every thread reads, is packed by all threads together
-// (each a share of its slivers) into one buffer in the shared L3. Why loop
-// 3: it is the loop whose split packs nothing twice and keeps each B block
-// in the L2 of the one core that reads it. Splitting loop 5 instead would
-// have every thread pack the same B blocks again; splitting loops 1-2 would
-// have the threads share one B block, from one core's L2. (BLIS, in its own
-// order, splits its ic loop for the same reasons.)
-// There are two A panel buffers, used by turns ((ic, pc) step s packs into
-// buffer s % 2), so one barrier per step is enough: after it, every thread
-// has finished step s - 1, the last reader of the buffer that step s + 1
-// will overwrite. Each C element is written by exactly one thread.
-// When C has fewer column micro-panels than threads (a narrow C: N = 1, 50),
-// the threads left over split the slivers of the A panel instead (loop 2):
-// a grid of tm x tn threads (thread_grid below).
+// Threads: C is cut into a grid of tm x tn blocks, one per thread, and each
+// thread runs the five loops above on its own block with its own packed
+// copies: the rows of A and the columns of B its block needs. No thread
+// ever waits for another until the end. On 2 threads and a square C the
+// grid is 1 x 2: loop 3's range (N) is split, each core keeps its B blocks
+// in its own L2, and both pack the whole A panel - twice the A packing (1.8 %
+// of the time of a 1-thread product at n = 2048), for no barrier. We also
+// ran BLIS's way, the A panel packed once by both threads together into a
+// shared buffer with a barrier per (ic, pc) step (2026-11-24, Xeon, n = 1000
+// and 2048, 2 threads, interleaved): on a quiet machine level with this
+// (0.98-1.05x), but with other programs on the cores far worse - a thread
+// waiting at the barrier spins (libgomp's default) on a core the late
+// thread or the other programs need: 0.57x OpenBLAS's speed with two busy
+// loops running, where this design kept 0.88-0.98x. On many cores the
+// redundant packing grows (each thread packs K * (M/tm + N/tn) floats), and
+// sharing the panels would pay off again; thread_grid keeps the blocks
+// square-ish to hold it down. A narrow C (N = 1, 50) is cut across M.
 //
-// A thread's columns are cut into B blocks of equal size, at most NC, and M
-// into A panels of equal size, at most MC: 1100 columns with NC = 1024
-// become 576 + 524 (whole micro-panels), not 1024 + 76 (a block of 76
-// columns would stream the whole A panel through L1 for little work).
+// A thread's columns are cut into B blocks of equal size, at most NC, and
+// its rows into A panels of equal size, at most MC: 1100 columns with
+// NC = 1024 become 576 + 524 (whole micro-panels), not 1024 + 76 (a block
+// of 76 columns would stream the whole A panel through L1 for little work).
 #include <omp.h>
 
 #include <algorithm>
@@ -88,22 +88,31 @@ struct Workspace {
     }
 };
 
-// The threads as a grid: tn of them across N (loop 3), tm across the slivers
-// of the A panel (loop 2). As many threads in all as the shape has work
-// for; among grids that use as many, the one with the most across N.
+// The threads as a grid of tm x tn blocks of C, one per thread: tm across
+// M, tn across N. As many threads in all as the shape has micro-panels for;
+// among the grids that use as many, the one that packs least: a thread
+// packs its block's rows of A and columns of B, about K * (M/tm + N/tn)
+// floats, least for square-ish blocks (on 2 threads and a square C, a tie:
+// ties go across N, two blocks side by side).
 struct ThreadGrid {
     int tm = 1, tn = 1;
     int size() const { return tm * tn; }
 };
 
-ThreadGrid thread_grid(int threads, std::int64_t m_panels, std::int64_t n_panels) {
+ThreadGrid thread_grid(int threads, std::int64_t m_panels, std::int64_t n_panels, int MR, int NR) {
     ThreadGrid best;
-    for (int tn = int(std::min<std::int64_t>(threads, n_panels)); tn >= 1; --tn) {
+    std::int64_t best_packed = m_panels * MR + n_panels * NR;
+    for (int tn = 1; tn <= std::min<std::int64_t>(threads, n_panels); ++tn) {
         const ThreadGrid g{int(std::min<std::int64_t>(threads / tn, m_panels)), tn};
-        if (g.size() > best.size()) best = g;
+        const std::int64_t packed = panels(m_panels, g.tm) * MR + panels(n_panels, g.tn) * NR;
+        if (g.size() > best.size() || (g.size() == best.size() && packed <= best_packed)) {
+            best = g;
+            best_packed = packed;
+        }
     }
     return best;
 }
+
 }  // namespace
 
 // --------------------------------------------------------------------------
@@ -154,27 +163,25 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
 }
 
 // --------------------------------------------------------------------------
-// Loops 5, 4 and 3 (task 5b), threads over loop 3 (see the top of the file).
+// Loops 5, 4 and 3 (task 5b), on a grid of threads (see the top of the file).
 
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes requested, int threads) {
     const BlockSizes bs = blocks_for_product(requested, kernels, M, N, K);
     const int MR = kernels.MR, NR = kernels.NR;
-    const std::int64_t KC = bs.KC, NC = bs.NC;
-    const std::int64_t MC = equal_piece(M, bs.MC, MR);  // loop 5's A panels, all of one size
+    const std::int64_t KC = bs.KC, MC = bs.MC, NC = bs.NC;
     const std::int64_t m_panels = panels(M, MR), n_panels = panels(N, NR);
-    const int nthreads = thread_grid(std::max(1, threads), m_panels, n_panels).size();
+    const int nthreads = thread_grid(std::max(1, threads), m_panels, n_panels, MR, NR).size();
 
-    // 64-byte aligned buffers: the two packed A panels, shared by all threads,
-    // then one packed B block per thread (each part starts on a 64-byte
-    // boundary, so no cache line is shared by two threads' parts). Kept from
-    // one call to the next (per calling thread), so that a call does not pay
-    // for fresh pages: several MiB at n = 2048 would otherwise cost about 1 %
-    // of the time in page faults (on the 2-core Zen 3 dev machine).
+    // 64-byte aligned buffers, per thread a packed A panel and a packed B
+    // block (each part starts on a 64-byte boundary, so no cache line is
+    // shared by two threads' parts). Kept from one call to the next (per
+    // calling thread), so that a call does not pay for fresh pages: several
+    // MiB at n = 2048 would otherwise cost about 1 % of the time in page
+    // faults (on the 2-core Zen 3 dev machine).
     static thread_local Workspace ws;
-    const std::int64_t a_floats = round_up(MC * KC, 16);  // 16 floats = 64 bytes
-    const std::int64_t b_floats = round_up(KC * NC, 16);
-    float* workspace = ws.get(2 * a_floats + nthreads * b_floats);
+    const std::int64_t per_thread = round_up(MC * KC, 16) + round_up(KC * NC, 16);  // 16 floats = 64 bytes
+    float* workspace = ws.get(nthreads * per_thread);
 
 #pragma omp parallel num_threads(nthreads)
     {
@@ -183,37 +190,31 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
         // or some of C would never be computed.
         const int team = omp_get_num_threads();
         const int t = omp_get_thread_num();
-        const ThreadGrid grid = thread_grid(team, m_panels, n_panels);
-        const int tc = t % grid.tn, tr = t / grid.tn;  // my column range, my share of each A panel's slivers
-        const bool computes = t < grid.size();         // (a thread outside the grid only packs)
-        const std::int64_t n_begin = std::min(N, n_panels * tc / grid.tn * NR);
-        const std::int64_t n_end = std::min(N, n_panels * (tc + 1) / grid.tn * NR);
-        const std::int64_t nc_equal = equal_piece(n_end - n_begin, NC, NR);
-        float* b_block = workspace + 2 * a_floats + t * b_floats;
+        const ThreadGrid grid = thread_grid(team, m_panels, n_panels, MR, NR);
+        if (t < grid.size()) {
+            // My block of C: rows [m_begin, m_end), columns [n_begin, n_end), whole micro-panels.
+            const int tr = t / grid.tn, tc = t % grid.tn;
+            const std::int64_t m_begin = std::min(M, m_panels * tr / grid.tm * MR);
+            const std::int64_t m_end = std::min(M, m_panels * (tr + 1) / grid.tm * MR);
+            const std::int64_t n_begin = std::min(N, n_panels * tc / grid.tn * NR);
+            const std::int64_t n_end = std::min(N, n_panels * (tc + 1) / grid.tn * NR);
+            const std::int64_t mc_equal = equal_piece(m_end - m_begin, MC, MR);
+            const std::int64_t nc_equal = equal_piece(n_end - n_begin, NC, NR);
+            float* a_panel = workspace + t * per_thread;
+            float* b_block = a_panel + round_up(MC * KC, 16);
 
-        std::int64_t step = 0;  // (ic, pc) steps so far: picks the A buffer
-        for (std::int64_t ic = 0; ic < M; ic += MC) {                  // loop 5
-            const std::int64_t mc = std::min(MC, M - ic);
-            const std::int64_t mc_panels = panels(mc, MR);
-            for (std::int64_t pc = 0; pc < K; pc += KC, ++step) {      // loop 4
-                const std::int64_t kc = std::min(KC, K - pc);
-                float* a_panel = workspace + (step % 2) * a_floats;
-                // Every thread packs its share of the A panel's slivers...
-                pack_a_panels(A + ic * K + pc, K, mc, kc, MR, mc_panels * t / team, mc_panels * (t + 1) / team,
-                              a_panel);
-#pragma omp barrier  // ... and all of it is packed before anyone reads it.
-                if (!computes) continue;
-                const std::int64_t r_begin = std::min(mc, mc_panels * tr / grid.tm * MR);
-                const std::int64_t r_end = std::min(mc, mc_panels * (tr + 1) / grid.tm * MR);
-                if (r_begin >= r_end) continue;
-                for (std::int64_t jc = n_begin; jc < n_end; jc += nc_equal) {  // loop 3
-                    const std::int64_t nc = std::min(nc_equal, n_end - jc);
-                    pack_b_panels(B + pc * N + jc, N, kc, nc, NR, 0, panels(nc, NR), b_block);
-                    // The first pc step writes C (it holds garbage until then), later ones add.
-                    macro_kernel(kernels, r_end - r_begin, nc, kc, a_panel + r_begin * kc, b_block,
-                                 C + (ic + r_begin) * N + jc, N, pc > 0);
+            for (std::int64_t ic = m_begin; ic < m_end; ic += mc_equal) {      // loop 5
+                const std::int64_t mc = std::min(mc_equal, m_end - ic);
+                for (std::int64_t pc = 0; pc < K; pc += KC) {                  // loop 4
+                    const std::int64_t kc = std::min(KC, K - pc);
+                    pack_a(A + ic * K + pc, K, mc, kc, MR, a_panel);
+                    for (std::int64_t jc = n_begin; jc < n_end; jc += nc_equal) {  // loop 3
+                        const std::int64_t nc = std::min(nc_equal, n_end - jc);
+                        pack_b_panels(B + pc * N + jc, N, kc, nc, NR, 0, panels(nc, NR), b_block);
+                        // The first pc step writes C (it holds garbage until then), later ones add.
+                        macro_kernel(kernels, mc, nc, kc, a_panel, b_block, C + ic * N + jc, N, pc > 0);
+                    }
                 }
-                // No second barrier: the next step packs the other buffer.
             }
         }
     }

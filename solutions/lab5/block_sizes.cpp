@@ -42,8 +42,9 @@ std::int64_t ceil_div(std::int64_t x, std::int64_t m) { return (x + m - 1) / m; 
 // the A slivers and C tiles passing through.
 //
 // MC, the L3 rule. The A panel (MC x KC) is read again for every B block:
-// it stays in L3, a quarter of it (the threads share the panel; the rest of
-// L3 is for B on its way to being packed, and C). At most 4096 rows (rounded
+// it stays in L3, a quarter of it (L3 is shared by the cores, and the rest
+// of it is for the other threads' panels, B on its way to being packed, and
+// C). At most 4096 rows (rounded
 // up to whole slivers): B is packed again for every MC rows of A, so up to
 // M = 4096, once.
 BlockSizes reference_block_sizes(int MR, int NR, const common::lab5::CacheSizes& caches) {

@@ -47,12 +47,11 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
 //   each p in [0, kc), the NR values B[p][j*NR + 0..NR-1]. Columns past nc are 0.
 // The zeros make every edge tile a full tile whose extra rows/columns come
 // out as 0 + 0*...: the micro-kernel's k loop needs no edge code at all.
-// Both copy micro-panels [first_panel, end_panel) only (into out +
-// first_panel * MR * kc, or NR * kc), so that threads can share the work.
-// pack_a_panels: of the mc x kc block at A (row stride lda), panels(mc, MR) in all.
-void pack_a_panels(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR,
-                   std::int64_t first_panel, std::int64_t end_panel, float* out);
-// pack_b_panels: of the kc x nc block at B (row stride ldb), panels(nc, NR) in all.
+// pack_a: the mc x kc panel at A (row stride lda) into panels(mc, MR) * MR * kc floats at out.
+void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR, float* out);
+// pack_b_panels: micro-panels [first_panel, end_panel) of the kc x nc block at
+// B (row stride ldb) into out + first_panel*NR*kc (as the starter's, which
+// lets threads share the work; the reference's threads each pack their own).
 void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64_t nc, int NR,
                    std::int64_t first_panel, std::int64_t end_panel, float* out);
 

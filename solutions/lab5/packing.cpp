@@ -94,12 +94,10 @@ void pack_a_panel_any(const float* A, std::int64_t lda, std::int64_t rows, std::
 
 }  // namespace
 
-void pack_a_panels(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR,
-                   std::int64_t first_panel, std::int64_t end_panel, float* out) {
+void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR, float* out) {
     static const bool avx2 = mml::cpu_has_avx2_fma();  // asked once
-    out += first_panel * MR * kc;
-    for (std::int64_t ip = first_panel; ip < end_panel; ++ip, out += MR * kc) {
-        const std::int64_t i0 = ip * MR, rows = std::min<std::int64_t>(MR, mc - i0);
+    for (std::int64_t i0 = 0; i0 < mc; i0 += MR, out += MR * kc) {
+        const std::int64_t rows = std::min<std::int64_t>(MR, mc - i0);
         const float* a = A + i0 * lda;
         const bool full_simd = avx2 && rows == MR;  // full micro-panels with SIMD (above)
         switch (MR) {

@@ -8,7 +8,7 @@
 //                  KC x NC block of B (L2), the same MC x NC block of C each time
 //   ... C cold     the same, but each call takes the next MC x NC block of an
 //                  n x n C, as the real product does
-//   packing        pack_a_panels / pack_b_panels over all of A and B for one
+//   packing        pack_a / pack_b_panels over all of A and B for one
 //                  product: the copies the whole GEMM pays on top of loops 1-2
 //   lab5.blis      the whole product, 1 thread; OpenBLAS beside it
 //
@@ -124,7 +124,7 @@ int run_levels(const std::vector<std::string>& args) {
     fill_uniform(B, 2);
     fill_uniform(C, 3);
     Matrix a_panel(1, MC * KC), b_block(1, KC * NC), c_block(mc, nc);
-    ref::pack_a_panels(A.data(), n, mc, KC, k.MR, 0, panels(mc, k.MR), a_panel.data());
+    ref::pack_a(A.data(), n, mc, KC, k.MR, a_panel.data());
     ref::pack_b_panels(B.data(), n, KC, nc, k.NR, 0, panels(nc, k.NR), b_block.data());
     Matrix tile(MR, NR);
     fill_uniform(tile, 4);
@@ -158,8 +158,7 @@ int run_levels(const std::vector<std::string>& args) {
                           for (std::int64_t ic = 0; ic < n; ic += MC)
                               for (std::int64_t pc = 0; pc < n; pc += KC) {
                                   const std::int64_t h = std::min(MC, n - ic);
-                                  ref::pack_a_panels(A.data() + ic * n + pc, n, h, std::min(KC, n - pc), k.MR, 0,
-                                                     panels(h, k.MR), work_a.data());
+                                  ref::pack_a(A.data() + ic * n + pc, n, h, std::min(KC, n - pc), k.MR, work_a.data());
                               }
                       },
                       {}});
