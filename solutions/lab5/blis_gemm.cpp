@@ -29,7 +29,7 @@
 // (2026-11-24, 1 thread, n = 2048, CPU time): loops 1-2 of the column walk
 // lost 7-11 % against the same loops on a C whose rows were padded to 2064
 // floats; in this order the padding makes no difference. The whole product
-// went from 0.90-0.93x OpenBLAS's speed to 1.00-1.03x (handouts/lab5.md).
+// went from 0.90-0.93x OpenBLAS's speed to 1.00-1.05x, median 1.04x (handouts/lab5.md).
 // The AVX2 kernels run at least as fast in this order on that Xeon; on the
 // AVX2 Zen 3 the two orders were level when we tried (handouts/lab5.md).
 //
