@@ -20,6 +20,7 @@ CacheSizes cache_sizes() {
     c.l1d = sysconf_or(_SC_LEVEL1_DCACHE_SIZE, 32 * 1024);
     c.l2 = sysconf_or(_SC_LEVEL2_CACHE_SIZE, 512 * 1024);
     c.l3 = sysconf_or(_SC_LEVEL3_CACHE_SIZE, 8 * 1024 * 1024);
+    c.l1d_ways = sysconf_or(_SC_LEVEL1_DCACHE_ASSOC, 8);
 #else
     c = {32 * 1024, 512 * 1024, 8 * 1024 * 1024};
 #endif

@@ -18,6 +18,7 @@ struct BlockSizes {
 
 struct CacheSizes {
     std::int64_t l1d = 0, l2 = 0, l3 = 0;  // bytes
+    std::int64_t l1d_ways = 8;             // L1d associativity (the reference's KC rule uses it)
 };
 
 // Read at run time (sysconf); a typical size where the OS does not say.

@@ -41,9 +41,15 @@ struct KernelSet {
     // overwritten (accumulate = false) or increased (accumulate = true) by
     // a * b, where a is a packed micro-panel of A (kc steps of MR floats: column
     // p of the MR rows at a[p*MR]) and b one of B (kc steps of NR floats: row p
-    // of the NR columns at b[p*NR]). Always the full tile: packing pads edges.
+    // of the NR columns at b[p*NR]). Only the first `rows` <= MR rows and
+    // `cols` <= NR columns of the tile are in C (the edges of C; packing padded
+    // the rest of a and b with zeros); the others are never read or written.
     void (*micro)(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
-                  bool accumulate);
+                  bool accumulate, int rows, int cols);
+    // The same on the left half of the tile: cols <= NR/2, b still a packed
+    // micro-panel of NR columns (for the last columns of C: half the FMAs).
+    void (*micro_half)(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
+                       bool accumulate, int rows, int cols);
 };
 
 // The kernels for one SIMD level; throws std::invalid_argument if the CPU lacks it.

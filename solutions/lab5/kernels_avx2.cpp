@@ -37,6 +37,10 @@ struct Avx2 {
         x = _mm_add_ss(x, _mm_movehdup_ps(x));
         return _mm_cvtss_f32(x);
     }
+    // Lane i takes part when i < n: the sign bit of lane i of the mask.
+    static __m256i first(int n) { return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7)); }
+    static V load_first(const float* p, int n) { return _mm256_maskload_ps(p, first(n)); }
+    static void store_first(float* p, V v, int n) { _mm256_maskstore_ps(p, first(n), v); }
 };
 
 // A 16-float "vector" made of two AVX2 registers: the AVX-512 tile geometry
@@ -58,6 +62,11 @@ struct Avx2Pair {
     static V fma(V a, V b, V c) { return {_mm256_fmadd_ps(a.lo, b.lo, c.lo), _mm256_fmadd_ps(a.hi, b.hi, c.hi)}; }
     static V add(V a, V b) { return {_mm256_add_ps(a.lo, b.lo), _mm256_add_ps(a.hi, b.hi)}; }
     static float sum(V v) { return Avx2::sum(_mm256_add_ps(v.lo, v.hi)); }
+    static V load_first(const float* p, int n) { return {Avx2::load_first(p, n), Avx2::load_first(p + 8, n - 8)}; }
+    static void store_first(float* p, V v, int n) {
+        Avx2::store_first(p, v.lo, n);
+        Avx2::store_first(p + 8, v.hi, n - 8);
+    }
 };
 
 }  // namespace
@@ -67,8 +76,14 @@ void tile_avx2(std::int64_t K, const float* A, std::int64_t lda, const float* B,
                std::int64_t ldc) {
     bodies::tile<Avx2, 6, 2>(K, A, lda, B, ldb, C, ldc);
 }
-void micro_avx2(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
-    bodies::micro<Avx2, 6, 2>(kc, a, b, C, ldc, accumulate);
+void micro_avx2(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate, int rows,
+                int cols) {
+    bodies::micro<Avx2, 6, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
+}
+
+void micro_avx2_half(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                     int rows, int cols) {
+    bodies::micro<Avx2, 6, 1, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 
 float dot_avx2_pair(const float* a, const float* b, std::int64_t K) { return bodies::dot<Avx2Pair>(a, b, K); }
@@ -76,9 +91,14 @@ void tile_avx2_pair(std::int64_t K, const float* A, std::int64_t lda, const floa
                     float* C, std::int64_t ldc) {
     bodies::tile<Avx2Pair, 12, 2>(K, A, lda, B, ldb, C, ldc);
 }
-void micro_avx2_pair(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
-                     bool accumulate) {
-    bodies::micro<Avx2Pair, 12, 2>(kc, a, b, C, ldc, accumulate);
+void micro_avx2_pair(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                     int rows, int cols) {
+    bodies::micro<Avx2Pair, 12, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
+}
+
+void micro_avx2_pair_half(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
+                          bool accumulate, int rows, int cols) {
+    bodies::micro<Avx2Pair, 12, 1, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 
 }  // namespace reference::lab5
@@ -87,13 +107,14 @@ void micro_avx2_pair(std::int64_t kc, const float* a, const float* b, float* C, 
 namespace reference::lab5 {
 
 const KernelSet& avx2_kernels() {
-    static const KernelSet k{"AVX2+FMA 6x16", mml::SimdLevel::Avx2, 6, 16, dot_avx2, tile_avx2, micro_avx2};
+    static const KernelSet k{"AVX2+FMA 6x16", mml::SimdLevel::Avx2, 6, 16, dot_avx2, tile_avx2, micro_avx2,
+                             micro_avx2_half};
     return k;
 }
 
 const KernelSet& avx2_pair_kernels() {
     static const KernelSet k{"AVX2+FMA pairs, AVX-512 tile 12x32 (test only)", mml::SimdLevel::Avx2, 12, 32,
-                             dot_avx2_pair, tile_avx2_pair, micro_avx2_pair};
+                             dot_avx2_pair, tile_avx2_pair, micro_avx2_pair, micro_avx2_pair_half};
     return k;
 }
 

@@ -42,6 +42,10 @@ struct Avx512 {
         for (float x : lanes) s += x;
         return s;
     }
+    // A k-mask with bit i set for lane i < n (n <= 0: none, n >= 16: all).
+    static __mmask16 first(int n) { return n <= 0 ? 0 : n >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << n) - 1); }
+    static V load_first(const float* p, int n) { return _mm512_maskz_loadu_ps(first(n), p); }
+    static void store_first(float* p, V v, int n) { _mm512_mask_storeu_ps(p, first(n), v); }
 };
 
 }  // namespace
@@ -51,8 +55,14 @@ void tile_avx512(std::int64_t K, const float* A, std::int64_t lda, const float* 
                  std::int64_t ldc) {
     bodies::tile<Avx512, 12, 2>(K, A, lda, B, ldb, C, ldc);
 }
-void micro_avx512(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
-    bodies::micro<Avx512, 12, 2>(kc, a, b, C, ldc, accumulate);
+void micro_avx512(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                  int rows, int cols) {
+    bodies::micro<Avx512, 12, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
+}
+
+void micro_avx512_half(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                       int rows, int cols) {
+    bodies::micro<Avx512, 12, 1, 2>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 
 }  // namespace reference::lab5
@@ -61,7 +71,8 @@ void micro_avx512(std::int64_t kc, const float* a, const float* b, float* C, std
 namespace reference::lab5 {
 
 const KernelSet& avx512_kernels() {
-    static const KernelSet k{"AVX-512 12x32", mml::SimdLevel::Avx512, 12, 32, dot_avx512, tile_avx512, micro_avx512};
+    static const KernelSet k{"AVX-512 12x32", mml::SimdLevel::Avx512, 12, 32, dot_avx512, tile_avx512, micro_avx512,
+                             micro_avx512_half};
     return k;
 }
 

@@ -23,33 +23,49 @@ struct Scalar {
     static V fma(V a, V b, V c) { return a * b + c; }
     static V add(V a, V b) { return a + b; }
     static float sum(V v) { return v; }
+    static V load_first(const float* p, int n) { return n > 0 ? *p : 0.0f; }
+    static void store_first(float* p, V v, int n) {
+        if (n > 0) *p = v;
+    }
 };
 
 void tile_4x4(std::int64_t K, const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C,
               std::int64_t ldc) {
     bodies::tile<Scalar, 4, 4>(K, A, lda, B, ldb, C, ldc);
 }
-void micro_4x4(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
-    bodies::micro<Scalar, 4, 4>(kc, a, b, C, ldc, accumulate);
+void micro_4x4(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate, int rows,
+               int cols) {
+    bodies::micro<Scalar, 4, 4>(kc, a, b, C, ldc, accumulate, rows, cols);
+}
+void micro_4x2(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate, int rows,
+               int cols) {
+    bodies::micro<Scalar, 4, 2, 4>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 void tile_12x32(std::int64_t K, const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C,
                 std::int64_t ldc) {
     bodies::tile<Scalar, 12, 32>(K, A, lda, B, ldb, C, ldc);
 }
-void micro_12x32(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
-    bodies::micro<Scalar, 12, 32>(kc, a, b, C, ldc, accumulate);
+void micro_12x32(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                 int rows, int cols) {
+    bodies::micro<Scalar, 12, 32>(kc, a, b, C, ldc, accumulate, rows, cols);
+}
+
+void micro_12x16(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate,
+                 int rows, int cols) {
+    bodies::micro<Scalar, 12, 16, 32>(kc, a, b, C, ldc, accumulate, rows, cols);
 }
 
 }  // namespace
 
 const KernelSet& scalar_kernels() {
-    static const KernelSet k{"scalar 4x4", mml::SimdLevel::Scalar, 4, 4, bodies::dot<Scalar>, tile_4x4, micro_4x4};
+    static const KernelSet k{"scalar 4x4", mml::SimdLevel::Scalar, 4, 4, bodies::dot<Scalar>, tile_4x4, micro_4x4,
+                             micro_4x2};
     return k;
 }
 
 const KernelSet& scalar_kernels_with_avx512_tile() {
     static const KernelSet k{"scalar, AVX-512 tile 12x32 (test only)", mml::SimdLevel::Scalar, 12, 32, bodies::dot<Scalar>,
-                             tile_12x32, micro_12x32};
+                             tile_12x32, micro_12x32, micro_12x16};
     return k;
 }
 

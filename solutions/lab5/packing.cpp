@@ -1,6 +1,6 @@
 // Lab 5 reference: the answer to labs/lab5/packing.cpp (task 4), for any
 // register tile MR x NR (the layout is in gemm.h), with SIMD copies of full
-// micro-panels for the AVX2 tile.
+// micro-panels for the AVX2 (6 x 16) and AVX-512 (12 x 32) tiles.
 #include <immintrin.h>
 
 #include <algorithm>
@@ -12,22 +12,25 @@ namespace reference::lab5 {
 
 namespace {
 
-// One full micro-panel of A for the AVX2 tile (MR = 6), packed with SIMD.
+// Six rows of a full micro-panel of A, packed with SIMD: the whole panel of
+// the AVX2 tile (MR = 6), or either half of the AVX-512 tile's (MR = 12,
+// called for rows 0-5 and 6-11). Column p of the six rows goes to
+// out[p*stride .. p*stride + 6): stride is the panel's MR.
 // The plain loop (pack_a_panel below) moves one float at a time: 6 loads
 // and 6 stores for each column p. Here 8 columns at once: 6 loads of
 // 8 floats (one per row), a transpose in registers (unpack + shuffle, as in
 // the usual 8 x 8 transpose, rows 6 and 7 left out), then 8 stores of 4
 // floats (rows 0-3 of a column) and 8 of 2 (rows 4-5): 22 memory operations
-// instead of 96. Packing A is small next to the FMAs (0.6 % of the run time
-// at n = 2048 on the 2-core Zen 3 dev machine, handouts/lab5.md), so this
-// trims a small share; the micro-kernel is where the time goes.
+// instead of 96. Packing A is small next to the FMAs (about 1 % of the run
+// time at n = 2048, handouts/lab5.md), so this trims a small share; the
+// micro-kernel is where the time goes.
 //
 // Compiled for AVX2 by the target attribute (whatever the build flags);
 // called only when cpuid says the CPU has AVX2.
-__attribute__((target("avx2"))) void pack_a_panel6_avx2(const float* A, std::int64_t lda, std::int64_t kc,
-                                                         float* out) {
+__attribute__((target("avx2"))) void pack_a_rows6_avx2(const float* A, std::int64_t lda, std::int64_t kc,
+                                                        int stride, float* out) {
     std::int64_t p = 0;
-    for (; p + 8 <= kc; p += 8, out += 8 * 6) {
+    for (; p + 8 <= kc; p += 8, out += 8 * stride) {
         const float* a = A + p;
         const __m256 r0 = _mm256_loadu_ps(a), r1 = _mm256_loadu_ps(a + lda), r2 = _mm256_loadu_ps(a + 2 * lda),
                      r3 = _mm256_loadu_ps(a + 3 * lda), r4 = _mm256_loadu_ps(a + 4 * lda),
@@ -42,8 +45,8 @@ __attribute__((target("avx2"))) void pack_a_panel6_avx2(const float* A, std::int
         const __m256 top[4] = {_mm256_shuffle_ps(t01lo, t23lo, 0x44), _mm256_shuffle_ps(t01lo, t23lo, 0xEE),
                                _mm256_shuffle_ps(t01hi, t23hi, 0x44), _mm256_shuffle_ps(t01hi, t23hi, 0xEE)};
         for (int j = 0; j < 4; ++j) {
-            _mm_storeu_ps(out + j * 6, _mm256_castps256_ps128(top[j]));
-            _mm_storeu_ps(out + (j + 4) * 6, _mm256_extractf128_ps(top[j], 1));
+            _mm_storeu_ps(out + j * stride, _mm256_castps256_ps128(top[j]));
+            _mm_storeu_ps(out + (j + 4) * stride, _mm256_extractf128_ps(top[j], 1));
         }
         // Rows 4-5: t45lo holds them for columns 0,1 | 4,5 and t45hi for 2,3 | 6,7,
         // two floats (64 bits) per column.
@@ -51,23 +54,23 @@ __attribute__((target("avx2"))) void pack_a_panel6_avx2(const float* A, std::int
                              _mm256_extractf128_ps(t45lo, 1), _mm256_extractf128_ps(t45hi, 1)};
         for (int i = 0; i < 4; ++i) {  // q[i] holds the columns 2i and 2i + 1 (of 0, 1, 2, 3 | 4, 5, 6, 7)
             const int col = (i % 2) * 2 + (i / 2) * 4;
-            _mm_storel_pi(reinterpret_cast<__m64*>(out + col * 6 + 4), q[i]);
-            _mm_storeh_pi(reinterpret_cast<__m64*>(out + (col + 1) * 6 + 4), q[i]);
+            _mm_storel_pi(reinterpret_cast<__m64*>(out + col * stride + 4), q[i]);
+            _mm_storeh_pi(reinterpret_cast<__m64*>(out + (col + 1) * stride + 4), q[i]);
         }
     }
-    for (; p < kc; ++p, out += 6)  // the last kc mod 8 columns, one float at a time
+    for (; p < kc; ++p, out += stride)  // the last kc mod 8 columns, one float at a time
         for (int r = 0; r < 6; ++r) out[r] = A[r * lda + p];
 }
 
-// One full micro-panel of B for the AVX2 tile (NR = 16): each row p is 16
-// consecutive floats of B, copied as two 8-float vectors. The plain loop
-// compiles to 4-float SSE copies (the build targets plain x86-64).
-__attribute__((target("avx2"))) void pack_b_panel16_avx2(const float* B, std::int64_t ldb, std::int64_t kc,
-                                                          float* out) {
-    for (std::int64_t p = 0; p < kc; ++p, B += ldb, out += 16) {
-        _mm256_storeu_ps(out, _mm256_loadu_ps(B));
-        _mm256_storeu_ps(out + 8, _mm256_loadu_ps(B + 8));
-    }
+// One full micro-panel of B for the AVX2 tile (NR = 16) or the AVX-512 tile
+// (NR = 32): each row p is NR consecutive floats of B, copied as NR/8
+// 8-float vectors. The plain loop compiles to 4-float SSE copies (the build
+// targets plain x86-64).
+template <int NR>
+__attribute__((target("avx2"))) void pack_b_panel_avx2(const float* B, std::int64_t ldb, std::int64_t kc,
+                                                        float* out) {
+    for (std::int64_t p = 0; p < kc; ++p, B += ldb, out += NR)
+        for (int v = 0; v < NR; v += 8) _mm256_storeu_ps(out + v, _mm256_loadu_ps(B + v));
 }
 
 // One micro-panel of A with `rows` <= MR valid rows. With MR a compile-time
@@ -96,15 +99,23 @@ void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, 
     for (std::int64_t i0 = 0; i0 < mc; i0 += MR, out += MR * kc) {
         const std::int64_t rows = std::min<std::int64_t>(MR, mc - i0);
         const float* a = A + i0 * lda;
+        const bool full_simd = avx2 && rows == MR;  // full micro-panels with SIMD (above)
         switch (MR) {
             case 4: pack_a_panel<4>(a, lda, rows, kc, out); break;
-            case 6:  // the AVX2 tile: full micro-panels with SIMD (above)
-                if (avx2 && rows == 6)
-                    pack_a_panel6_avx2(a, lda, kc, out);
+            case 6:  // the AVX2 tile
+                if (full_simd)
+                    pack_a_rows6_avx2(a, lda, kc, 6, out);
                 else
                     pack_a_panel<6>(a, lda, rows, kc, out);
                 break;
-            case 12: pack_a_panel<12>(a, lda, rows, kc, out); break;
+            case 12:  // the AVX-512 tile: two halves of six rows
+                if (full_simd) {
+                    pack_a_rows6_avx2(a, lda, kc, 12, out);
+                    pack_a_rows6_avx2(a + 6 * lda, lda, kc, 12, out + 6);
+                } else {
+                    pack_a_panel<12>(a, lda, rows, kc, out);
+                }
+                break;
             default: pack_a_panel_any(a, lda, rows, kc, MR, out);
         }
     }
@@ -143,11 +154,16 @@ void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64
             case 4: pack_b_panel<4>(B + j0, ldb, cols, kc, out); break;
             case 16:  // the AVX2 tile: full micro-panels with SIMD (above)
                 if (avx2 && cols == 16)
-                    pack_b_panel16_avx2(B + j0, ldb, kc, out);
+                    pack_b_panel_avx2<16>(B + j0, ldb, kc, out);
                 else
                     pack_b_panel<16>(B + j0, ldb, cols, kc, out);
                 break;
-            case 32: pack_b_panel<32>(B + j0, ldb, cols, kc, out); break;
+            case 32:  // the AVX-512 tile (AVX2 copies: as fast here, and one function for both)
+                if (avx2 && cols == 32)
+                    pack_b_panel_avx2<32>(B + j0, ldb, kc, out);
+                else
+                    pack_b_panel<32>(B + j0, ldb, cols, kc, out);
+                break;
             default: pack_b_panel_any(B + j0, ldb, cols, kc, NR, out);
         }
     }

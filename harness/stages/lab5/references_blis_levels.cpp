@@ -1,15 +1,15 @@
 // `mmlab blis-levels`: where lab5.blis loses time against the FMA peak, one
 // level of the BLIS loop nest at a time, on one core:
 //
-//   micro-kernel   the register tile alone, its packed A and B micro-panels
-//                  and its C tile in L1: what the FMA units can do when the
-//                  data is always there (loop 0)
-//   macro-kernel   loops 1-2 over one packed MC x KC block of A (L2) and one
-//                  KC x NC panel of B, C block of MC rows kept in cache
-//   ... C cold     the same, but each call writes the next MC rows of an
-//                  n x NC C, so C comes from memory as in the real product
-//   packing        pack_a / pack_b over all of A and B for one product: the
-//                  copies the whole GEMM pays on top of the macro-kernel
+//   micro-kernel   the register tile alone, its packed A sliver and B
+//                  micro-panel and its C tile in L1: what the FMA units can
+//                  do when the data is always there (loop 0)
+//   macro-kernel   loops 1-2 over one packed MC x KC panel of A and one
+//                  KC x NC block of B (L2), the same MC x NC block of C each time
+//   ... C cold     the same, but each call takes the next MC x NC block of an
+//                  n x n C, as the real product does
+//   packing        pack_a / pack_b_panels over all of A and B for one
+//                  product: the copies the whole GEMM pays on top of loops 1-2
 //   lab5.blis      the whole product, 1 thread; OpenBLAS beside it
 //
 // Each level is a fraction of the peak; the step from one level to the next is
@@ -51,9 +51,9 @@ const char* kUsage = R"(usage: mmlab blis-levels [--size N] [--simd W] [--param 
 Where lab5.blis (the reference) loses time against the measured FMA peak, level
 by level of the BLIS loops, on ONE core, for an N x N x N product (default 2048):
   micro-kernel        the MR x NR register tile with everything in L1
-  macro-kernel        loops 1-2: one packed MC x KC block of A times a KC x NC
-                      panel of B, the C block in cache
-  macro-kernel C cold the same, with C coming from memory as in the full product
+  macro-kernel        loops 1-2: one packed MC x KC panel of A times a KC x NC
+                      block of B (in L2), the same C block every time
+  macro-kernel C cold the same, each time the next C block of an N x N C
   packing A, B        the copies of one whole product (time, % of the product)
   lab5.blis           the whole product; OpenBLAS (1 thread) beside it
 --simd W picks the kernels (0 widest present, 1 scalar, 8 AVX2+FMA, 16 AVX-512);
@@ -111,58 +111,66 @@ int run_levels(const std::vector<std::string>& args) {
     check_fits_in_memory({n, n, n}, Device::Cpu);
 
     const ref::KernelSet& k = ref::kernels_for(simd);
-    const ref::BlockSizes bs = ref::blocks_for_product(requested, k, n, n);
-    const std::int64_t MR = k.MR, NR = k.NR, KC = bs.KC, NC = bs.NC;
-    const std::int64_t MC = std::min(bs.MC, common::lab5::panels(n, k.MR) * MR);  // one block of A, whole micro-panels
+    const ref::BlockSizes bs = ref::blocks_for_product(requested, k, n, n, n);
+    const std::int64_t MR = k.MR, NR = k.NR, KC = bs.KC;
+    const std::int64_t MC = bs.MC, NC = bs.NC;  // at most n (rounded up to MR, NR)
+    const std::int64_t mc = std::min(MC, n), nc = std::min(NC, n);
+    using common::lab5::panels;
 
     // The operands: the matrices of the product, and packed copies of one
-    // block of A and one panel of B for the kernel levels.
+    // panel of A and one block of B for the kernel levels.
     Matrix A(n, n), B(n, n), C(n, n);
     fill_uniform(A, 1);
     fill_uniform(B, 2);
     fill_uniform(C, 3);
-    Matrix a_block(1, MC * KC), b_panel(1, KC * NC), c_block(MC, NC), tile(1, MR * NR);
-    ref::pack_a(A.data(), n, std::min<std::int64_t>(MC, n), KC, k.MR, a_block.data());
-    ref::pack_b_panels(B.data(), n, KC, std::min<std::int64_t>(NC, n), k.NR, 0, common::lab5::panels(std::min<std::int64_t>(NC, n), k.NR), b_panel.data());
+    Matrix a_panel(1, MC * KC), b_block(1, KC * NC), c_block(mc, nc);
+    ref::pack_a(A.data(), n, mc, KC, k.MR, a_panel.data());
+    ref::pack_b_panels(B.data(), n, KC, nc, k.NR, 0, panels(nc, k.NR), b_block.data());
+    Matrix tile(MR, NR);
+    fill_uniform(tile, 4);
     fill_uniform(c_block, 4);
-    const std::int64_t nc = std::min<std::int64_t>(NC, n);
-    const std::int64_t c_rows = common::lab5::panels(n, int(MC)) * MC;  // C cold: row blocks of an n-row C
-    Matrix c_cold(c_rows, nc);
+    // C cold: the mc x nc blocks of an n x n C, one after the other, as the product visits them.
+    const std::int64_t row_blocks = panels(n, int(mc)), col_blocks = panels(n, int(nc));
+    Matrix c_cold(row_blocks * mc, col_blocks * nc);
     fill_uniform(c_cold, 5);
     std::int64_t next_block = 0;
     Matrix work_a(1, MC * KC), work_b(1, KC * NC);  // scratch for the packing rows
 
     const double product_flops = 2.0 * double(n) * double(n) * double(n);
     std::vector<Level> levels;
-    levels.push_back({"micro-kernel", "A, B micro-panels and C tile in L1", 2.0 * MR * NR * KC,
-                      [&] { k.micro(KC, a_block.data(), b_panel.data(), tile.data(), NR, true); }, {}});
-    levels.push_back({"macro-kernel", "A block in L2, B panel, C block cached", 2.0 * MC * nc * KC,
-                      [&] { ref::macro_kernel(k, MC, nc, KC, a_block.data(), b_panel.data(), c_block.data(), nc, true, tile.data()); },
+    levels.push_back({"micro-kernel", "A sliver, B micro-panel, C tile in L1", 2.0 * MR * NR * KC,
+                      [&] { k.micro(KC, a_panel.data(), b_block.data(), tile.data(), NR, true, k.MR, k.NR); }, {}});
+    levels.push_back({"macro-kernel", "A panel, B block in L2, C block cached", 2.0 * mc * nc * KC,
+                      [&] { ref::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(), c_block.data(), nc, true); },
                       {}});
-    levels.push_back({"macro-kernel, C cold", "as above, C from memory", 2.0 * MC * nc * KC,
+    levels.push_back({"macro-kernel, C cold", "as above, C blocks of an n x n C", 2.0 * mc * nc * KC,
                       [&] {
-                          float* c = c_cold.data() + next_block * MC * nc;
-                          next_block = (next_block + 1) % (c_rows / MC);
-                          ref::macro_kernel(k, MC, nc, KC, a_block.data(), b_panel.data(), c, nc, true, tile.data());
+                          const std::int64_t i = next_block / col_blocks, j = next_block % col_blocks;
+                          next_block = (next_block + 1) % (row_blocks * col_blocks);
+                          ref::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(),
+                                            c_cold.data() + i * mc * c_cold.cols() + j * nc, c_cold.cols(), true);
                       },
                       {}});
-    // Packing as the product does it: every KC x NC panel of B once per
-    // (jc, pc), every MC x KC block of A once per (jc, pc, ic).
-    levels.push_back({"packing A", "all MC x KC blocks of one product", 0,
+    // Packing as the product does it (blis_gemm.cpp): every MC x KC panel of
+    // A once per (ic, pc), every KC x NC block of B once per (ic, pc, jc).
+    levels.push_back({"packing A", "all MC x KC panels of one product", 0,
                       [&] {
-                          for (std::int64_t jc = 0; jc < n; jc += NC)
-                              for (std::int64_t pc = 0; pc < n; pc += KC)
-                                  for (std::int64_t ic = 0; ic < n; ic += MC)
-                                      ref::pack_a(A.data() + ic * n + pc, n, std::min(MC, n - ic), std::min(KC, n - pc), k.MR, work_a.data());
-                      },
-                      {}});
-    levels.push_back({"packing B", "all KC x NC panels of one product", 0,
-                      [&] {
-                          for (std::int64_t jc = 0; jc < n; jc += NC)
+                          for (std::int64_t ic = 0; ic < n; ic += MC)
                               for (std::int64_t pc = 0; pc < n; pc += KC) {
-                                  const std::int64_t w = std::min(NC, n - jc);
-                                  ref::pack_b_panels(B.data() + pc * n + jc, n, std::min(KC, n - pc), w, k.NR, 0, common::lab5::panels(w, k.NR), work_b.data());
+                                  const std::int64_t h = std::min(MC, n - ic);
+                                  ref::pack_a(A.data() + ic * n + pc, n, h, std::min(KC, n - pc), k.MR, work_a.data());
                               }
+                      },
+                      {}});
+    levels.push_back({"packing B", "all KC x NC blocks of one product", 0,
+                      [&] {
+                          for (std::int64_t ic = 0; ic < n; ic += MC)
+                              for (std::int64_t pc = 0; pc < n; pc += KC)
+                                  for (std::int64_t jc = 0; jc < n; jc += NC) {
+                                      const std::int64_t w = std::min(NC, n - jc);
+                                      ref::pack_b_panels(B.data() + pc * n + jc, n, std::min(KC, n - pc), w, k.NR, 0,
+                                                         panels(w, k.NR), work_b.data());
+                                  }
                       },
                       {}});
     levels.push_back({"lab5.blis", "the whole product, 1 thread", product_flops,
@@ -173,7 +181,7 @@ int run_levels(const std::vector<std::string>& args) {
     print_machine_header(false);
     std::printf("peer    : OpenBLAS sgemm = %s\n", peers::openblas_description().c_str());
     std::printf("\nlab5.blis level by level: %s kernels (MR x NR = %lld x %lld), MC %lld, KC %lld, NC %lld, n = %lld, 1 thread\n",
-                k.name, (long long)MR, (long long)NR, (long long)MC, (long long)KC, (long long)nc, (long long)n);
+                k.name, (long long)MR, (long long)NR, (long long)mc, (long long)KC, (long long)nc, (long long)n);
     std::fprintf(stderr, "measuring the %s FMA peak and %zu levels in %d rounds ...\n", simd_name(simd),
                  levels.size(), rounds);
     std::vector<double> peak;
