@@ -18,15 +18,12 @@ what the runner printed (the checker keeps it apart from the channel: printing
 is allowed and costs nothing; the feedback shows the start of it).
 """
 
-import os
 import re
 import shlex
-import subprocess
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .sandbox import RUNNING, RUNNING_LOCK, STOPPING, Stopped, clean_env, hand_over, sandbox_command
+from .sandbox import clean_env, hand_over, run_in_group, sandbox_command
 
 # harness/runner/checker.h: a runner's failure starts with RUNNER_PREFIX; the
 # one that is a time-out contains RUNNER_TIMEOUT; a test that calls student
@@ -111,29 +108,7 @@ def run_trusted(cmd, cwd, log_path, timeout, env):
     """Runs our own program (the checker) OUTSIDE the sandbox, with a wall-clock limit only: its runner is
     sandboxed, it is not (it must write the report where the runner cannot). stdout+stderr go to log_path.
     Returns (exit code, timed out, seconds); at the limit its process group is killed."""
-    start = time.monotonic()
-    with open(log_path, "wb") as log:
-        with RUNNING_LOCK:  # registered at once: an interrupted grader kills it (sandbox.kill_running)
-            if STOPPING.is_set():
-                raise Stopped()
-            proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                    stderr=subprocess.STDOUT, start_new_session=True)
-            RUNNING.add(proc.pid)
-        timed_out = False
-        try:
-            rc = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-            rc = None
-        try:
-            os.killpg(proc.pid, 9)
-        except (ProcessLookupError, PermissionError):
-            pass
-        if rc is None:
-            rc = proc.wait()
-        with RUNNING_LOCK:
-            RUNNING.discard(proc.pid)
-    return rc, timed_out, time.monotonic() - start
+    return run_in_group(cmd, cwd, env, log_path, timeout)
 
 
 def runner_failure(text):

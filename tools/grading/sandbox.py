@@ -255,13 +255,21 @@ def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsi
     full = sandbox_command(cmd, work, cwd, limits, cpu_seconds, fsize_kb)
     env = dict(env, HOME=str(work))  # never the grader's home (hidden, or not the student's to write)
     as_user = {"user": user.uid, "group": user.gid, "extra_groups": []} if user and user.switch else {}
+    return run_in_group(full, cwd, env, log_path, timeout, **as_user)
+
+
+def run_in_group(cmd, cwd, env, log_path, timeout, **popen_args):
+    """Runs cmd in a process group of its own, stdout+stderr to log_path, with a wall-clock limit; at the
+    limit, or when it ends, whatever is left of the group is killed. Registered in RUNNING so that a stopped
+    grader kills it (kill_running). Returns (exit code, timed out, seconds). The one way the grader starts a
+    program: sandboxed (run_limited) or its own (checker.run_trusted)."""
     start = time.monotonic()
     with open(log_path, "wb") as log:
         with RUNNING_LOCK:  # started and registered together: kill_running() sees it or it never starts
             if STOPPING.is_set():
                 raise Stopped()
-            proc = subprocess.Popen(full, cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                                    stderr=subprocess.STDOUT, start_new_session=True, **as_user)
+            proc = subprocess.Popen([str(c) for c in cmd], cwd=cwd, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                                    stderr=subprocess.STDOUT, start_new_session=True, **popen_args)
             RUNNING.add(proc.pid)
         timed_out = False
         try:
