@@ -44,7 +44,17 @@ ifeq ($(CUDA),0)
   endif
 endif
 ifneq ($(filter-out help clean grade student-release gradescope compare,$(or $(MAKECMDGOALS),all)),)
--include $(BUILD)/config.mk
+  # Not configured yet: configure now, while make reads this file, so that a
+  # failure stops make with one line of its own (the rule above would let make
+  # go on to a confusing "No rule to make target"). configure's messages reach
+  # the terminal as it runs: $(shell) captures stdout only, and they go to stderr.
+  ifeq ($(wildcard $(BUILD)/config.mk),)
+    CONFIGURE_STATUS := $(shell CUDA=$(CUDA) bash tools/configure.sh $(BUILD) >&2; echo $$?)
+    ifneq ($(CONFIGURE_STATUS),0)
+      $(error configure stopped (exit $(CONFIGURE_STATUS)): do what its message above says, then run make again)
+    endif
+  endif
+  include $(BUILD)/config.mk
 endif
 
 CXX ?= g++

@@ -81,6 +81,14 @@ for want in "dnf install openblas-devel" "pacman -S openblas" "brew install open
   check $(grep -q "$want" <<< "$out" && echo 0 || echo 1) "no apt-get: names '$want'" "$out"
 done
 
+# 2b. The same through make, as a student meets it: configure's line, make's
+# one line saying it stopped, exit 2, and nothing built.
+out=$("${ns[@]}" bash "$0" --inside apt env NO_INSTALL=1 make --no-print-directory BUILD="$work/b4" demo 2>&1); rc=$?
+check $([ $rc = 2 ] && echo 0 || echo 1) "make demo, netlib-only: make stops (exit 2)" "exit $rc: $out"
+check $([ "$(grep -c . <<< "$out")" = 2 ] && echo 0 || echo 1) "make demo, netlib-only: two lines (configure's, make's)" "$out"
+check $(grep -q 'configure stopped' <<< "$out" && echo 0 || echo 1) "make demo, netlib-only: make says configure stopped" "$out"
+check $([ ! -e "$work/b4/config.mk" ] && [ ! -d "$work/b4/obj" ] && echo 0 || echo 1) "make demo, netlib-only: nothing built"
+
 # 3. The machine as it is (OpenBLAS installed here: make test needs it).
 out=$(bash tools/configure.sh "$work/b3" 2>&1); rc=$?
 check $rc "this machine: configure succeeds" "$out"
