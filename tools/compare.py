@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import plot  # noqa: E402  (the charts' drawing helpers)
+from charts import canvas, inputs, output  # noqa: E402  (tools/charts: drawing and writing)
 
 
 class Usage(Exception):
@@ -146,12 +146,12 @@ def report(rows, only_before, only_after):
 
 def chart(rows, title):
     """Horizontal bars: before (grey) and after (blue or red) per benchmark, time on a log axis."""
-    svg = plot.Svg()
-    plot.titles(svg, title, ["median time per call, before (grey) and after; shorter is faster"])
-    left, right, top = 560, plot.WIDTH - 60, 130
-    bottom = plot.HEIGHT - 70
+    svg = canvas.Svg()
+    canvas.titles(svg, title, ["median time per call, before (grey) and after; shorter is faster"])
+    left, right, top = 560, canvas.WIDTH - 60, 130
+    bottom = canvas.HEIGHT - 70
     times = [t for r in rows for t in (r["before"], r["after"]) if t > 0]
-    axis = plot.LogAxis(min(times) / 1.5, max(times) * 1.5, left, right)
+    axis = canvas.LogAxis(min(times) / 1.5, max(times) * 1.5, left, right)
     band = (bottom - top) / max(len(rows), 1)
     bar = min(28, band * 0.36)
     for v, labelled in axis.ticks():
@@ -185,10 +185,10 @@ def main(argv):
             raise Usage("the two files have no benchmark in common (compare runs of the same stages and sizes)")
         report(rows, [n for n in before if n not in after], [n for n in after if n not in before])
         if a.out:
-            charts = {"compare.svg": chart(rows, f"before: {os.path.basename(a.before)}, after: {os.path.basename(a.after)}")}
-            for path in plot.write_all(a.out, plot.converted(charts, a.format)):
+            drawn = {"compare.svg": chart(rows, f"before: {os.path.basename(a.before)}, after: {os.path.basename(a.after)}")}
+            for path in output.write_all(a.out, output.converted(drawn, a.format)):
                 print(f"wrote {path}")
-    except (Usage, plot.Usage) as e:
+    except (Usage, inputs.Usage) as e:
         print(f"compare.py: error: {e}", file=sys.stderr)
         return 2
     return 0

@@ -7,7 +7,7 @@ GPUs), with the measured runs as points where the CSV has them.
 
 Writes plots/lab12-scaling.svg: one line per algorithm (1-D, SUMMA without and
 with overlap) for strong scaling, SUMMA with overlap for weak scaling (dashed),
-the GPUs on a log2 axis, nodes of 8 GPUs marked. Uses tools/plot.py's drawing
+the GPUs on a log2 axis, nodes of 8 GPUs marked. Uses tools/charts/canvas.py's drawing
 helpers (standard library only). Bad input: one line naming the problem, exit 2.
 """
 import argparse
@@ -17,7 +17,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import plot  # noqa: E402  (tools/plot.py: Svg, titles, sizes and colours)
+from charts import canvas  # noqa: E402  (tools/charts/canvas.py: Svg, titles, sizes and colours)
 
 COLUMNS = ("scenario", "precision", "algorithm", "P", "nodes", "grid", "n", "predicted_s", "predicted_tflops",
            "predicted_efficiency", "measured_s", "measured_efficiency")
@@ -52,26 +52,26 @@ def load(path):
 
 
 def chart(rows, title):
-    svg = plot.Svg()
+    svg = canvas.Svg()
     strong_n = next((r["n"] for r in rows if r["scenario"] == "strong"), "?")
-    plot.titles(svg, title, [f"alpha-beta-gamma model ({rows[0]['precision']}): strong scaling at n = {strong_n}, "
+    canvas.titles(svg, title, [f"alpha-beta-gamma model ({rows[0]['precision']}): strong scaling at n = {strong_n}, "
                              f"weak scaling at n = {strong_n} x sqrt(P); nodes of 8 GPUs; points: measured"])
-    left, right, top, bottom = 150, plot.WIDTH - 470, 140, plot.HEIGHT - 110
+    left, right, top, bottom = 150, canvas.WIDTH - 470, 140, canvas.HEIGHT - 110
     ps = sorted({r["P"] for r in rows})
     lo, hi = math.log2(min(ps)), math.log2(max(ps))
     x = lambda p: left + (math.log2(p) - lo) / max(hi - lo, 1) * (right - left)  # noqa: E731
     y = lambda e: bottom - min(max(e, 0.0), 1.05) / 1.05 * (bottom - top)  # noqa: E731
     for e in [i / 10 for i in range(0, 11)]:
-        svg.line(left, y(e), right, y(e), stroke=plot.GRID if e in (0.0, 0.5, 1.0) else plot.MINOR_GRID, width=1)
-        svg.text(left - 12, y(e) + 8, f"{e:.0%}", plot.TICK_PX, anchor="end")
+        svg.line(left, y(e), right, y(e), stroke=canvas.GRID if e in (0.0, 0.5, 1.0) else canvas.MINOR_GRID, width=1)
+        svg.text(left - 12, y(e) + 8, f"{e:.0%}", canvas.TICK_PX, anchor="end")
     for p in ps:
-        svg.line(x(p), top, x(p), bottom, stroke=plot.MINOR_GRID, width=1)
-        svg.text(x(p), bottom + 30, str(p), plot.TICK_PX, anchor="middle")
+        svg.line(x(p), top, x(p), bottom, stroke=canvas.MINOR_GRID, width=1)
+        svg.text(x(p), bottom + 30, str(p), canvas.TICK_PX, anchor="middle")
     if max(ps) > 8:  # where the network starts
-        svg.line(x(8) + (x(16) - x(8)) / 2, top, x(8) + (x(16) - x(8)) / 2, bottom, stroke=plot.SKIP, width=2, dash="6,6")
-        svg.text(x(8) + (x(16) - x(8)) / 2 + 8, top + 24, "network between nodes", plot.LABEL_PX, fill=plot.SKIP)
-    svg.text((left + right) / 2, plot.HEIGHT - 40, "GPUs (log2)", plot.AXIS_PX, anchor="middle")
-    svg.text(50, (top + bottom) / 2, "parallel efficiency  T1 / (P TP)", plot.AXIS_PX, anchor="middle", rotate=-90)
+        svg.line(x(8) + (x(16) - x(8)) / 2, top, x(8) + (x(16) - x(8)) / 2, bottom, stroke=canvas.SKIP, width=2, dash="6,6")
+        svg.text(x(8) + (x(16) - x(8)) / 2 + 8, top + 24, "network between nodes", canvas.LABEL_PX, fill=canvas.SKIP)
+    svg.text((left + right) / 2, canvas.HEIGHT - 40, "GPUs (log2)", canvas.AXIS_PX, anchor="middle")
+    svg.text(50, (top + bottom) / 2, "parallel efficiency  T1 / (P TP)", canvas.AXIS_PX, anchor="middle", rotate=-90)
     legend_y = top + 10
     for scenario, algo, colour, dash, label in SERIES:
         pts = sorted((r["P"], r["predicted_efficiency"]) for r in rows if r["scenario"] == scenario and r["algorithm"] == algo)
@@ -84,12 +84,12 @@ def chart(rows, title):
                 if r["scenario"] == scenario and r["algorithm"] == algo and r["measured_efficiency"] is not None]
         for p, e in meas:
             svg.circle(x(p), y(e), 11, "#ffffff", stroke=colour, width=4)
-            svg.text(x(p) + 16, y(e) - 12, f"measured {e:.0%}", plot.LABEL_PX, halo=True)
+            svg.text(x(p) + 16, y(e) - 12, f"measured {e:.0%}", canvas.LABEL_PX, halo=True)
         svg.line(right + 30, legend_y, right + 80, legend_y, stroke=colour, width=4, dash=dash)
-        svg.text(right + 90, legend_y + 7, label, plot.LABEL_PX)
+        svg.text(right + 90, legend_y + 7, label, canvas.LABEL_PX)
         legend_y += 36
-    svg.circle(right + 55, legend_y, 11, "#ffffff", stroke=plot.INK, width=4)
-    svg.text(right + 90, legend_y + 7, "measured (where a run exists)", plot.LABEL_PX)
+    svg.circle(right + 55, legend_y, 11, "#ffffff", stroke=canvas.INK, width=4)
+    svg.text(right + 90, legend_y + 7, "measured (where a run exists)", canvas.LABEL_PX)
     return svg.finish(title)
 
 

@@ -18,7 +18,6 @@ MMLAB names the mmlab binary (default build/bin/mmlab). Prints one line per
 check and exits 1 if any fails.
 """
 import copy
-import importlib.util
 import json
 import os
 import subprocess
@@ -28,6 +27,8 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+from charts import inputs as charts_inputs  # noqa: E402  (fmt: how the charts write a number)
 PLOT = [sys.executable, str(REPO / "tools" / "plot.py")]
 ROOF_CSV = REPO / "tests" / "plot" / "roofline-zen3-256.csv"
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -52,16 +53,9 @@ def texts(svg_path):
     return [t.text or "" for t in root.iter(SVG_NS + "text")], root
 
 
-def load_plot_module():
-    spec = importlib.util.spec_from_file_location("plot", REPO / "tools" / "plot.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def main():
     mmlab = os.environ.get("MMLAB", str(REPO / "build" / "bin" / "mmlab"))
-    fmt = load_plot_module().fmt
+    fmt = charts_inputs.fmt
     tmp = Path(tempfile.mkdtemp(prefix="mmlab-plot-test-"))
 
     # --- real data: mmlab at tiny shapes
@@ -237,6 +231,28 @@ def main():
     # an existing chart is replaced whole, never left half-written: no temporary files stay behind
     leftovers = [p.name for p in out.iterdir() if p.name.startswith(".")]
     check(not leftovers, "no temporary files left in the output folder", str(leftovers))
+
+    # lab 12's scaling chart (tools/lab12_plot.py, drawn with the same canvas)
+    model_csv = tmp / "abg-model.csv"
+    r = subprocess.run([mmlab, "abg-model", "--csv", str(model_csv)], capture_output=True, text=True)
+    check(r.returncode == 0 and model_csv.exists(), "mmlab abg-model --csv wrote the model's table", r.stderr[-300:])
+    lab12_plot = [sys.executable, str(REPO / "tools" / "lab12_plot.py")]
+    r = subprocess.run(lab12_plot + ["--out", str(tmp / "lab12"), str(model_csv)], capture_output=True, text=True)
+    svg_file = tmp / "lab12" / "lab12-scaling.svg"
+    try:
+        t, _ = texts(svg_file)
+    except (OSError, ValueError, ET.ParseError) as e:
+        t = [f"(not a readable SVG: {e})"]
+    series = ["1-D, strong (n fixed)", "SUMMA without overlap, strong", "SUMMA with overlap, strong",
+              "SUMMA with overlap, weak (n x sqrt(P))"]
+    check(r.returncode == 0 and all(s in t for s in series) and "512" in t and "GPUs (log2)" in t,
+          "lab12_plot.py: the four series, GPUs 1 to 512", f"exit {r.returncode}, {r.stderr[-300:]}, texts {t[:12]}")
+    bad_csv = tmp / "not-a-model.csv"
+    bad_csv.write_text("a,b\n1,2\n")
+    r = subprocess.run(lab12_plot + ["--out", str(tmp / "lab12-bad"), str(bad_csv)], capture_output=True, text=True)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "abg-model --csv" in r.stderr and
+          not (tmp / "lab12-bad" / "lab12-scaling.svg").exists(),
+          "lab12_plot.py, not the model's CSV: exit 2, one line naming what to give, nothing written", repr(r.stderr))
 
     subprocess.run(["rm", "-rf", str(tmp)])
 
