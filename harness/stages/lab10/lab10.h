@@ -94,7 +94,8 @@ struct GpuRoofline {
 struct LhCase {
     std::string kernel;       // "naive", "tiled16"...
     Shape shape;
-    lh::Kernel model;         // blocks, occupancy, NB, NSM, clock
+    lh::Kernel model;         // blocks, occupancy, NB, NSM, clock: the paper's model (every load to DRAM)
+    lh::Kernel cached;        // the same with lab 10's caches (models/lh_reuse.h)
     int regs_per_thread = 0, shared_bytes = 0, blocks_per_sm_device = 0;
     double measured_ms = 0;   // kernel time, median (CUDA events); <0 when not run
     std::string check;        // "ok" or what is wrong
