@@ -128,31 +128,30 @@ Hardware paper_c1060() {
 
 Hardware recorded_h100() {
     Hardware h;
-    h.name = "H100 80GB HBM3 (inputs measured 2026-11-22)";
+    h.name = std::string("H100 80GB HBM3 (inputs measured ") + kRecordedH100Date + ")";
     h.sm_count = 132;
     h.clock_ghz = 1.98;
     h.issue_alu = 0.25;  // 4 schedulers x 32 FP32 lanes
     h.issue_lsu = 1.0;   // 32 load/store units an SM
-    h.latency_global = 684;
+    h.latency_global = 687;
     h.latency_shared = 29;
-    h.bandwidth_gbs = 3026;
+    h.bandwidth_gbs = 3038;
     h.shared_bytes_per_cycle = 128;
     h.sector_bytes = 32;
     h.block_scheduling = false;
-    // The caches (`mmlab gpu-latency`, 2026-11-25, same GPU model): L1 hit
-    // and L2 hit latency by pointer chasing, the L2's read bandwidth, its size
-    // as the device reports it; the L1 moves 128 bytes a cycle (the SRAM it
-    // shares with shared memory).
-    h.latency_l1 = 40;        // PROVISIONAL
-    h.latency_l2 = 278;
+    // The caches: L1 and L2 hit latencies by pointer chasing, the L2's read
+    // bandwidth (all SMs), its size as the device reports it; the L1 moves
+    // 128 bytes a cycle (the SRAM it shares with shared memory).
+    h.latency_l1 = 39.6;
+    h.latency_l2 = 283;
     h.l1_bytes_per_cycle = 128;
-    h.l2_bandwidth_gbs = 6000;  // PROVISIONAL
-    h.l2_bytes = 52428800;
+    h.l2_bandwidth_gbs = 6428;
+    h.l2_bytes = 50.0 * 1048576;
     return h;
 }
 
 const std::vector<long long>& recorded_h100_sizes() {
-    static const std::vector<long long> sizes = {1056, 2080, 4128, 1024, 2048, 4096};
+    static const std::vector<long long> sizes = {544, 1056, 2080, 4128, 512, 1024, 2048, 4096};
     return sizes;
 }
 
@@ -172,8 +171,8 @@ Occupancy recorded_h100_occupancy(const std::string& kernel) {
 //   1..K-1  FMA of k-1, load A[i][k], B[k][j], 2 address adds  wait: DRAM
 //   K       FMA of K-1, store C[i][j]                         wait: DRAM
 //
-// With Memory::Caches, as the compiler builds the loop: kNaiveUnroll = U steps
-// a block (their 2U loads in flight together), and the loads split by the
+// With Memory::Caches, as the compiler builds the loop: kNaiveStepsPerWait = U
+// steps a block (their 2U loads in flight together), and the loads split by the
 // reuse analysis (lh_reuse.cpp): A[i][k]'s sector serves the warp 8 steps
 // (own_reuse, 8 uses, a wait every U steps), B[k][j..]'s segment is read by
 // the block's by/rows_w warps in step (convoy); A's misses go to DRAM for the
@@ -190,11 +189,11 @@ Kernel naive_model(const Hardware& hw, Shape s, int bx, int by, Occupancy occ, M
     const double c_bytes = rows_w * round_up(4.0 * cols_w, hw.sector_bytes);
     Kernel k = launch(hw, "naive", ceil_div(s.N, bx) * ceil_div(s.M, by), occ);
     if (memory == Memory::Caches) {
-        const int u = kNaiveUnroll;
+        const int u = kNaiveStepsPerWait;
         const LaunchGeometry g = geometry(k, s, by, bx);
         const double floats_per_sector = hw.sector_bytes / 4.0;
         const std::vector<Stream> streams = {
-            {u * a_bytes, own_reuse(floats_per_sector, u, a_panel_l2(g))},
+            {u * a_bytes, own_reuse(floats_per_sector, u, a_panel_l2(s, g, hw.l2_bytes))},
             {u * b_bytes, convoy(double(by) / rows_w, b_strip_l2(s, g, hw.l2_bytes))}};
         k.blocks.push_back(cached_block(hw, "setup, loads of the first steps", 8, 2 * u, streams, false));
         const Block step = cached_block(hw, std::to_string(u) + " FMA, loads of the next " + std::to_string(u) + " steps",
@@ -236,7 +235,7 @@ Kernel tiled_model(const Hardware& hw, Shape s, int tile, Occupancy occ, Memory 
     if (memory == Memory::Caches) {
         const LaunchGeometry g = geometry(k, s, tile, tile);
         load = cached_block(hw, "load A, B tile elements", 6, 2,
-                            {{tile_bytes, no_l1_reuse(a_panel_l2(g))},
+                            {{tile_bytes, no_l1_reuse(a_panel_l2(s, g, hw.l2_bytes))},
                              {tile_bytes, no_l1_reuse(b_strip_l2(s, g, hw.l2_bytes))}},
                             false);
     }
@@ -278,7 +277,7 @@ Kernel volkov_model(const Hardware& hw, Shape s, Occupancy occ, Memory memory) {
     if (memory == Memory::Caches) {
         const LaunchGeometry g = geometry(k, s, kVolkovRows, kVolkovThreads);
         load = cached_block(hw, "load A's tile", 2 * per_thread, per_thread,
-                            {{per_thread * 128.0, no_l1_reuse(a_panel_l2(g))}}, false);
+                            {{per_thread * 128.0, no_l1_reuse(a_panel_l2(s, g, hw.l2_bytes))}}, false);
         group = cached_block(hw, "4 B loads, 64 As loads, 256 FMA", 4 * kVolkovRows + 4, 4 + kVolkovRows,
                              {{4 * 128.0, no_l1_reuse(b_strip_l2(s, g, hw.l2_bytes))}}, false);
     }

@@ -52,7 +52,7 @@ struct Hardware {
 //   Caches    lab 10's extension: each load's bytes split between the L1, the
 //             L2 and DRAM by the reuse analysis of models/lh_reuse.h, each
 //             level charged its latency and bandwidth; the naive kernel's
-//             loop as the compiler unrolls it (kNaiveUnroll steps a wait).
+//             loop as the compiler builds it (kNaiveStepsPerWait steps a wait).
 enum class Memory { DramOnly, Caches };
 const char* memory_name(Memory m);  // "DRAM only", "caches"
 
@@ -65,13 +65,13 @@ Hardware paper_c1060();
 
 // The date of the H100 run recorded below and in handouts/data/lab10-lh-h100.csv.
 constexpr const char* kRecordedH100Date = "2026-11-25";
-// The H100 inputs that `mmlab lh-model` measured on 2026-11-22 (NVIDIA H100
-// 80GB HBM3, 132 SMs, CUDA 13; handouts/lab10.md), rounded as printed, for
-// machines without a GPU: clock 1.98 GHz, DRAM latency 684 cycles, shared 29,
-// read bandwidth 3026 GB/s; issue 0.25 / 1 cycles (FP32, load/store); and
-// for the cache-aware model, measured on 2026-11-25 (see recorded_h100()).
+// The H100 inputs that `mmlab lh-model` measured on kRecordedH100Date (NVIDIA
+// H100 80GB HBM3, 132 SMs, CUDA 13; handouts/lab10.md), rounded as printed,
+// for machines without a GPU: clock 1.98 GHz, DRAM latency 687 cycles, L2 hit
+// 283, L1 hit 39.6, shared 29, read bandwidth 3038 GB/s from DRAM and 6428
+// from the L2, L2 50 MiB; issue 0.25 / 1 cycles (FP32, load/store).
 Hardware recorded_h100();
-// The sizes n (n x n x n) of that run: the paper's 2^i + 32, then 2^i, i = 10..12.
+// The sizes n (n x n x n) of that run: the paper's 2^i + 32, then 2^i, i = 9..12.
 const std::vector<long long>& recorded_h100_sizes();
 // The occupancy the CUDA runtime reported for each kernel in that run
 // (warps a block x blocks an SM): naive 8x8, tiled16 8x8, tiled32 32x2,
@@ -83,9 +83,11 @@ Occupancy recorded_h100_occupancy(const std::string& kernel);
 constexpr int kNaiveBlockX = 32, kNaiveBlockY = 8;
 constexpr int kVolkovThreads = 128, kVolkovRows = 64, kVolkovDepth = 32;
 // nvcc unrolls the naive kernel's k loop 4 times (its trip count is known only
-// at run time) and issues the 4 steps' 8 loads before the first multiply-add:
-// one wait every 4 steps (the PTX and SASS of lab 6's kernel show it).
-constexpr int kNaiveUnroll = 4;
+// at run time), and ptxas issues the loads of two steps before the first
+// multiply-add needs them: the unrolled body waits twice, for steps k, k+1 and
+// for k+2, k+3 (the SASS of lab 6's kernel, sm_90, CUDA 13.0: LDG x4, FFMA,
+// LDG x2, FFMA, LDG x2, FFMA, FFMA). So a warp waits once every 2 steps.
+constexpr int kNaiveStepsPerWait = 2;
 
 // Basic blocks of one warp and the launch, for C = A*B of shape s. The
 // occupancy is the kernel's (registers, shared memory, hardware limits);

@@ -57,28 +57,41 @@ struct LaunchGeometry {
     long long resident = 1;
 };
 
-// Whether the whole grid runs in one wave (grid_x x grid_y <= resident): then
-// every block starts at once and walks k in step with the others, so every
-// sector is first requested by all its sharers together, and they all wait
-// for DRAM (the bytes still come from DRAM once).
-bool one_wave(const LaunchGeometry& g);
+// Block rows of the grid resident at once (one wave): resident / grid_x,
+// at least 1, at most grid_y.
+double rows_per_wave(const LaunchGeometry& g);
 
-// A's row panel: the grid_x blocks of one row of the grid read the same panel
-// and start one after another, so only the first one's misses reach DRAM:
-// 1 / grid_x of the bytes, and of the waits (all of them in one wave).
-L2Share a_panel_l2(const LaunchGeometry& g);
+// Blocks are dispatched in waves and the blocks of one wave that read the
+// same data walk k in step: a block ahead of the others takes the misses and
+// slows down, the others catch up (a convoy, like the warps of one block). So
+// the first request for a sector comes from all its sharers in the wave at
+// once: DRAM serves it once for them all (the bytes), and all of them wait for
+// that fill (the waits end at DRAM). Sharers in a later wave find it in the
+// L2 if it stayed there.
 
-// Whether B stays in the L2 between two uses of one of its sectors by blocks
-// of consecutive grid rows. Those uses are grid_x launches apart; meanwhile
-// the resident blocks, started one after another, stand at every depth k of
-// their columns, so they touch all of B, and the A panels of the rows they
-// work on. B stays when that working set fits: 4(KN + rows resident x K) <= L2.
+// Whether the inputs are in the L2 when the kernel starts: the run before it
+// (the timing loop repeats the product on the same A, B and C) left them
+// there if A, B and C together fit: 4(MK + KN + MN) <= L2. Then no load of A
+// or B goes to DRAM, and no wait ends there.
+bool inputs_stay_in_l2(Shape s, double l2_bytes);
+
+// A's row panel: read by the grid_x blocks of one grid row, launched one
+// after another, so together in a wave: bytes 1 / grid_x from DRAM; the waits
+// of the blocks of the first wave that touches it end at DRAM (all of them
+// unless a grid row spans several waves), later ones at the L2 (a panel is
+// small: it stays). Nothing from DRAM when the inputs stay in the L2.
+L2Share a_panel_l2(Shape s, const LaunchGeometry& g, double l2_bytes);
+
+// Whether B stays in the L2 from one wave to the next. Meanwhile the GPU
+// touches all of B (every column strip, every depth k) and the A panels of the
+// rows at work: B stays when 4(KN + rows resident x K) <= L2.
 bool b_stays_in_l2(Shape s, const LaunchGeometry& g, double l2_bytes);
 
-// B's column strip: when B stays in the L2, only the first of the grid_y
-// block rows that read a strip fetches it (1 / grid_y of the bytes and the
-// waits); when it does not, every block row fetches it again (1). In one wave,
-// the grid_y block rows read it in step: bytes 1 / grid_y, waits all DRAM.
+// B's column strip: read by the grid_y block rows, rows_per_wave of them in
+// each wave. If B stays in the L2, DRAM serves it once (bytes 1 / grid_y) and
+// only the first wave waits for DRAM (rows_per_wave / grid_y of the waits).
+// If it does not, every wave fetches it again: bytes 1 / rows_per_wave, and
+// every wait ends at DRAM. Nothing from DRAM when the inputs stay in the L2.
 L2Share b_strip_l2(Shape s, const LaunchGeometry& g, double l2_bytes);
 
 }  // namespace mml::lh

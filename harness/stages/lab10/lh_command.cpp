@@ -108,8 +108,8 @@ inputs (Tables 2-3; no GPU needed), then on this GPU: occupancy from the compile
 (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor), latencies from the
 pointer-chasing micro-benchmarks (mmlab gpu-latency), bandwidth measured, and each kernel timed
 (CUDA events, median of --reps, default 5) at every n of --sizes (default: 2^i + 32 as in the
-paper and 2^i, i = 10..12). Without a GPU, the H100 run recorded on 2026-11-25 stands in for this
-GPU: --sizes then picks from its sizes (1056, 2080, 4128, 1024, 2048, 4096); --reps and --csv need
+paper and 2^i, i = 9..12). Without a GPU, the H100 run recorded on 2026-11-25 stands in for this
+GPU: --sizes then picks from its sizes (544, 1056, 2080, 4128, 512, 1024, 2048, 4096); --reps and --csv need
 a GPU. Every row shows two predictions: the paper's model (every global load to DRAM) and lab 10's
 cache-aware one (models/lh_reuse.h). --student uses your labs/lab10 functions (default: the
 reference). --csv writes the GPU rows.
