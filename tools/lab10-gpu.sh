@@ -7,14 +7,18 @@
 # beside the measured times, CSV for handouts/data/lab10-lh-h100.csv), and,
 # with Nsight Compute, the kernels' L1/L2 hit rates and DRAM bytes to set
 # beside the reuse analysis (models/lh_reuse.h) - a check of the analysis,
-# never an input of the model. Logs and CSVs go to $OUT.
-# LAB10_STEPS="build latency sass lh ncu" runs a subset; LAB10_BUDGET_S the time.
+# never an input of the model (Nsight Compute empties the caches before each
+# kernel); and, with the caches left as they are (the "warm" step), whether
+# the inputs of a product that fits the L2 are still there from the run
+# before, and what the Volkov kernel's warps wait on at one block an SM.
+# Logs and CSVs go to $OUT.
+# LAB10_STEPS="build latency sass lh ncu warm" runs a subset; LAB10_BUDGET_S the time.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/lab10-gpu}
 mkdir -p "$out"
 budget=${LAB10_BUDGET_S:-260}
-steps=${LAB10_STEPS:-build latency sass lh ncu}
+steps=${LAB10_STEPS:-build latency sass lh ncu warm}
 source tools/lib/steps.sh
 {
 nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
@@ -45,6 +49,21 @@ if want ncu; then
   limited 110 ncu --clock-control none --kernel-name regex:'naive_coalesced_kernel|tiled_kernel|volkov_kernel' \
     --metrics "$metrics" --csv build/bin/mmlab lh-model --sizes 2048,4096 --reps 1 --quiet > "$out/ncu.csv" 2> "$out/ncu.err"
   echo "rc=$?"; tail -3 "$out/ncu.err"; wc -l < "$out/ncu.csv"
+fi
+if want warm; then
+  step "Nsight Compute, caches left warm, n = 1024: DRAM bytes (the inputs stay in the L2?) and warp stalls"
+  metrics=gpu__time_duration.sum,dram__bytes_read.sum
+  metrics+=,lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum
+  metrics+=,smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio
+  metrics+=,smsp__average_warps_issue_stalled_short_scoreboard_per_issue_active.ratio
+  metrics+=,smsp__average_warps_issue_stalled_wait_per_issue_active.ratio
+  metrics+=,smsp__average_warps_issue_stalled_math_pipe_throttle_per_issue_active.ratio
+  metrics+=,smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio
+  metrics+=,smsp__average_warps_issue_stalled_barrier_per_issue_active.ratio
+  limited 60 ncu --clock-control none --cache-control none \
+    --kernel-name regex:'naive_coalesced_kernel|tiled_kernel|volkov_kernel' \
+    --metrics "$metrics" --csv build/bin/mmlab lh-model --sizes 1024 --reps 1 --quiet > "$out/ncu-warm.csv" 2> "$out/ncu-warm.err"
+  echo "rc=$?"; tail -3 "$out/ncu-warm.err"; wc -l < "$out/ncu-warm.csv"
 fi
 step "done"
 } 2>&1 | tee "$out/lab10-gpu.log"
