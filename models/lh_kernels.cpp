@@ -133,9 +133,9 @@ Hardware recorded_h100() {
     h.clock_ghz = 1.98;
     h.issue_alu = 0.25;  // 4 schedulers x 32 FP32 lanes
     h.issue_lsu = 1.0;   // 32 load/store units an SM
-    h.latency_global = 687;
+    h.latency_global = 688;
     h.latency_shared = 29;
-    h.bandwidth_gbs = 3038;
+    h.bandwidth_gbs = 3022;
     h.shared_bytes_per_cycle = 128;
     h.sector_bytes = 32;
     h.block_scheduling = false;
@@ -145,7 +145,7 @@ Hardware recorded_h100() {
     h.latency_l1 = 39.6;
     h.latency_l2 = 283;
     h.l1_bytes_per_cycle = 128;
-    h.l2_bandwidth_gbs = 6428;
+    h.l2_bandwidth_gbs = 6083;
     h.l2_bytes = 50.0 * 1048576;
     return h;
 }

@@ -67,8 +67,8 @@ Hardware paper_c1060();
 constexpr const char* kRecordedH100Date = "2026-11-25";
 // The H100 inputs that `mmlab lh-model` measured on kRecordedH100Date (NVIDIA
 // H100 80GB HBM3, 132 SMs, CUDA 13; handouts/lab10.md), rounded as printed,
-// for machines without a GPU: clock 1.98 GHz, DRAM latency 687 cycles, L2 hit
-// 283, L1 hit 39.6, shared 29, read bandwidth 3038 GB/s from DRAM and 6428
+// for machines without a GPU: clock 1.98 GHz, DRAM latency 688 cycles, L2 hit
+// 283, L1 hit 39.6, shared 29, read bandwidth 3022 GB/s from DRAM and 6083
 // from the L2, L2 50 MiB; issue 0.25 / 1 cycles (FP32, load/store).
 Hardware recorded_h100();
 // The sizes n (n x n x n) of that run: the paper's 2^i + 32, then 2^i, i = 9..12.
