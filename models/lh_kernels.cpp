@@ -175,9 +175,10 @@ Occupancy recorded_h100_occupancy(const std::string& kernel) {
 // steps a block (their 2U loads in flight together), and the loads split by the
 // reuse analysis (lh_reuse.cpp): A[i][k]'s sector serves the warp 8 steps
 // (own_reuse, 8 uses, a wait every U steps), B[k][j..]'s segment is read by
-// the block's by/rows_w warps in step (convoy); A's misses go to DRAM for the
-// first block of a grid row only, B's for the first block row when B stays in
-// the L2 and for every block row when it does not.
+// the block's by/rows_w warps in step (convoy); their L1 misses split on
+// the L2 side as lh_reuse.h's a_panel_l2 and b_strip_l2 say (DRAM once a
+// wave that shares the data, or once in all when it stays in the L2; nothing
+// from DRAM when the inputs stay warm from the run before).
 //   0        setup, loads of steps 0..U-1
 //   1..S-1   U FMA of the previous steps, loads of the next U    (S = ceil(K/U))
 //   S        U FMA, store C
@@ -220,9 +221,10 @@ Kernel naive_model(const Hardware& hw, Shape s, int bx, int by, Occupancy occ, M
 //           As[ty][k..k+3] (a broadcast), 2 loop ops, __syncthreads  wait: shared, barrier
 // and one final block, the store of C.
 // With Memory::Caches, the load block's two streams have no L1 reuse (each
-// element is copied to shared memory once per block); A's tile misses the L2
-// for the first block of a grid row only, B's for the first block row when B
-// stays in the L2 and for every block row when it does not (lh_reuse.cpp).
+// element is copied to shared memory once per block), and split on
+// the L2 side as lh_reuse.h's a_panel_l2 and b_strip_l2 say (DRAM once a
+// wave that shares the data, or once in all when it stays in the L2; nothing
+// from DRAM when the inputs stay warm from the run before).
 Kernel tiled_model(const Hardware& hw, Shape s, int tile, Occupancy occ, Memory memory) {
     if (tile < 4 || tile > 32 || 32 % tile) throw std::invalid_argument("tiled_model: tile must be 4, 8, 16 or 32");
     require_caches(hw, memory);
@@ -262,9 +264,10 @@ Kernel tiled_model(const Hardware& hw, Shape s, int tile, Occupancy occ, Memory 
 // and a final block: 64 guarded stores of C.
 // With Memory::Caches, neither stream has L1 reuse (A's tile is copied to
 // shared memory once per block, each B element read by one thread of one
-// block); A's tile misses the L2 for the first block of a grid row only, B's
-// loads for the first block row when B stays in the L2 and for every block
-// row when it does not (lh_reuse.cpp).
+// block), and split on
+// the L2 side as lh_reuse.h's a_panel_l2 and b_strip_l2 say (DRAM once a
+// wave that shares the data, or once in all when it stays in the L2; nothing
+// from DRAM when the inputs stay warm from the run before).
 Kernel volkov_model(const Hardware& hw, Shape s, Occupancy occ, Memory memory) {
     require_caches(hw, memory);
     const int per_thread = kVolkovRows * kVolkovDepth / kVolkovThreads;  // 16 elements of A's tile
