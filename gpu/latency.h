@@ -8,7 +8,8 @@ namespace mml::gpu {
 
 struct Latencies {
     double global_dram = 0;  // cycles: load that misses L1 and L2 (the model's sigma_g)
-    double global_l2 = 0;    // cycles: load that hits L2 (L1 bypassed), for comparison
+    double global_l2 = 0;    // cycles: load that hits L2 (L1 bypassed)
+    double global_l1 = 0;    // cycles: global load that hits L1 (lab 10's cache-aware model)
     double shared = 0;       // cycles: shared-memory load (sigma_s)
     double fadd = 0;         // cycles: dependent FP32 add (sigma_add)
     double fmul = 0;         // cycles: dependent FP32 multiply (sigma_mul)

@@ -162,14 +162,14 @@ TEST_SUITE("cli") {
         CHECK_FALSE(has(one.output, "volkov    2080 "));
         CHECK_FALSE(has(one.output, "volkov    4128 "));
         const Outcome all = run_mmlab("lh-model");
-        for (const char* row : {"volkov    1024 ", "volkov    1056 ", "volkov    2048 ", "volkov    2080 ",
-                                "volkov    4096 ", "volkov    4128 "})
+        for (const char* row : {"volkov    512 ", "volkov    544 ", "volkov    1024 ", "volkov    1056 ",
+                                "volkov    2048 ", "volkov    2080 ", "volkov    4096 ", "volkov    4128 "})
             CHECK_MESSAGE(has(all.output, row), row);
         const Outcome bad = run_mmlab("lh-model --sizes 1056,64");
         INFO(bad.output);
         CHECK(bad.exit_code == 2);
         CHECK(count_lines(bad.output) == 1);
         CHECK(has(bad.output, "--sizes 64"));
-        CHECK(has(bad.output, "1056, 2080, 4128, 1024, 2048, 4096"));
+        CHECK(has(bad.output, "544, 1056, 2080, 4128, 512, 1024, 2048, 4096"));
     }
 }

@@ -94,7 +94,8 @@ struct GpuRoofline {
 struct LhCase {
     std::string kernel;       // "naive", "tiled16"...
     Shape shape;
-    lh::Kernel model;         // blocks, occupancy, NB, NSM, clock
+    lh::Kernel model;         // blocks, occupancy, NB, NSM, clock: the paper's model (every load to DRAM)
+    lh::Kernel cached;        // the same with lab 10's caches (models/lh_reuse.h)
     int regs_per_thread = 0, shared_bytes = 0, blocks_per_sm_device = 0;
     double measured_ms = 0;   // kernel time, median (CUDA events); <0 when not run
     std::string check;        // "ok" or what is wrong
@@ -144,7 +145,7 @@ int roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gp
 // (committed at the end; without a GPU there are none, and it is left alone).
 int lh_sections(const std::vector<long long>& sizes, int reps, bool quiet, const ModelFns& f, Comparison& c,
                 CsvFile* csv = nullptr);
-// The paper's sizes: 2^i + 32 and 2^i, i = 10..12.
+// The paper's sizes 2^i + 32, then 2^i, i = 9..12 (those of the recorded H100 run).
 std::vector<long long> default_lh_sizes();
 
 }  // namespace mml::lab10

@@ -25,7 +25,8 @@ std::string recorded_sizes_text() {
 
 // ---------------------------------------------------------------- --explain: where the time goes
 
-lh::Kernel model_for(const std::string& kernel, const std::string& inputs, long long n) {
+// The kernel's model on `inputs` with `memory`; the C1060 has only the DRAM-only one.
+lh::Kernel model_for(const std::string& kernel, const std::string& inputs, long long n, lh::Memory memory) {
     const Shape s{n, n, n};
     const auto& known = lh::modelled_kernels();
     if (std::find(known.begin(), known.end(), kernel) == known.end())
@@ -42,17 +43,17 @@ lh::Kernel model_for(const std::string& kernel, const std::string& inputs, long 
         const std::string why_not = gpu_lh_unavailable();
         if (!why_not.empty()) throw UsageError("--inputs gpu: " + why_not);
         for (const LhCase& c : gpu_sections().lh({n}, 1, true).cases)
-            if (c.kernel == kernel) return c.model;
+            if (c.kernel == kernel) return memory == lh::Memory::Caches ? c.cached : c.model;
         throw UsageError("no case for kernel " + kernel);
     }
     if (inputs != "recorded") throw UsageError("--inputs takes gpu, recorded or c1060, got '" + inputs + "'");
-    return lh::kernel_model(kernel, lh::recorded_h100(), s, lh::recorded_h100_occupancy(kernel));
+    return lh::kernel_model(kernel, lh::recorded_h100(), s, lh::recorded_h100_occupancy(kernel), memory);
 }
 
 // One row per kind of basic block (blocks with the same description added
 // up): how often it runs, its inputs, and its share of TimeOneRep, with the
 // model functions `f`.
-void explain(const lh::Kernel& k, const std::string& inputs, long long n, const ModelFns& f) {
+void explain(const lh::Kernel& k, const std::string& inputs, lh::Memory memory, long long n, const ModelFns& f) {
     struct Kind {
         std::string what;
         long long count = 0, barriers = 0;
@@ -78,20 +79,23 @@ void explain(const lh::Kernel& k, const std::string& inputs, long long n, const 
     }
     const double one_rep = f.time_one_rep(k.blocks, k.occupancy);
     const long long reps = f.rep_num(k.grid_blocks, k.occupancy.blocks_per_sm, k.sm_count);
-    std::printf("\n%s at n = %lld on the %s inputs: TLP x BLP = %d x %d warps, NB %lld, RepNum %lld, clock %.2f GHz\n",
-                k.name.c_str(), n, inputs.c_str(), k.occupancy.warps_per_block, k.occupancy.blocks_per_sm, k.grid_blocks,
-                reps, k.clock_ghz);
-    std::printf("%-48s %7s %8s %8s %8s %12s %12s %7s\n", "basic block (one warp)", "count", "ILP", "La", "Bw",
+    std::printf("\n%s at n = %lld on the %s inputs, %s: TLP x BLP = %d x %d warps, NB %lld, RepNum %lld, clock %.2f GHz\n",
+                k.name.c_str(), n, inputs.c_str(), lh::memory_name(memory), k.occupancy.warps_per_block,
+                k.occupancy.blocks_per_sm, k.grid_blocks, reps, k.clock_ghz);
+    std::printf("%-64s %7s %8s %8s %8s %12s %12s %7s\n", "basic block (one warp)", "count", "ILP", "La", "Bw",
                 "TNT x ILP", "exposed", "share");
     for (const Kind& x : kinds)
-        std::printf("%-48s %7lld %8.2f %8.1f %8.2f %12.0f %12.0f %6.1f%%\n",
+        std::printf("%-64s %7lld %8.2f %8.1f %8.2f %12.0f %12.0f %6.1f%%\n",
                     (x.what + (x.barriers == x.count ? (x.what.find("barrier") == std::string::npos ? ", barrier" : "")
                                : x.barriers    ? " (" + std::to_string(x.barriers) + " at barrier)"
                                                : std::string())).c_str(), x.count, x.ilp, x.latency, x.bandwidth, x.issue,
                     x.exposed, 100 * (x.issue + x.exposed) / one_rep);
     std::printf("TimeOneRep %.0f cycles x RepNum %lld = %.0f cycles = %s. In cycles: ILP, La, Bw of one block;\n"
-                "the last three columns add up over its count. exposed = max over warps j of W(i,j) x LH(i,j).\n",
-                one_rep, reps, one_rep * double(reps), format_seconds(one_rep * double(reps) / (k.clock_ghz * 1e9)).c_str());
+                "the last three columns add up over its count. exposed = max over warps j of W(i,j) x LH(i,j).%s\n",
+                one_rep, reps, one_rep * double(reps), format_seconds(one_rep * double(reps) / (k.clock_ghz * 1e9)).c_str(),
+                memory == lh::Memory::Caches
+                    ? "\n[L1/L2/DRAM a/b/c%]: where a global block's bytes come from (models/lh_reuse.h)."
+                    : "");
 }
 
 // ---------------------------------------------------------------- mmlab lh-model
@@ -104,13 +108,16 @@ inputs (Tables 2-3; no GPU needed), then on this GPU: occupancy from the compile
 (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor), latencies from the
 pointer-chasing micro-benchmarks (mmlab gpu-latency), bandwidth measured, and each kernel timed
 (CUDA events, median of --reps, default 5) at every n of --sizes (default: 2^i + 32 as in the
-paper and 2^i, i = 10..12). Without a GPU, the H100 run recorded on 2026-11-22 stands in for this
-GPU: --sizes then picks from its sizes (1056, 2080, 4128, 1024, 2048, 4096); --reps and --csv need
-a GPU. --student uses your labs/lab10 functions (default: the reference). --csv writes the GPU rows.
+paper and 2^i, i = 9..12). Without a GPU, the H100 run recorded on 2026-11-25 stands in for this
+GPU: --sizes then picks from its sizes (544, 1056, 2080, 4128, 512, 1024, 2048, 4096); --reps and --csv need
+a GPU. Every row shows two predictions: the paper's model (every global load to DRAM) and lab 10's
+cache-aware one (models/lh_reuse.h). --student uses your labs/lab10 functions (default: the
+reference). --csv writes the GPU rows.
 --explain KERNEL (naive, tiled16, tiled32, volkov) shows where the model's time goes for one
 kernel at n = N (default 4096): one row per kind of basic block, with its ILP, latency, transfer
-time, issue time and exposed wait; --inputs: this GPU's (default where there is one), the H100's
-recorded on 2026-11-22 (default elsewhere) or the paper's C1060 (naive, tiled16).
+time, issue time and exposed wait, for the paper's model (every global load to DRAM) and for lab 10's
+cache-aware one (each load split between L1, L2 and DRAM); --inputs: this GPU's (default where there is one), the H100's
+recorded on 2026-11-25 (default elsewhere) or the paper's C1060 (naive, tiled16).
 )";
 
 int run_lh(const std::vector<std::string>& raw) {
@@ -136,7 +143,10 @@ int run_lh(const std::vector<std::string>& raw) {
     const ModelFns& f = model_fns_or_error(impl, "'mmlab lh-model'");
     if (!explain_kernel.empty()) {
         if (inputs.empty()) inputs = gpu_lh_unavailable().empty() ? "gpu" : "recorded";
-        explain(model_for(explain_kernel, inputs, n), inputs, n, f);
+        // The paper's model (every load to DRAM), then, where the inputs have caches, lab 10's extension.
+        explain(model_for(explain_kernel, inputs, n, lh::Memory::DramOnly), inputs, lh::Memory::DramOnly, n, f);
+        if (inputs != "c1060")
+            explain(model_for(explain_kernel, inputs, n, lh::Memory::Caches), inputs, lh::Memory::Caches, n, f);
         return 0;
     }
     if (!gpu_lh_unavailable().empty()) {
@@ -145,7 +155,7 @@ int run_lh(const std::vector<std::string>& raw) {
         for (long long size : sizes)
             if (std::find(recorded.begin(), recorded.end(), size) == recorded.end())
                 throw UsageError("--sizes " + std::to_string(size) + ": with no GPU here, lh-model shows the H100 run "
-                                 "recorded on 2026-11-22, which has n = " + recorded_sizes_text() + " only");
+                                 "recorded on " + std::string(lh::kRecordedH100Date) + ", which has n = " + recorded_sizes_text() + " only");
     }
     if (sizes.empty()) sizes = default_lh_sizes();
     CsvFile out(csv);

@@ -90,6 +90,14 @@ lh::Hardware this_gpu(const gpu::DeviceInfo& info, const gpu::Latencies& L) {
     hw.shared_bytes_per_cycle = 128;  // 32 banks x 4 bytes
     hw.sector_bytes = 32;
     hw.block_scheduling = false;  // warp-granular scheduling: the paper's CUDA 2.0 rule
+    // The caches, for the cache-aware model: L1 and L2 hit latencies by
+    // pointer chasing, the L2's measured read bandwidth, its size as the
+    // device reports it; the L1 is the SRAM shared memory lives in, 128 bytes a cycle.
+    hw.latency_l1 = L.global_l1;
+    hw.latency_l2 = L.global_l2;
+    hw.l1_bytes_per_cycle = hw.shared_bytes_per_cycle;
+    hw.l2_bandwidth_gbs = gpu::measured_l2_read_bandwidth().read.gbs;
+    hw.l2_bytes = gpu::measured_l2_read_bandwidth().l2_bytes;
     return hw;
 }
 
@@ -114,11 +122,14 @@ GpuLh measure_lh(const std::vector<long long>& sizes, int reps, bool quiet) {
     g.device = info.name + " (sm_" + std::to_string(info.cc_major) + std::to_string(info.cc_minor) + "), " +
                std::to_string(info.sm_count) + " SMs";
     g.inputs = "clock " + fixed(hw.clock_ghz, 3) + " GHz; DRAM latency " + fixed(hw.latency_global, 0) +
-               " cycles (L2 hit " + fixed(L.global_l2, 0) + "), shared " + fixed(hw.latency_shared, 1) +
-               " cycles (mmlab gpu-latency); read bandwidth " + fixed(hw.bandwidth_gbs, 0) + " GB/s = " +
-               fixed(hw.global_bytes_per_cycle(), 1) + " bytes/cycle an SM; issue " + fixed(hw.issue_alu, 2) +
-               " (FP32/INT) and " + fixed(hw.issue_lsu, 2) + " (load/store) cycles a warp instruction; shared " +
-               fixed(hw.shared_bytes_per_cycle, 0) + " bytes/cycle an SM";
+               " cycles, L2 hit " + fixed(hw.latency_l2, 0) + ", L1 hit " + fixed(hw.latency_l1, 1) + ", shared " +
+               fixed(hw.latency_shared, 1) + " cycles (mmlab gpu-latency); read bandwidth " +
+               fixed(hw.bandwidth_gbs, 0) + " GB/s = " + fixed(hw.global_bytes_per_cycle(), 1) +
+               " bytes/cycle an SM; L2 read bandwidth " + fixed(hw.l2_bandwidth_gbs, 0) + " GB/s = " +
+               fixed(hw.l2_bytes_per_cycle(), 1) + " bytes/cycle an SM; L2 " + fixed(hw.l2_bytes / 1048576.0, 1) +
+               " MiB; issue " + fixed(hw.issue_alu, 2) + " (FP32/INT) and " + fixed(hw.issue_lsu, 2) +
+               " (load/store) cycles a warp instruction; shared and L1 " + fixed(hw.shared_bytes_per_cycle, 0) +
+               " bytes/cycle an SM";
 
     std::map<std::string, std::vector<LhCase>> by_kernel;
     std::map<std::string, gpu::KernelResources> res;
@@ -147,7 +158,8 @@ GpuLh measure_lh(const std::vector<long long>& sizes, int reps, bool quiet) {
             c.shared_bytes = r.static_shared_bytes;
             c.blocks_per_sm_device = r.blocks_per_sm;
             c.check = checks[k.kernel];
-            c.model = lh::kernel_model(k.kernel, hw, s, occ);
+            c.model = lh::kernel_model(k.kernel, hw, s, occ, lh::Memory::DramOnly);
+            c.cached = lh::kernel_model(k.kernel, hw, s, occ, lh::Memory::Caches);
             c.measured_ms = c.check == "ok" ? median_kernel_ms(p, Registry::instance().find(k.stage)->reference, reps) : -1;
             by_kernel[k.kernel].push_back(c);
         }

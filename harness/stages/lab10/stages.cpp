@@ -95,7 +95,7 @@ std::string gpu_lh_unavailable() {
 std::vector<long long> default_lh_sizes() {
     std::vector<long long> sizes;
     for (int plus : {32, 0})
-        for (int e : {10, 11, 12}) sizes.push_back((1LL << e) + plus);
+        for (int e : {9, 10, 11, 12}) sizes.push_back((1LL << e) + plus);
     return sizes;
 }
 
