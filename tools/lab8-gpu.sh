@@ -4,7 +4,7 @@
 # lab8.autotile against cuBLAS FP32 in one run at square, odd and
 # rectangular shapes (kernel time, CUDA events, Google Benchmark's median);
 # mmlab tune at the shapes where the model splits K or picks small tiles;
-# compute-sanitizer memcheck and racecheck on stage 5's tests at small shapes.
+# compute-sanitizer memcheck and racecheck on stage 5's and 6's tests at small shapes.
 # Each step has a time limit inside LAB8_GPU_BUDGET_S (default 560 s), in
 # that order of priority. Logs go to $OUT (the device tool brings them back)
 # or build/lab8-gpu. LAB8_GPU_STEPS="build tests bench tune sanitizer" picks steps.
