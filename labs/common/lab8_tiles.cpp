@@ -72,7 +72,7 @@ Plan choose_plan(std::int64_t M, std::int64_t N, std::int64_t K, const GpuFacts&
     };
     for (int t = 0; t < kTileConfigCount; ++t) {
         if (tile >= 0 && t != tile) continue;
-        if (tile < 0 && kTileConfigs[t].stages > 0 && !g.async_copy) continue;
+        if (tile < 0 && kTileConfigs[t].stages > 0 && (!g.async_copy || N % 4 != 0)) continue;
         if (split >= 1) {
             consider(plan_for(M, N, K, t, split, g));
             continue;

@@ -45,14 +45,15 @@ struct TileConfig {
 };
 
 // Largest first: the more FFMAs per loaded value, the faster a full GPU runs
-// (handouts/lab8.md: 128 x 256 reached 88-90 % of cuBLAS at 8192^3 with stage
-// 4's kernel, 95 % with stage 5's; 128 x 128 86 %). Smaller tiles make more
-// blocks: fewer idle SMs on small products. The 128 x 256 tile runs stage 5's
-// kernel (it was faster than stage 4's at every shape measured, H100); the
-// smaller ones stage 4's (stage 5's versions of them, measured beside them,
-// were no faster: handouts/lab8.md).
+// (handouts/lab8.md: 128 x 256 reached 88 % of cuBLAS at 8192^3 with stage
+// 4's kernel, 95 % with stage 5's; 128 x 128 87 %). Smaller tiles make more
+// blocks: fewer idle SMs on small products. Stage 5's kernel runs the
+// 128 x 256 tile where B's rows are float4-aligned (choose_plan says why);
+// stage 5's versions of the smaller tiles, measured beside stage 4's, were
+// no faster (handouts/lab8.md).
 constexpr TileConfig kTileConfigs[] = {
     {"128x256 async", 128, 256, 2, 4, 16, 8, 1, 3},  // stage 5's PipelineTiles: 8 warps, 128 accumulators, 3 stages
+    {"128x256", 128, 256, 2, 4, 16, 8, 1},           // stage 4's LargeTiles: 8 warps, 128 accumulators a thread
     {"128x128", 128, 128, 4, 2, 8, 8, 2},            // stage 4's SmallTiles: 8 warps, 64 accumulators
     {"128x64", 128, 64, 4, 1, 8, 8, 3},              // 4 warps, 64 accumulators (at 4 blocks, 128 registers: spills)
     {"64x64", 64, 64, 2, 2, 8, 4, 4},                // 4 warps, 32 accumulators
@@ -110,7 +111,12 @@ bool split_considered(std::int64_t K, int split);
 // considers. tile >= 0 fixes the configuration, split >= 1 the split (then
 // taken as given, even below kMinSliceK). Ties go to the larger tile, then
 // the smaller split (the order of kTileConfigs; no reduction when it is not needed).
-// Stage 5's configurations only where the GPU has cp.async.
+// Stage 5's configurations only where the GPU has cp.async and N is a
+// multiple of 4: where B's rows are not float4-aligned its kernel copies B a
+// float at a time, each warp request touching the same sectors four times,
+// and on an H100 it ran slower than stage 4's (2047^3: 83 % of cuBLAS against
+// 83 %, 4095^3: 88.5 % against 91 %) - a rule from the kernels' code and one
+// measurement, not a constant fitted to times.
 Plan choose_plan(std::int64_t M, std::int64_t N, std::int64_t K, const GpuFacts& g, int tile = -1, int split = 0);
 
 }  // namespace common::lab8
