@@ -39,6 +39,23 @@ inline unsigned grid_for_tiles(std::int64_t tiles) {
     return unsigned(tiles);
 }
 
+// The block tile that block `block` computes, numbered down groups of
+// `group_rows` block-rows before moving right: the blocks that run at the same
+// time share rows of A and columns of B, so more of their loads hit the L2
+// cache. Returns the tile's first row m0 and first column n0 of C.
+struct TileOrigin {
+    std::int64_t m0, n0;
+};
+__device__ __forceinline__ TileOrigin grouped_tile_origin(std::int64_t block, std::int64_t M, std::int64_t N, int bm,
+                                                          int bn, int group_rows) {
+    const std::int64_t tiles_m = tiles_covering(M, bm), tiles_n = tiles_covering(N, bn);
+    const std::int64_t per_group = std::int64_t(group_rows) * tiles_n;
+    const std::int64_t first_row = block / per_group * group_rows;
+    const std::int64_t rows_here = min(tiles_m - first_row, std::int64_t(group_rows));
+    const std::int64_t in_group = block % per_group;
+    return {(first_row + in_group % rows_here) * bm, in_group / rows_here * bn};
+}
+
 // Four consecutive floats p[0..3] of which only the first `valid` exist (0 or
 // less: none; 4 or more: all); the rest read as 0. With kVec the caller
 // promises that p is 16-byte aligned and that valid is never 1, 2 or 3 (rows

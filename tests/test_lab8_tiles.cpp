@@ -16,6 +16,7 @@ namespace {
 
 lab8::GpuFacts h100() {
     mml::gpu::DeviceInfo info;
+    info.cc_major = 9;  // sm_90: cp.async, so stage 5's configurations count
     info.sm_count = 132;
     info.sm_clock_ghz = 1.98;
     info.fp32_peak_gflops = 132 * 128 * 2 * 1.98;
@@ -35,14 +36,14 @@ TEST_SUITE("lab8-given") {
 
     TEST_CASE("blocks and waves: 1000^3 with 128x128 tiles leaves half the SMs idle, split 4 fills them") {
         const lab8::GpuFacts g = h100();
-        const lab8::Plan one = lab8::plan_for(1000, 1000, 1000, 1, 1, g);
+        const lab8::Plan one = lab8::plan_for(1000, 1000, 1000, 2, 1, g);
         CHECK(one.tiles == 64);
         CHECK(one.blocks == 64);
         CHECK(one.split == 1);
         CHECK(one.k_slice == 1000);
         CHECK(one.waves == doctest::Approx(64.0 / 264));
         CHECK(one.reduce_s == 0);
-        const lab8::Plan four = lab8::plan_for(1000, 1000, 1000, 1, 4, g);
+        const lab8::Plan four = lab8::plan_for(1000, 1000, 1000, 2, 4, g);
         CHECK(four.split == 4);
         CHECK(four.k_slice == 256);
         CHECK(four.blocks == 256);
@@ -98,11 +99,24 @@ TEST_SUITE("lab8-given") {
             CHECK(p.tile == 0);  // 128x256: the most FFMAs per load
             CHECK(p.split == 1);
         }
+        // N not a multiple of 4: stage 4's 128x256 instead (B's rows are not float4-aligned).
+        for (long long n : {2047LL, 4095LL}) {
+            CAPTURE(n);
+            CHECK(lab8::choose_plan(n, n, n, g).tile == 1);
+            CHECK(lab8::choose_plan(n, n, n, g, 0).tile == 0);  // forced: as asked
+        }
+        // A GPU without cp.async (before sm_80) never gets stage 5's kernel unless it is forced.
+        lab8::GpuFacts old = g;
+        old.async_copy = false;
+        for (long long n : {1000LL, 4096LL, 8192LL}) {
+            CAPTURE(n);
+            CHECK(lab8::kTileConfigs[lab8::choose_plan(n, n, n, old).tile].stages == 0);
+        }
         // 1000^3: 32 tiles of 128x256, 64 of 128x128 for 132 SMs.
         const lab8::Plan small = lab8::choose_plan(1000, 1000, 1000, g);
         CHECK(small.split > 1);
         CHECK(small.waves > 0.9);
-        CHECK(small.predicted_s < lab8::plan_for(1000, 1000, 1000, 1, 1, g).predicted_s / 1.5);
+        CHECK(small.predicted_s < lab8::plan_for(1000, 1000, 1000, 2, 1, g).predicted_s / 1.5);
         // Short and wide, tall and narrow: 64 tiles of 128x256.
         CHECK(lab8::choose_plan(256, 8192, 4096, g).split > 1);
         CHECK(lab8::choose_plan(8192, 256, 8192, g).split > 1);
@@ -119,17 +133,26 @@ TEST_SUITE("lab8-given") {
     }
 
     TEST_CASE("the FFMA share of the main loop grows with the tiles") {
-        // Per thread and k-step: FFMAs; LDS.128; LDG.128 + 4 STS per float4 of A, LDG.128 + STS.128 per float4 of B; a barrier.
-        CHECK(lab8::ffma_share(lab8::kTileConfigs[0]) == doctest::Approx(1024.0 / (1024 + 48 + 5 + 4 + 1)));
-        CHECK(lab8::ffma_share(lab8::kTileConfigs[1]) == doctest::Approx(512.0 / (512 + 32 + 5 + 2 + 1)));
-        CHECK(lab8::ffma_share(lab8::kTileConfigs[2]) == doctest::Approx(512.0 / (512 + 32 + 10 + 2 + 1)));
-        CHECK(lab8::ffma_share(lab8::kTileConfigs[3]) == doctest::Approx(256.0 / (256 + 24 + 5 + 2 + 1)));
+        // Per thread and k-step: FFMAs; LDS.128; stage 5 (config 0): a 4-byte cp.async per float of A, a
+        // 16-byte one per float4 of B, commit + wait + barrier; stage 4 (the others): LDG.128 + 4 STS per
+        // float4 of A, LDG.128 + STS.128 per float4 of B; a barrier.
+        CHECK(lab8::ffma_share(lab8::kTileConfigs[0]) == doctest::Approx(1024.0 / (1024 + 48 + 4 + 2 + 3)));
+        CHECK(lab8::ffma_share(lab8::kTileConfigs[1]) == doctest::Approx(1024.0 / (1024 + 48 + 5 + 4 + 1)));
+        CHECK(lab8::ffma_share(lab8::kTileConfigs[2]) == doctest::Approx(512.0 / (512 + 32 + 5 + 2 + 1)));
+        CHECK(lab8::ffma_share(lab8::kTileConfigs[3]) == doctest::Approx(512.0 / (512 + 32 + 10 + 2 + 1)));
+        CHECK(lab8::ffma_share(lab8::kTileConfigs[4]) == doctest::Approx(256.0 / (256 + 24 + 5 + 2 + 1)));
         for (const lab8::TileConfig& c : lab8::kTileConfigs) {
             CAPTURE(c.name);
             CHECK(c.bm == c.warps_m * 4 * c.tm);  // warp tiles (4 x 8 lanes) cover the block tile
             CHECK(c.bn == c.warps_n * 8 * c.tn);
-            CHECK(c.bm * lab8::kBK % (4 * lab8::threads_of(c)) == 0);  // A's tile: whole float4 per thread
-            CHECK(c.bn * lab8::kBK % (4 * lab8::threads_of(c)) == 0);  // B's
+            CHECK(c.bn * c.bk % (4 * lab8::threads_of(c)) == 0);  // B's tile: whole float4 per thread
+            if (c.stages == 0) {
+                CHECK(c.bm * c.bk % (4 * lab8::threads_of(c)) == 0);  // A's tile: whole float4 per thread
+            } else {
+                CHECK(c.stages >= 2);                         // stage 5: a pipeline
+                CHECK(lab8::threads_of(c) % c.bk == 0);       // A's tile: single floats, whole rows of k per thread group
+                CHECK(c.bm * c.bk % lab8::threads_of(c) == 0);
+            }
         }
     }
 }

@@ -1,8 +1,10 @@
-// Given code for lab 11 (starters and reference alike): thin wrappers around
-// the Ampere-generation PTX instructions that lab11.mma_sync is built from,
-// so that the kernels read as what they do. Each wrapper is one instruction;
-// the PTX ISA ("Parallel Thread Execution ISA", NVIDIA) documents them:
+// Given code for labs 8 and 11 (starters and reference alike): thin wrappers
+// around the Ampere-generation PTX instructions that lab11.mma_sync and
+// lab8.async_copy are built from, so that the kernels read as what they do.
+// Each wrapper is one instruction; the PTX ISA ("Parallel Thread Execution
+// ISA", NVIDIA) documents them:
 //   cp.async.cg.shared.global   16 bytes global -> shared, asynchronous (sm_80)
+//   cp.async.ca.shared.global   4 bytes global -> shared, asynchronous (sm_80)
 //   cp.async.commit_group / wait_group   group the copies above, wait for them
 //   ldmatrix.sync.aligned.m8n8.x4.shared.b16   four 8x8 16-bit tiles -> registers,
 //                                              in the layout mma.sync expects
@@ -30,6 +32,21 @@ __device__ __forceinline__ void cp_async_16(void* dst, const void* src, bool val
     const int src_bytes = valid ? 16 : 0;
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src),
                  "r"(src_bytes)
+                 : "memory");
+}
+// The same 16-byte copy of which only the first `src_bytes` (0..16) are read
+// from `src`; the rest of the 16 bytes at `dst` become zeros (a float4 that
+// hangs over the right edge of a matrix). 16-byte aligned dst and src.
+__device__ __forceinline__ void cp_async_16_first(void* dst, const void* src, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_u32(dst)), "l"(src), "r"(src_bytes)
+                 : "memory");
+}
+// One float, 4 bytes, global -> shared; valid == false writes a zero and reads
+// nothing. The only size besides 16 that lab 8 needs: single floats can land
+// anywhere, e.g. transposed (a row of A becomes a column of the shared tile).
+__device__ __forceinline__ void cp_async_4(void* dst, const void* src, bool valid) {
+    const int src_bytes = valid ? 4 : 0;
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_u32(dst)), "l"(src), "r"(src_bytes)
                  : "memory");
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }

@@ -15,13 +15,20 @@ GpuFacts gpu_facts(const mml::gpu::DeviceInfo& info) {
     // fp32_peak_gflops = SMs x lanes x 2 flops (one FMA) x clock.
     g.fma_per_s_per_sm = info.sm_count > 0 ? info.fp32_peak_gflops * 1e9 / 2.0 / info.sm_count : 0;
     g.dram_bytes_per_s = info.dram_peak_gbs * 1e9;
+    g.async_copy = info.cc_major >= 8;
     return g;
 }
 
 double ffma_share(const TileConfig& c) {
-    const double loads_a = double(c.bm) * kBK / 4 / threads_of(c), loads_b = double(c.bn) * kBK / 4 / threads_of(c);
-    const double ffma = double(kBK) * c.tm * c.tn;
-    const double other = kBK * (c.tm + c.tn) / 4.0 + loads_a * (1 + 4) + loads_b * (1 + 1) + 1;
+    const double floats_a = double(c.bm) * c.bk / threads_of(c), floats_b = double(c.bn) * c.bk / threads_of(c);
+    const double ffma = double(c.bk) * c.tm * c.tn;
+    const double fragments = c.bk * (c.tm + c.tn) / 4.0;  // LDS.128
+    const double other = c.stages == 0
+                             // stage 4: per float4 of A one LDG.128 and four STS, of B one LDG.128 and one STS.128; one barrier
+                             ? fragments + floats_a / 4 * (1 + 4) + floats_b / 4 * (1 + 1) + 1
+                             // stage 5: per float of A one 4-byte cp.async, per float4 of B one 16-byte cp.async;
+                             // commit, wait, barrier
+                             : fragments + floats_a + floats_b / 4 + 3;
     return ffma / (ffma + other);
 }
 
@@ -46,7 +53,7 @@ Plan plan_for(std::int64_t M, std::int64_t N, std::int64_t K, int tile, int spli
     p.waves = double(p.blocks) / slots;
     // Every block of a wave does a whole tile's work (edge tiles too: their
     // missing rows are zeros, computed all the same) over whole k-steps.
-    const double block_fmas = double(c.bm) * c.bn * double(ceil_div(p.k_slice, kBK) * kBK);
+    const double block_fmas = double(c.bm) * c.bn * double(ceil_div(p.k_slice, c.bk) * c.bk);
     const double rate = std::max(g.fma_per_s_per_sm, 1.0) * ffma_share(c);
     p.gemm_s = std::ceil(p.waves) * c.blocks_per_sm * block_fmas / rate;
     // Split-K writes split slabs of partials where one C would do, reads them
@@ -65,6 +72,7 @@ Plan choose_plan(std::int64_t M, std::int64_t N, std::int64_t K, const GpuFacts&
     };
     for (int t = 0; t < kTileConfigCount; ++t) {
         if (tile >= 0 && t != tile) continue;
+        if (tile < 0 && kTileConfigs[t].stages > 0 && (!g.async_copy || N % 4 != 0)) continue;
         if (split >= 1) {
             consider(plan_for(M, N, K, t, split, g));
             continue;

@@ -1,4 +1,4 @@
-// Given code (lab 8, stage 5): you use it, you do not write it. The block-tile
+// Given code (lab 8, stage 6): you use it, you do not write it. The block-tile
 // configurations lab8.autotile can launch, and the model that picks one for a
 // shape: wave quantization, split-K and the price of the reduction.
 // `mmlab tune` prints the model beside the measured time of every
@@ -30,24 +30,33 @@
 
 namespace common::lab8 {
 
-// One instantiation of the stage-4 kernel (CUTLASS's names for the levels).
+constexpr int kBK = 8;  // the k-step of stage 4's configurations, and the unit of a k-slice
+
+// One instantiation of stage 4's or stage 5's kernel (CUTLASS's names for the levels).
 struct TileConfig {
-    const char* name;       // "128x256": the block tile, BM x BN
+    const char* name;       // "128x256": the block tile, BM x BN (stage 5's kernel: "async 128x128")
     int bm, bn;             // block tile
     int warps_m, warps_n;   // warps in the block tile (warp tile: BM / warps_m x BN / warps_n)
     int tm, tn;             // thread tile (4 x 4 pieces); a warp's lanes sit 4 down x 8 across
     int blocks_per_sm;      // what __launch_bounds__ asks for: registers are capped so that this many fit
+    int stages = 0;         // 0: stage 4's kernel (registers, two shared copies); >= 2: stage 5's
+                            // (cp.async, this many shared copies in the pipeline)
+    int bk = kBK;           // the k-step
 };
 
-constexpr int kBK = 8;  // the k-step of every configuration
 // Largest first: the more FFMAs per loaded value, the faster a full GPU runs
-// (handouts/lab8.md: 128 x 256 reached 90 % of cuBLAS at 8192^3, 128 x 128
-// 86 %). Smaller tiles make more blocks: fewer idle SMs on small products.
+// (handouts/lab8.md: 128 x 256 reached 88 % of cuBLAS at 8192^3 with stage
+// 4's kernel, 95 % with stage 5's; 128 x 128 87 %). Smaller tiles make more
+// blocks: fewer idle SMs on small products. Stage 5's kernel runs the
+// 128 x 256 tile where B's rows are float4-aligned (choose_plan says why);
+// stage 5's versions of the smaller tiles, measured beside stage 4's, were
+// no faster (handouts/lab8.md).
 constexpr TileConfig kTileConfigs[] = {
-    {"128x256", 128, 256, 2, 4, 16, 8, 1},  // stage 4's LargeTiles: 8 warps, 128 accumulators a thread
-    {"128x128", 128, 128, 4, 2, 8, 8, 2},   // stage 4's SmallTiles: 8 warps, 64 accumulators
-    {"128x64", 128, 64, 4, 1, 8, 8, 3},     // 4 warps, 64 accumulators (at 4 blocks, 128 registers: spills)
-    {"64x64", 64, 64, 2, 2, 8, 4, 4},       // 4 warps, 32 accumulators
+    {"128x256 async", 128, 256, 2, 4, 16, 8, 1, 3},  // stage 5's PipelineTiles: 8 warps, 128 accumulators, 3 stages
+    {"128x256", 128, 256, 2, 4, 16, 8, 1},           // stage 4's LargeTiles: 8 warps, 128 accumulators a thread
+    {"128x128", 128, 128, 4, 2, 8, 8, 2},            // stage 4's SmallTiles: 8 warps, 64 accumulators
+    {"128x64", 128, 64, 4, 1, 8, 8, 3},              // 4 warps, 64 accumulators (at 4 blocks, 128 registers: spills)
+    {"64x64", 64, 64, 2, 2, 8, 4, 4},                // 4 warps, 32 accumulators
 };
 constexpr int kTileConfigCount = int(sizeof(kTileConfigs) / sizeof(kTileConfigs[0]));
 
@@ -66,6 +75,7 @@ struct GpuFacts {
     int sms = 0;
     double fma_per_s_per_sm = 0;  // FP32 lanes x clock (spec)
     double dram_bytes_per_s = 0;  // memory clock x bus width x 2 (spec)
+    bool async_copy = true;       // cp.async (compute capability 8.0 and newer): stage 5's kernel can run
 };
 GpuFacts gpu_facts(const mml::gpu::DeviceInfo& info);
 
@@ -82,10 +92,11 @@ struct Plan {
 
 // The share of the main loop's instructions that are FFMAs, counted per
 // thread per k-step from the kernel's code (float4 paths): BK * tm * tn
-// FFMAs; BK * (tm + tn) / 4 LDS.128 (the fragments); for each float4 of A it
-// loads one LDG.128 and four STS (stored transposed, down a column), for
-// each of B one LDG.128 and one STS.128; one barrier. Bigger thread and
-// block tiles spread the loads over more FFMAs.
+// FFMAs; BK * (tm + tn) / 4 LDS.128 (the fragments); stage 4: for each float4
+// of A one LDG.128 and four STS (stored transposed, down a column), for each
+// of B one LDG.128 and one STS.128, one barrier; stage 5: one 4-byte cp.async
+// per float of A, one 16-byte cp.async per float4 of B, a commit, a wait and
+// a barrier. Bigger thread and block tiles spread the loads over more FFMAs.
 double ffma_share(const TileConfig& c);
 
 // The plan of configuration `tile` with K cut into about `split` slices
@@ -100,6 +111,12 @@ bool split_considered(std::int64_t K, int split);
 // considers. tile >= 0 fixes the configuration, split >= 1 the split (then
 // taken as given, even below kMinSliceK). Ties go to the larger tile, then
 // the smaller split (the order of kTileConfigs; no reduction when it is not needed).
+// Stage 5's configurations only where the GPU has cp.async and N is a
+// multiple of 4: where B's rows are not float4-aligned its kernel copies B a
+// float at a time, each warp request touching the same sectors four times,
+// and on an H100 it ran slower than stage 4's (2047^3: 83 % of cuBLAS against
+// 83 %, 4095^3: 88.5 % against 91 %) - a rule from the kernels' code and one
+// measurement, not a constant fitted to times.
 Plan choose_plan(std::int64_t M, std::int64_t N, std::int64_t K, const GpuFacts& g, int tile = -1, int split = 0);
 
 }  // namespace common::lab8

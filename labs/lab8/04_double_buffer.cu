@@ -18,7 +18,7 @@
 //  4. Tile order: blocks go down groups of 8 block-rows before moving right,
 //     so blocks running together share rows of A and columns of B in L2.
 // The kernel is in double_buffer_impl.cuh (a template over the tile
-// configuration, so that stage 5 can launch it with other tiles). Its set-up
+// configuration, so that stage 6 can launch it with other tiles). Its set-up
 // (tile order, which rows and columns a thread owns, which float4 it loads,
 // load_next / store_next) is given; you write the main loop and the stores.
 //

@@ -1,6 +1,6 @@
 // Lab 8, stage 4 - your code: the double-buffered kernel, a template over its
 // tile configuration. 04_double_buffer.cu (stage 4) launches it with two
-// configurations, 05_autotile.cu (stage 5) with four and split-K; the opening
+// configurations, 06_autotile.cu (stage 6) with four and split-K; the opening
 // comment of 04_double_buffer.cu says what the kernel does.
 //
 // A configuration T names the tile hierarchy in CUTLASS's words:
@@ -53,7 +53,7 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
     const std::int64_t m0 = (first_row + in_group % rows_here) * BM;
     const std::int64_t n0 = in_group / rows_here * BN;
 
-    // This block's k-slice (split-K, stage 5): grid row z = blockIdx.y sums
+    // This block's k-slice (split-K, stage 6): grid row z = blockIdx.y sums
     // k in [z * k_slice, z * k_slice + k_len) and writes that partial product
     // to the z-th M x N slab from C on. With one slice (stage 4), k_slice = K:
     // nothing moves. A keeps its row length K as the stride. Your loop below
@@ -136,7 +136,7 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
     //     store_next(buf ^ 1);      // the other copy: nobody reads it since the last barrier
     //     __syncthreads();  buf ^= 1;
     //   (Write T::LANES_M etc.: T is the configuration, LargeTiles, SmallTiles
-    //   or one of stage 5's.)
+    //   or one of stage 6's.)
 
     // TODO(lab8, task 4.2): write the thread tile with store4_in_bounds<kVecB>:
     //   acc[i][j..j+3] (j = 0, 4, ...) goes to row m0 + row0 + (i / 4) * (LANES_M * 4) + i % 4

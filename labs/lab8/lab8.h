@@ -22,13 +22,17 @@ void vector_loads(const float* A, const float* B, float* C, std::int64_t M, std:
 void conflict_free(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 // Stage 4 (04_double_buffer.cu, double_buffer_impl.cuh): + double buffering and warp tiles.
 void double_buffer(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
-// Stage 5 (05_autotile.cu): stage 4's kernel with the tile configuration and
+// Stage 5 (05_async_copy.cu, async_copy_impl.cuh): + asynchronous copies
+// (cp.async) into a multi-stage shared-memory pipeline, fragments
+// double-buffered in registers.
+void async_copy(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+// Stage 6 (06_autotile.cu): stage 4's and 5's kernels with the tile configuration and
 // the split-K factor chosen per shape by the (given) model of
 // labs/common/lab8_tiles.h; tile >= 0 (an index into kTileConfigs) and
 // split >= 1 force them (mmlab tune does).
 void autotile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K, int tile,
               int split);
-// Extension (06_wmma_tf32.cu): TF32 tensor cores through WMMA (sm_80 and newer).
+// Extension (07_wmma_tf32.cu): TF32 tensor cores through WMMA (sm_80 and newer).
 void wmma_tf32(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 
 }  // namespace student::lab8

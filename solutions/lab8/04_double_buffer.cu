@@ -36,7 +36,7 @@
 // kernel (see handouts/lab8.md for the numbers).
 //
 // The kernel itself is in double_buffer_impl.cuh, a template over the tile
-// configuration, so that stage 5 (05_autotile.cu) runs the same kernel with
+// configuration, so that stage 6 (06_autotile.cu) runs the same kernel with
 // other tiles and split-K; this file chooses its two configurations.
 #include "solutions/lab8/lab8.h"
 #include "solutions/lab8/double_buffer_impl.cuh"  // the kernel

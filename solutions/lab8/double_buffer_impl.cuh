@@ -1,7 +1,7 @@
 // Lab 8 reference: the body of the stage-4 kernel (double buffering, warp
 // tiles), a template over its tile configuration. Two files instantiate it:
-// 04_double_buffer.cu (stage 4: 128 x 256 or 128 x 128) and 05_autotile.cu
-// (stage 5: the configurations of labs/common/lab8_tiles.h, with split-K).
+// 04_double_buffer.cu (stage 4: 128 x 256 or 128 x 128) and 06_autotile.cu
+// (stage 6: the configurations of labs/common/lab8_tiles.h, with split-K).
 // 04_double_buffer.cu's opening comment explains the kernel. A header with
 // bodies: named *_impl.cuh so that a student release leaves it out, and
 // included by nothing outside solutions/lab8/.
@@ -54,7 +54,7 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
     const std::int64_t m0 = (first_row + in_group % rows_here) * BM;
     const std::int64_t n0 = in_group / rows_here * BN;
 
-    // This block's k-slice (split-K, stage 5): grid row z = blockIdx.y sums
+    // This block's k-slice (split-K, stage 6): grid row z = blockIdx.y sums
     // k in [z * k_slice, z * k_slice + k_len) and writes that partial product
     // to the z-th M x N slab from C on. With one slice (stage 4), k_slice = K:
     // nothing moves. A keeps its row length K as the stride.

@@ -1,6 +1,6 @@
 // Lab 8: every stage is correct on the shared odd/tiny/rectangular shapes, on
 // shapes that pick each float4/scalar path, and on big shapes that are not
-// multiples of any tile (where fast tutorial kernels go wrong). Stage 5 also
+// multiples of any tile (where fast tutorial kernels go wrong). Stage 6 also
 // with every tile configuration and split-K factor forced, and its split-K
 // result the same bits on every run.
 #include "tests/stage_check.h"
@@ -70,7 +70,7 @@ void check_small(const std::string& stage) {
     check_stage_on(stage, vector_path_shapes());
 }
 
-bool gpu_has_tf32() { return mml::gpu::probe().cc_major >= 8; }
+bool gpu_is_sm80() { return mml::gpu::probe().cc_major >= 8; }
 
 }  // namespace
 
@@ -85,6 +85,14 @@ TEST_SUITE("gpu-lab8") {
     TEST_CASE("lab8.float4: big odd shapes") { check_stage_on("lab8.float4", big_odd_shapes()); }
     TEST_CASE("lab8.no_conflicts: big odd shapes") { check_stage_on("lab8.no_conflicts", big_odd_shapes()); }
     TEST_CASE("lab8.double_buffer: big odd shapes") { check_stage_on("lab8.double_buffer", big_odd_shapes()); }
+    TEST_CASE("lab8.async_copy: cp.async pipeline (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        check_small("lab8.async_copy");
+    }
+    TEST_CASE("lab8.async_copy: big odd shapes (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        check_stage_on("lab8.async_copy", big_odd_shapes());
+    }
     TEST_CASE("lab8.autotile: the model's choice of tile and split") { check_small("lab8.autotile"); }
     TEST_CASE("lab8.autotile: every tile configuration and split-K factor, forced") {
         for (int tile = 0; tile < common::lab8::kTileConfigCount; ++tile)
@@ -98,7 +106,7 @@ TEST_SUITE("gpu-lab8") {
     TEST_CASE("lab8.autotile: big odd shapes, split-K among them") {
         check_stage_on("lab8.autotile", autotile_big_shapes());
     }
-    // The reduction adds the slices in a fixed order (05_autotile.cu): the
+    // The reduction adds the slices in a fixed order (06_autotile.cu): the
     // same inputs give the same bits, run after run. atomicAdd would not.
     TEST_CASE("lab8.autotile: split-K gives the same bits on every run") {
         const mml::Stage* stage = mml::Registry::instance().find("lab8.autotile");
@@ -126,22 +134,22 @@ TEST_SUITE("gpu-lab8") {
     // test cases named "(needs sm_80)" on older GPUs, so that doctest reports
     // them as skipped (with the reason printed first), never as passed.
     TEST_CASE("lab8.wmma_tf32: TF32 tensor cores (tf32_bound) (needs sm_80)") {
-        REQUIRE_MESSAGE(gpu_has_tf32(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
+        REQUIRE_MESSAGE(gpu_is_sm80(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
         check_small("lab8.wmma_tf32");
     }
     TEST_CASE("lab8.wmma_tf32: big odd shapes (needs sm_80)") {
-        REQUIRE_MESSAGE(gpu_has_tf32(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
+        REQUIRE_MESSAGE(gpu_is_sm80(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
         check_stage_on("lab8.wmma_tf32", big_odd_shapes());
     }
     TEST_CASE("lab8.cublas_tf32: cuBLAS with TF32 tensor cores (tf32_bound) (needs sm_80)") {
-        REQUIRE_MESSAGE(gpu_has_tf32(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
+        REQUIRE_MESSAGE(gpu_is_sm80(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
         check_stage("lab8.cublas_tf32");
     }
     // The TF32 bound is looser than gamma_K but not vacuous: a TF32 result must
     // FAIL the FP32 bound at a size where rounding inputs to 10 bits shows, or
     // the two tolerances would not be telling the stages apart.
     TEST_CASE("lab8.wmma_tf32 is really TF32: it fails the FP32 bound (needs sm_80)") {
-        REQUIRE_MESSAGE(gpu_has_tf32(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
+        REQUIRE_MESSAGE(gpu_is_sm80(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
         const mml::Stage* stage = mml::Registry::instance().find("lab8.wmma_tf32");
         REQUIRE(stage != nullptr);
         mml::Stage fp32_checked = *stage;

@@ -16,6 +16,7 @@ ReferenceRegistrar tile8x8("lab8.tile8x8", from_plain(ref::register_tile));
 ReferenceRegistrar float4_loads("lab8.float4", from_plain(ref::vector_loads));
 ReferenceRegistrar no_conflicts("lab8.no_conflicts", from_plain(ref::conflict_free));
 ReferenceRegistrar double_buffer("lab8.double_buffer", from_plain(ref::double_buffer));
+ReferenceRegistrar async_copy("lab8.async_copy", from_plain(ref::async_copy));
 ReferenceRegistrar autotile("lab8.autotile", mml::lab8::autotiled(ref::autotile));
 ReferenceRegistrar wmma_tf32("lab8.wmma_tf32", from_plain(ref::wmma_tf32));
 

@@ -117,10 +117,12 @@ Registrar lab8_stages([](Registry& reg) {
     add_stage(reg, "no_conflicts", st::conflict_free, "+ padded shared rows and split thread tiles: no bank conflicts");
     add_stage(reg, "double_buffer", st::double_buffer,
               "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order");
+    add_stage(reg, "async_copy", st::async_copy,
+              "+ cp.async 3-stage shared-memory pipeline, register-double-buffered fragments (128x256)");
     {
         // The model's choice of tile and split-K per shape; --param tile=, split= force them (mmlab tune).
-        // Its bound stays gamma_K (05_autotile.cu says why).
-        Stage s = make_stage(8, "autotile", "+ block tile and split-K chosen per shape by a wave model (mmlab tune; --param tile=,split=)",
+        // Its bound stays gamma_K (06_autotile.cu says why).
+        Stage s = make_stage(8, "autotile", "+ block tile (stage 4's or 5's kernel) and split-K chosen per shape by a wave model (mmlab tune; --param tile=,split=)",
                              lab8::autotiled(st::autotile), {});
         s.check_params = lab8::check_autotile_params;
         s.param_names = {"tile", "split"};

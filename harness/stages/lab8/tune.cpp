@@ -30,7 +30,8 @@ namespace tiles = common::lab8;
 const char* kUsage = R"(usage: mmlab tune [--size LIST] [--tile LIST] [--split LIST] [--reps R] [--impl student|reference]
 The search behind lab8.autotile, shown: at each shape (default 1000), every
 block-tile configuration (--tile: indices into labs/common/lab8_tiles.h,
-0 = 128x256, 1 = 128x128, 2 = 128x64, 3 = 64x64; default all) times every
+0 = 128x256 with stage 5's kernel, 1 = 128x256, 2 = 128x128,
+3 = 128x64, 4 = 64x64 with stage 4's; default all) times every
 split-K factor the model considers (--split to choose others, 1..64), each
 checked against the float64 product, then timed with CUDA events (GEMM plus
 reduction; median of R runs after a first, checked one; default 10), beside

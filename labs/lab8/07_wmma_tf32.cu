@@ -10,7 +10,7 @@
 // TF32 needs sm_80 or newer: the kernel body is compiled only there, and the
 // launcher refuses older GPUs with a message.
 //
-// Task (handouts/lab8.md, extension): TODO 6.1 below; the loads, the
+// Task (handouts/lab8.md, extension): TODO 7.1 below; the loads, the
 // rounding and the stores of the accumulators are given.
 #include "labs/lab8/lab8.h"
 #include "gpu/tile_io.cuh"
@@ -98,7 +98,7 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
         const bool more = k0 + BK < K;
         if (more) load_next(k0 + BK);
-        // TODO(lab8, extension 6.1): the tensor-core inner product on copy `buf`.
+        // TODO(lab8, extension 7.1): the tensor-core inner product on copy `buf`.
         //   For kk = 0 and 8 (#pragma unroll):
         //     wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[FM];
         //     wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> b[FN];

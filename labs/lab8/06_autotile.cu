@@ -1,4 +1,4 @@
-// Lab 8, stage 5 - your code: the tile configuration and split-K chosen per
+// Lab 8, stage 6 - your code: the tile configuration and split-K chosen per
 // shape, so that the kernel of stage 4 is fast at every shape.
 //
 // Stage 4 is fast when C has many block tiles, and slow when it has few: at
@@ -20,12 +20,14 @@
 // would change from run to run in its last bits. sum_slices adds the slabs
 // in slab order 0, 1, 2...: the same bits on every run.
 //
-// Tasks (handouts/lab8.md, task 5): TODO 5.1 and 5.2 below.
+// Tasks (handouts/lab8.md, task 6): TODO 6.1 and 6.2 below.
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 #include "labs/lab8/lab8.h"
 #include "labs/lab8/double_buffer_impl.cuh"  // your stage-4 kernel
+#include "labs/lab8/async_copy_impl.cuh"     // your stage-5 kernel
 #include "labs/common/lab8_tiles.h"
 #include "gpu/device_info.h"
 
@@ -37,7 +39,7 @@ namespace tiles = common::lab8;
 // Configuration I of the table, in the names the kernel reads.
 template <int I>
 struct ConfigTiles {
-    static constexpr int BM = tiles::kTileConfigs[I].bm, BN = tiles::kTileConfigs[I].bn, BK = tiles::kBK;
+    static constexpr int BM = tiles::kTileConfigs[I].bm, BN = tiles::kTileConfigs[I].bn, BK = tiles::kTileConfigs[I].bk;
     static constexpr int WARPS_M = tiles::kTileConfigs[I].warps_m, WARPS_N = tiles::kTileConfigs[I].warps_n;
     static constexpr int LANES_M = 4, LANES_N = 8;
     static constexpr int TM = tiles::kTileConfigs[I].tm, TN = tiles::kTileConfigs[I].tn;
@@ -45,16 +47,29 @@ struct ConfigTiles {
     static constexpr int kMinBlocksPerSM = tiles::kTileConfigs[I].blocks_per_sm;
     static constexpr int kGroupRows = 8;
 };
-static_assert(tiles::kTileConfigCount == 4, "launch_config below launches each configuration by its index");
-
+// Stage 5's kernel also reads the depth of its pipeline.
+template <int I>
+struct PipelineConfigTiles : ConfigTiles<I> {
+    static constexpr int kStages = tiles::kTileConfigs[I].stages;
+};
+// Configuration I runs stage 4's kernel (stages == 0) or stage 5's.
+template <int I>
+void launch_one(const float* A, const float* B, float* out, std::int64_t M, std::int64_t N, std::int64_t K,
+                std::int64_t k_slice, int slices) {
+    if constexpr (tiles::kTileConfigs[I].stages == 0)
+        launch_double_buffer<ConfigTiles<I>>(A, B, out, M, N, K, k_slice, slices);
+    else
+        launch_async_copy<PipelineConfigTiles<I>>(A, B, out, M, N, K, k_slice, slices);
+}
+// Configuration `tile` (a run-time index) of the table.
+template <std::size_t... I>
+void launch_indexed(int tile, std::index_sequence<I...>, const float* A, const float* B, float* out, std::int64_t M,
+                    std::int64_t N, std::int64_t K, std::int64_t k_slice, int slices) {
+    ((tile == int(I) ? launch_one<int(I)>(A, B, out, M, N, K, k_slice, slices) : void()), ...);
+}
 void launch_config(int tile, const float* A, const float* B, float* out, std::int64_t M, std::int64_t N,
                    std::int64_t K, std::int64_t k_slice, int slices) {
-    switch (tile) {
-        case 0: return launch_double_buffer<ConfigTiles<0>>(A, B, out, M, N, K, k_slice, slices);
-        case 1: return launch_double_buffer<ConfigTiles<1>>(A, B, out, M, N, K, k_slice, slices);
-        case 2: return launch_double_buffer<ConfigTiles<2>>(A, B, out, M, N, K, k_slice, slices);
-        default: return launch_double_buffer<ConfigTiles<3>>(A, B, out, M, N, K, k_slice, slices);
-    }
+    launch_indexed(tile, std::make_index_sequence<tiles::kTileConfigCount>{}, A, B, out, M, N, K, k_slice, slices);
 }
 
 // C = the sum of `slices` slabs of `count` floats each (slab z starts at
@@ -62,7 +77,7 @@ void launch_config(int tile, const float* A, const float* B, float* out, std::in
 template <bool kVec>
 __global__ void sum_slices(const float* __restrict__ partials, float* __restrict__ C, std::int64_t count,
                            int slices) {
-    // TODO(lab8, task 5.1): a grid-stride loop over the elements:
+    // TODO(lab8, task 6.1): a grid-stride loop over the elements:
     //   i from blockIdx.x * blockDim.x + threadIdx.x, step gridDim.x * blockDim.x.
     //   s = partials[i]; then s += partials[z * count + i] for z = 1 .. slices-1,
     //   IN THAT ORDER (the same order on every run); C[i] = s.
@@ -101,7 +116,7 @@ void autotile(const float* A, const float* B, float* C, std::int64_t M, std::int
         launch_config(p.tile, A, B, C, M, N, K, K, 1);
         return;
     }
-    // TODO(lab8, task 5.2): split-K.
+    // TODO(lab8, task 6.2): split-K.
     //   1. partials = workspace(p.split * M * N floats);
     //   2. launch_config(p.tile, A, B, partials, M, N, K, p.k_slice, p.split):
     //      the kernel writes slice z's partial product to partials + z * M * N;

@@ -1,4 +1,4 @@
-// Lab 8, stage 5: the tile configuration and split-K chosen per shape - fast
+// Lab 8, stage 6: the tile configuration and split-K chosen per shape - fast
 // at every shape, not only at large round ones.
 //
 // What changed from stage 4: nothing inside the kernel's main loop. Stage 4
@@ -28,9 +28,11 @@
 // more than K roundings in a row.
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 #include "solutions/lab8/lab8.h"
 #include "solutions/lab8/double_buffer_impl.cuh"  // the stage-4 kernel
+#include "solutions/lab8/async_copy_impl.cuh"     // the stage-5 kernel
 #include "labs/common/lab8_tiles.h"
 #include "gpu/device_info.h"
 
@@ -42,7 +44,7 @@ namespace tiles = common::lab8;
 // Configuration I of the table, in the names the kernel reads.
 template <int I>
 struct ConfigTiles {
-    static constexpr int BM = tiles::kTileConfigs[I].bm, BN = tiles::kTileConfigs[I].bn, BK = tiles::kBK;
+    static constexpr int BM = tiles::kTileConfigs[I].bm, BN = tiles::kTileConfigs[I].bn, BK = tiles::kTileConfigs[I].bk;
     static constexpr int WARPS_M = tiles::kTileConfigs[I].warps_m, WARPS_N = tiles::kTileConfigs[I].warps_n;
     static constexpr int LANES_M = 4, LANES_N = 8;
     static constexpr int TM = tiles::kTileConfigs[I].tm, TN = tiles::kTileConfigs[I].tn;
@@ -50,16 +52,29 @@ struct ConfigTiles {
     static constexpr int kMinBlocksPerSM = tiles::kTileConfigs[I].blocks_per_sm;
     static constexpr int kGroupRows = 8;
 };
-static_assert(tiles::kTileConfigCount == 4, "launch_config below launches each configuration by its index");
-
+// Stage 5's kernel also reads the depth of its pipeline.
+template <int I>
+struct PipelineConfigTiles : ConfigTiles<I> {
+    static constexpr int kStages = tiles::kTileConfigs[I].stages;
+};
+// Configuration I runs stage 4's kernel (stages == 0) or stage 5's.
+template <int I>
+void launch_one(const float* A, const float* B, float* out, std::int64_t M, std::int64_t N, std::int64_t K,
+                std::int64_t k_slice, int slices) {
+    if constexpr (tiles::kTileConfigs[I].stages == 0)
+        launch_double_buffer<ConfigTiles<I>>(A, B, out, M, N, K, k_slice, slices);
+    else
+        launch_async_copy<PipelineConfigTiles<I>>(A, B, out, M, N, K, k_slice, slices);
+}
+// Configuration `tile` (a run-time index) of the table.
+template <std::size_t... I>
+void launch_indexed(int tile, std::index_sequence<I...>, const float* A, const float* B, float* out, std::int64_t M,
+                    std::int64_t N, std::int64_t K, std::int64_t k_slice, int slices) {
+    ((tile == int(I) ? launch_one<int(I)>(A, B, out, M, N, K, k_slice, slices) : void()), ...);
+}
 void launch_config(int tile, const float* A, const float* B, float* out, std::int64_t M, std::int64_t N,
                    std::int64_t K, std::int64_t k_slice, int slices) {
-    switch (tile) {
-        case 0: return launch_double_buffer<ConfigTiles<0>>(A, B, out, M, N, K, k_slice, slices);
-        case 1: return launch_double_buffer<ConfigTiles<1>>(A, B, out, M, N, K, k_slice, slices);
-        case 2: return launch_double_buffer<ConfigTiles<2>>(A, B, out, M, N, K, k_slice, slices);
-        default: return launch_double_buffer<ConfigTiles<3>>(A, B, out, M, N, K, k_slice, slices);
-    }
+    launch_indexed(tile, std::make_index_sequence<tiles::kTileConfigCount>{}, A, B, out, M, N, K, k_slice, slices);
 }
 
 // C = the sum of `slices` slabs of `count` floats each, added in slab order.
