@@ -2,6 +2,7 @@
 #include "harness/stages/lab12/launch.h"
 
 #include <dirent.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -115,6 +116,11 @@ std::string nccl_missing() {
 }
 
 int cores_here() {
+    // The CPUs this process may run on (taskset, a batch system's cpuset),
+    // which its mpirun's processes inherit; not every CPU of the machine.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
     const unsigned n = std::thread::hardware_concurrency();
     return n ? static_cast<int>(n) : 1;
 }
