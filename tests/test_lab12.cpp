@@ -234,7 +234,7 @@ TEST_SUITE("lab12-given") {
         md::Machine slow = m;
         slow.intra.beta *= 10;
         CHECK(md::default_gpu_panel(s, {1, 2}, slow) <= md::default_gpu_panel(s, {1, 2}, m));
-        // Without the pass over C nothing stops the steps from growing: the narrowest panels the rule allows.
+        // Without the pass over C nothing holds the steps back: more of them (narrower panels).
         md::Machine free_c = m;
         free_c.memory_beta = 0;
         CHECK(md::default_gpu_panel(s, {1, 2}, free_c) < md::default_gpu_panel(s, {1, 2}, m));

@@ -298,7 +298,9 @@ int print_cpu_model(const CpuModel& c) {
     std::printf("plain = the model with one core per process; cores = each of P processes on %d cores computes at\n"
                 "min(1, %d/P) of gamma. With more processes than cores the plain model breaks: the processes take turns\n"
                 "on the cores (gamma per process grows), and a process waiting in a broadcast may not be running when\n"
-                "its data arrives (alpha grows); only the first of these is in the 'cores' column.\n",
+                "its data arrives: a turn lasts milliseconds, a message microseconds (alpha grows a thousandfold), and\n"
+                "an MPI that polls while it waits holds a core that a process with work needs (mmlab starts such runs\n"
+                "with Open MPI's mpi_yield_when_idle). Only the first of these is in the 'cores' column.\n",
                 cores, cores);
     return worst_ok ? 0 : 1;
 }
