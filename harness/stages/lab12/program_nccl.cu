@@ -33,12 +33,12 @@
 #include "cpu/stats.h"
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
+#include "gpu/device_info.h"
 #include "harness/stages/lab12/gpu_versions.h"
 #include "harness/stages/lab12/mpi_blocks.h"
 #include "harness/stages/lab12/program_common.h"
 #include "labs/common/lab12_gpu.h"
 #include "labs/common/lab12_nccl.h"
-#include "gpu/device_info.h"
 #include "models/abg_model.h"
 #include "models/tensor_peaks.h"
 
