@@ -67,6 +67,9 @@ if want bench; then
   limited 40 build/bin/mmlab nccl-gemm --np "$ranks" --size 8192 --tile lab8 --overlap on --no-peers --reps 3 \
     --save "$results" >> "$out/bench.txt" 2>&1
   echo "8192 lab 8 tiles: rc $?"
+  limited 40 build/bin/mmlab nccl-gemm --np "$ranks" --size 8192 --precision bf16 --tile lab11 --overlap on --no-peers \
+    --reps 3 --save "$results" >> "$out/bench.txt" 2>&1
+  echo "8192 lab 11 tiles (bf16, sm_90 only): rc $?"
   if [ "${LAB12_BIG:-0}" = 1 ] || [ "$ranks" -gt 1 ]; then
     limited 200 build/bin/mmlab nccl-gemm --np "$ranks" --size 16384 --precision fp32,bf16 --overlap on,off --reps 3 \
       --save "$results" >> "$out/bench.txt" 2>&1
@@ -151,8 +154,8 @@ if want cpu; then
 fi
 
 if want sanitizer; then
-  step "compute-sanitizer memcheck, the NCCL path on $ranks rank(s) (fp32 with overlap, bf16 without, lab 8's tiles)"
-  for args in "--precision fp32 --overlap on" "--precision bf16 --overlap off" "--tile lab8"; do
+  step "compute-sanitizer memcheck, the NCCL path on $ranks rank(s) (fp32 with overlap, bf16 without, lab 8's and lab 11's tiles)"
+  for args in "--precision fp32 --overlap on" "--precision bf16 --overlap off" "--tile lab8" "--precision bf16 --tile lab11"; do
     # shellcheck disable=SC2086
     limited 90 mpirun -np "$ranks" "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
       --print-limit 10 build/bin/mmlab-nccl gemm --always-broadcast --size 1,37x29x1,127x129x131,300x200x100 \
