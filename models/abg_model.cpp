@@ -69,7 +69,9 @@ Prediction predict(Algorithm a, Shape s, lab12::Grid grid, const Machine& m, boo
             const double w = double(pn.width());
             comm.push_back(broadcast_time(grid.cols, rows * w * m.word_bytes, row_link) +
                            broadcast_time(grid.rows, w * cols * m.word_bytes, col_link));
-            comp.push_back(2.0 * rows * cols * w * gamma);
+            // after the first step, the product also reads and writes C once more (beta = 1)
+            const double c_pass = comp.empty() ? 0.0 : 2.0 * rows * cols * 4.0 * m.memory_beta;
+            comp.push_back(2.0 * rows * cols * w * gamma + c_pass);
             p.comm_s += comm.back();
             p.compute_s += comp.back();
         }
@@ -105,9 +107,39 @@ Link fit_link(const std::vector<Sample>& samples, const std::string& source) {
     return l;
 }
 
-std::int64_t default_gpu_panel(std::int64_t K) {
-    const std::int64_t eighth = (K + 7) / 8;
-    return std::max<std::int64_t>(256, (eighth + 255) / 256 * 256);
+std::int64_t default_gpu_panel(Shape s, lab12::Grid g, const Machine& m) {
+    constexpr std::int64_t kMinWidth = 256, kMostSteps = 128;
+    std::int64_t best = s.K;
+    double best_time = predict(Algorithm::Summa, s, g, m, true, s.K).time_s;
+    const std::int64_t most = std::min<std::int64_t>(kMostSteps, (s.K + kMinWidth - 1) / kMinWidth);
+    for (std::int64_t steps = 2; steps <= most; ++steps) {
+        const std::int64_t w = ((s.K + steps - 1) / steps + kMinWidth - 1) / kMinWidth * kMinWidth;
+        if (w >= s.K) continue;  // one panel: weighed above
+        const double t = predict(Algorithm::Summa, s, g, m, true, w).time_s;
+        if (t < best_time) {  // strictly: of equal predictions the wider (found first) stays
+            best_time = t;
+            best = w;
+        }
+    }
+    // Panels are cut inside the blocks of K evenly (summa_panels): say the
+    // widest one they come to, which gives the same panels.
+    std::int64_t widest = 0;
+    for (const lab12::Panel& p : lab12::summa_panels(s, g, best)) widest = std::max(widest, p.width());
+    return widest > 0 ? widest : best;
+}
+
+void assume_gpu_links(Machine& m) {
+    m.per_node = 8;
+    m.intra.beta = 1.0 / 275e9;
+    m.intra.alpha = 5e-6;
+    m.intra.curve.clear();
+    m.intra.source = "not measured here: beta = 1/(275 GB/s), NCCL's bus bandwidth between two H200s over NVLink "
+                     "measured 2026-11-24 (issue 17; the NVLink 4 spec sheet says 450 GB/s each way); alpha = 5 us assumed";
+    m.inter.beta = 1.0 / 50e9;
+    m.inter.alpha = 5e-6;
+    m.inter.curve.clear();
+    m.inter.source = "spec sheet: one NVIDIA ConnectX-7 NDR InfiniBand port per GPU (as in a DGX H100), 400 Gb/s = "
+                     "50 GB/s each way; alpha = 5 us assumed (latency is not on the spec sheet)";
 }
 
 }  // namespace mml::model

@@ -29,6 +29,11 @@
 // still reading), and the time is that of the two-stage pipeline:
 //   comm_ready(s+1) = max(comm_ready(s), done(s-1)) + comm_{s+1}
 //   done(s)         = max(comm_ready(s), done(s-1)) + comp_s
+// Every step after the first also reads C and writes it back (the product
+// adds into C: beta = 1): 2 (M/pr)(N/pc) 4 bytes through the processor's own
+// memory, at Machine::memory_beta (0: not modelled). That is what cutting K
+// into panels costs where nothing is broadcast (one GPU: 8 panels of 8192^3
+// took 7 % longer than one cuBLAS call, measured 2026-11-24).
 // 1-D ("rows", CPU): all of B allgathered, then 2 (M/P) N K gamma.
 // 1-D on the GPU is SUMMA on the grid P x 1 (B panels broadcast down the one column).
 //
@@ -74,6 +79,12 @@ struct Machine {
     Link inter;                 // between nodes, per processor (its own NIC)
     int per_node = 8;
     double word_bytes = 4;      // bytes moved per matrix element (4 float32, 2 bf16)
+    // Seconds per byte of one processor's own memory: each SUMMA step after
+    // the first reads and writes its C block (float32) once more. 0: not
+    // modelled (the CPU model: lab 5's kernel keeps C blocks in its caches
+    // and K steps are few).
+    double memory_beta = 0;
+    std::string memory_source;
     // P processes on `cores` cores (CPU oversubscription): each computes at
     // min(1, cores/P) of its rate. 0: one core or GPU per process (the plain model).
     int cores = 0;
@@ -109,10 +120,25 @@ Prediction predict(Algorithm a, Shape s, lab12::Grid grid, const Machine& m, boo
 // the link's curve (message_time).
 Link fit_link(const std::vector<Sample>& bcast_two_processes, const std::string& source);
 
-// The panel width SUMMA uses on the GPU by default: about 8 steps (K/8,
-// rounded up to a multiple of 256, at least 256), so that only one step of
-// 8 waits for its broadcast with double buffering, and each extra pass over
-// C (beta = 1 in every GEMM but the first) stays small.
-std::int64_t default_gpu_panel(std::int64_t K);
+// The panel width SUMMA uses on the GPU by default: the one the model
+// predicts fastest for this shape, grid and machine, with overlap. What it
+// weighs: with double buffering only the first step's broadcasts are not
+// hidden (X/S for S steps carrying X seconds of broadcasts in all), while
+// every step after the first costs one more pass over C (c); about
+// X/S + (S-1) c, least at S = sqrt(X / c); where the broadcasts outrun the
+// products, the last product is what is not hidden instead (the pipeline
+// recurrence above has both). So a grid with nothing to broadcast (one
+// GPU) gets one panel, K wide, and more or slower links get more steps.
+// Candidates: S = 1 .. 128 steps of K/S rounded up to a multiple of 256
+// (narrower panels run cuBLAS below its rate, which the model does not
+// see), never narrower than 256; of equal predictions the wider wins.
+std::int64_t default_gpu_panel(Shape s, lab12::Grid g, const Machine& m);
+
+// The links of a GPU machine where none was measured, named: inside a node
+// of 8 GPUs NVLink (beta from NCCL's bus bandwidth between two H200s,
+// 275 GB/s, issue 17, 2026-11-24; alpha 5 us assumed), between nodes one
+// ConnectX-7 NDR InfiniBand port per GPU (50 GB/s, spec sheet; alpha 5 us
+// assumed). Sets m.intra, m.inter and m.per_node = 8.
+void assume_gpu_links(Machine& m);
 
 }  // namespace mml::model

@@ -196,8 +196,50 @@ TEST_SUITE("lab12-given") {
         const auto fit = mml::model::fit_link({{8, 2e-6}, {1e6, 1e-4 + 2e-6}}, "x");
         CHECK(fit.alpha == doctest::Approx(2e-6));
         CHECK(fit.beta == doctest::Approx(1e-10).epsilon(1e-3));
-        CHECK(mml::model::default_gpu_panel(16384) == 2048);
-        CHECK(mml::model::default_gpu_panel(100) == 256);
+    }
+    TEST_CASE("the model: each step after the first passes over C once more; the default panel weighs that against "
+              "the first step's broadcasts") {
+        namespace md = mml::model;
+        md::Machine m;
+        md::assume_gpu_links(m);         // NVLink inside a node of 8, the network between nodes (named figures)
+        m.gamma = 1.0 / 51.5e12;         // about one H100's SGEMM rate
+        m.memory_beta = 1.0 / 3.35e12;   // about its memory bandwidth
+        const Shape s{8192, 8192, 8192};
+        // The pass over C: 8 panels on one GPU cost 7 passes of 2 x 8192^2 x 4 bytes more than one panel.
+        const auto one = md::predict(md::Algorithm::Summa, s, {1, 1}, m, true, 8192);
+        const auto eight = md::predict(md::Algorithm::Summa, s, {1, 1}, m, true, 1024);
+        CHECK(one.steps == 1);
+        CHECK(eight.steps == 8);
+        CHECK(one.time_s == doctest::Approx(s.flops() * m.gamma));
+        CHECK(eight.time_s - one.time_s == doctest::Approx(7 * 2.0 * 8192 * 8192 * 4 * m.memory_beta));
+        // Nothing to broadcast (one GPU, a 1 x 1 grid): one panel, K wide, at any size.
+        for (const Shape t : {s, Shape{1000, 3000, 777}, Shape{1, 1, 1}, Shape{64, 64, 100000}})
+            CHECK(md::default_gpu_panel(t, {1, 1}, m) == t.K);
+        // Something to broadcast: more steps than the blocks of K make (NVLink inside a node: broadcasts
+        // cheap against a pass over C, but the first one is still worth cutting), and no width predicted
+        // faster (checked against every multiple of 256); the width said is one the panels come to.
+        const Shape big{16384, 16384, 16384};
+        for (const l12::Grid g : {l12::Grid{1, 2}, l12::Grid{2, 2}, l12::Grid{4, 4}, l12::Grid{8, 16}}) {
+            const std::int64_t w = md::default_gpu_panel(big, g, m);
+            const auto p = md::predict(md::Algorithm::Summa, big, g, m, true, w);
+            INFO("grid " << l12::grid_text(g) << ": panel " << w << ", " << p.steps << " steps");
+            if (g.size() <= 4) CHECK(p.steps > std::max(g.rows, g.cols));
+            bool seen = false;
+            for (const l12::Panel& pn : l12::summa_panels(big, g, w)) seen |= pn.width() == w;
+            CHECK(seen);
+            for (std::int64_t x = 256; x <= big.K; x += 256)
+                CHECK(p.time_s <= md::predict(md::Algorithm::Summa, big, g, m, true, x).time_s * (1 + 1e-9));
+        }
+        // Slower links, more to hide: never fewer steps (narrower or equal panels).
+        md::Machine slow = m;
+        slow.intra.beta *= 10;
+        CHECK(md::default_gpu_panel(s, {1, 2}, slow) <= md::default_gpu_panel(s, {1, 2}, m));
+        // Without the pass over C nothing holds the steps back: more of them (narrower panels).
+        md::Machine free_c = m;
+        free_c.memory_beta = 0;
+        CHECK(md::default_gpu_panel(s, {1, 2}, free_c) < md::default_gpu_panel(s, {1, 2}, m));
+        // A K narrower than 256: as wide as the blocks allow (K = 100 in 2 blocks of 50 on a 2 x 2 grid).
+        CHECK(md::default_gpu_panel({4096, 4096, 100}, {2, 2}, m) == 50);
     }
     TEST_CASE("a wrong rank layout fails its check (the blocks handed out row-major, the algorithm told column-major)" *
               doctest::skip(kNoMpi)) {

@@ -11,8 +11,9 @@
 # Every step has a time limit inside LAB12_GPU_BUDGET_S (default 480 s).
 # Logs go to $OUT (the device tool brings them back) or build/lab12-gpu;
 # results.txt holds every RESULT line (handouts/data/lab12-h100.txt is one).
-# LAB12_GPU_STEPS="build tests bench scale comm sanitizer model" picks steps (they run in that order;
-# scale, 16384^3 timing only, only when named);
+# LAB12_GPU_STEPS="build tests bench panel scale comm cpu sanitizer model" picks steps (they run in that
+# order; scale (16384^3 timing only), panel (one GPU: where the panels' time goes) and cpu (the CPU
+# targets on this machine's quiet cores) only when named);
 # LAB12_RANKS (default: every GPU) sets the ranks of the GPU tests and benchmarks;
 # 16384^3 runs with several GPUs, or with LAB12_BIG=1 (it needs minutes: see bench).
 set -uo pipefail
@@ -66,12 +67,39 @@ if want bench; then
   limited 40 build/bin/mmlab nccl-gemm --np "$ranks" --size 8192 --tile lab8 --overlap on --no-peers --reps 3 \
     --save "$results" >> "$out/bench.txt" 2>&1
   echo "8192 lab 8 tiles: rc $?"
+  limited 40 build/bin/mmlab nccl-gemm --np "$ranks" --size 8192 --precision bf16 --tile lab11 --overlap on --no-peers \
+    --reps 3 --save "$results" >> "$out/bench.txt" 2>&1
+  echo "8192 lab 11 tiles (bf16, sm_90 only): rc $?"
   if [ "${LAB12_BIG:-0}" = 1 ] || [ "$ranks" -gt 1 ]; then
     limited 200 build/bin/mmlab nccl-gemm --np "$ranks" --size 16384 --precision fp32,bf16 --overlap on,off --reps 3 \
       --save "$results" >> "$out/bench.txt" 2>&1
     echo "16384: rc $?"
   fi
   grep -E "^(summa|rows|cublas)|NOT RUN|^GPU:" "$out/bench.txt"
+fi
+
+if want panel; then
+  # One rank, 8192^3, timing only (--no-check: the same code is checked at
+  # odd shapes by the tests and at 8192^3 by the bench step, or the checked
+  # default run at the end here). Each launch: cuBLAS's rate is not in it;
+  # the peer is timed first and last, for its spread.
+  step "one GPU, 8192^3: SUMMA's panels 1/2/4/8 (overlap on/off), --always-broadcast, the default (the model's rule), lab 11's tile"
+  one() { limited 40 mpirun -np 1 "${run_as_root[@]}" --oversubscribe -x NCCL_NVLS_ENABLE build/bin/mmlab-nccl gemm \
+            --size 8192 --reps 7 --warmup 2 "$@" 2>&1 | tee -a "$out/panel.txt" | grep '^RESULT' >> "$results"; }
+  one --no-check --algo cublas
+  for w in 8192 4096 2048 1024; do for ov in on off; do one --no-check --panel "$w" --overlap "$ov"; done; done
+  for w in 8192 1024; do one --no-check --panel "$w" --always-broadcast; done
+  one --no-check --algo cublas --precision bf16
+  one --no-check --precision bf16
+  one --no-check --precision bf16 --tile lab11
+  one --no-check --precision bf16 --tile lab11 --panel 1024
+  one --no-check --algo cublas
+  one --reps 5   # the default, checked against float64
+  grep '^RESULT' "$out/panel.txt" | awk '{ for (i = 2; i <= NF; ++i) { split($i, kv, "="); f[kv[1]] = kv[2] }
+      printf "%-7s %-5s %-7s panel=%-5s steps=%-2s overlap=%-3s always=%s  %8.3f ms  comm %7.3f ms  gemm %7.3f ms  exposed %6.3f ms  check=%s\n",
+             f["algo"], f["precision"], f["tile"], f["panel"], f["steps"], f["overlap"], f["always_broadcast"],
+             1e3 * f["seconds"], 1e3 * f["comm_seconds"], 1e3 * f["gemm_seconds"], 1e3 * f["exposed_seconds"], f["check"];
+      delete f }'
 fi
 
 if want scale; then
@@ -100,9 +128,34 @@ if want comm; then
   cat "$out/comm.txt" >> "$out/bench.txt" && rm -f "$out/comm.txt"  # (at most 8 files come back)
 fi
 
+if want cpu; then
+  # The CPU targets on this machine's cores, quiet (the development machine's
+  # two are shared): lab 5's kernel, 1-D and SUMMA at P = 1, 2, 4, each rank
+  # bound to a core of its own, and the model beside them; then the same on
+  # two cores of two different physical cores (taskset; --bind-to none: the
+  # 4 processes share them), the development machine's oversubscribed story.
+  step "CPUs: mmlab abg-model --cpu at 2048^3, ranks bound to cores; then on 2 cores (P = 4 oversubscribed)"
+  { lscpu; echo; lscpu -e; } > "$out/cpu.txt" 2>&1
+  grep -E "^(Model name|Socket|Core|Thread|CPU\(s\)|NUMA node\(s\)|L[123])" "$out/cpu.txt"
+  mpirun -np 4 "${run_as_root[@]}" --oversubscribe --bind-to core --map-by core --report-bindings \
+    build/bin/mmlab-mpi gemm --algo summa --size 64 --reps 1 --warmup 0 2>&1 | grep -E "bound|RESULT" | cut -c1-160
+  for rep in 1 2; do
+    echo "== 16 cores, session $rep" >> "$out/cpu.txt"
+    MML_MPIRUN_FLAGS="--bind-to core --map-by core" limited 150 build/bin/mmlab abg-model --cpu --cpu-size 2048 --reps 5 \
+      > "$out/cpu-run.txt" 2>&1
+    echo "16 cores, session $rep: rc $?"; sed -n '/Part 1/,/Part 2/p' "$out/cpu-run.txt"; cat "$out/cpu-run.txt" >> "$out/cpu.txt"
+  done
+  two=$(lscpu -p=CPU,CORE | grep -v '^#' | sort -t, -k2,2n -u | head -n2 | cut -d, -f1 | paste -sd,)
+  echo "== 2 cores ($two)" >> "$out/cpu.txt"
+  MML_MPIRUN_FLAGS="--bind-to none" limited 150 taskset -c "$two" build/bin/mmlab abg-model --cpu --cpu-size 2048 --reps 5 \
+    > "$out/cpu-run.txt" 2>&1
+  echo "2 cores ($two): rc $?"; sed -n '/Part 1/,/Part 2/p' "$out/cpu-run.txt"; cat "$out/cpu-run.txt" >> "$out/cpu.txt"
+  rm -f "$out/cpu-run.txt"  # (at most 8 files come back)
+fi
+
 if want sanitizer; then
-  step "compute-sanitizer memcheck, the NCCL path on $ranks rank(s) (fp32 with overlap, bf16 without, lab 8's tiles)"
-  for args in "--precision fp32 --overlap on" "--precision bf16 --overlap off" "--tile lab8"; do
+  step "compute-sanitizer memcheck, the NCCL path on $ranks rank(s) (fp32 with overlap, bf16 without, lab 8's and lab 11's tiles)"
+  for args in "--precision fp32 --overlap on" "--precision bf16 --overlap off" "--tile lab8" "--precision bf16 --tile lab11"; do
     # shellcheck disable=SC2086
     limited 90 mpirun -np "$ranks" "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
       --print-limit 10 build/bin/mmlab-nccl gemm --always-broadcast --size 1,37x29x1,127x129x131,300x200x100 \

@@ -1,6 +1,6 @@
 // Lab 12 (given code, not a TODO): what one rank's GPU needs for the
 // distributed product - the per-tile product (cuBLAS FP32, cuBLAS bf16, or
-// lab 8's kernel), bf16 conversion, the poison fill, and CUDA events around
+// lab 8's or lab 11's kernel), bf16 conversion, the poison fill, and CUDA events around
 // each step. No NCCL and no MPI here (lab12_nccl.h adds the communicators).
 // Plain C++ declarations: the .cu beside it holds the CUDA.
 #pragma once
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "labs/common/lab12_lab8_binding.h"
+#include "labs/common/lab12_tile_bindings.h"
 
 namespace mml::lab12 {
 
@@ -19,10 +19,10 @@ enum class Precision { Fp32, Bf16 };  // of A and B (C is float32 in both)
 std::size_t element_bytes(Precision p);
 const char* precision_name(Precision p);  // "fp32", "bf16"
 
-enum class TileKernel { Cublas, Lab8 };
-const char* tile_name(TileKernel k);  // "cublas", "lab8"
+enum class TileKernel { Cublas, Lab8, Lab11 };
+const char* tile_name(TileKernel k);  // "cublas", "lab8", "lab11"
 
-// Lab 8's fastest kernel, where the references are built: lab12_lab8_binding.h.
+// Lab 8's and lab 11's kernels, where the references are built: lab12_tile_bindings.h.
 
 // C (m x n, row stride ldc) = A*B, or += when `accumulate`; A is m x k (row
 // stride lda), B is k x n (row stride ldb), row-major, in device memory. A and
@@ -32,6 +32,11 @@ const char* tile_name(TileKernel k);  // "cublas", "lab8"
 //   Lab8 (Fp32):  lab 8's kernel; it runs on the legacy default stream, so
 //                 stream() is cudaStreamLegacy then, and strided operands and
 //                 accumulation go through a scratch copy (cublasSgeam adds it in).
+//   Lab11 (Bf16): lab 11's wgmma kernel (sm_90 only), float32 accumulation;
+//                 legacy default stream as Lab8. It reads B transposed (K-major),
+//                 so each call first transposes B into scratch; A is copied only
+//                 where its rows break the TMA's alignment rules; accumulation
+//                 as Lab8.
 // Every call is checked (std::runtime_error naming the call).
 class TileGemm {
 public:
@@ -51,11 +56,18 @@ private:
     Precision precision_;
     cudaStream_t stream_;
     void* handle_ = nullptr;  // cublasHandle_t
-    // Lab8 only: contiguous copies of strided A and B, and the product before it is added to C.
+    void run_lab8(const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc,
+                  std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate);
+    void run_lab11(const void* A, std::int64_t lda, const void* B, std::int64_t ldb, float* C, std::int64_t ldc,
+                   std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate);
+    // C = C + T (accumulate) or C = T, T m x n contiguous: cublasSgeam.
+    void add_into(float* C, std::int64_t ldc, const float* T, std::int64_t m, std::int64_t n, bool accumulate);
+    // Lab8 and Lab11: contiguous (or transposed) copies of A and B, and the
+    // product before it is added to C; device memory kept from call to call.
     struct Scratch {
-        float* p = nullptr;
-        std::size_t floats = 0;
-        float* get(std::size_t need);
+        void* p = nullptr;
+        std::size_t bytes = 0;
+        void* get(std::size_t need);
         ~Scratch();
     } a_, b_, t_;
 };

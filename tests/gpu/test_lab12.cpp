@@ -5,8 +5,8 @@
 // a machine of N GPUs, tools/lab12-gpu.sh sets N). With one rank every
 // broadcast still goes through NCCL (--always-broadcast), so the NCCL path is
 // tested on one GPU. Suite gpu-lab12 (graded: the version under test);
-// gpu-lab12-peers: cuBLAS, cublasXt and lab 8's kernel as the tile product
-// (given code and peers, never graded).
+// gpu-lab12-peers: cuBLAS, cublasXt, lab 8's and lab 11's kernels as the
+// tile product (given code and peers, never graded).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -83,6 +83,35 @@ TEST_SUITE("gpu-lab12-peers") {
         check_gpu({"--tile", "lab8", "--panel", "7", "--impl", "reference"}, gpu_shapes(), 1);
         check_gpu({"--tile", "lab8", "--impl", "reference"}, {{1025, 777, 2049}}, 1);
     }
+    TEST_CASE("lab 11's wgmma kernel as the tile product (bf16, sm_90; B transposed, accumulation through cublasSgeam)" *
+              doctest::skip(kNoNccl)) {
+        const l12::Launch info =
+            l12::launch("mmlab-nccl", 1, {"gemm", "--tile", "lab11", "--precision", "bf16", "--size", "1", "--reps", "1"});
+        if (info.error().find("not in this build") != std::string::npos) {
+            MESSAGE("lab 11's kernel is not in this build (no references): nothing to test");
+            return;
+        }
+        if (info.error().find("runs only on Hopper") != std::string::npos) {
+            // Any other GPU: the one-line answer, exit 2, and nothing to multiply with.
+            INFO(info.command << "\n" << info.output);
+            CHECK(info.exit_code == 2);
+            MESSAGE("skipped: " << info.error());
+            return;
+        }
+        // Odd shapes through NCCL with panels that break the TMA's 16-byte rule (7: A copied) and keep it
+        // (64: the packed panel used where it lies); without broadcasts, A read in place with a row stride
+        // wider than the panel (K = 2048, 1000 in panels of 256), and the default (one panel of K = 2049:
+        // copied); the bound: bf16-rounded inputs (bf16_bound).
+        const std::vector<std::string> tile = {"--tile", "lab11", "--precision", "bf16", "--impl", "reference"};
+        auto with = [&](std::vector<std::string> extra) {
+            extra.insert(extra.end(), tile.begin(), tile.end());
+            return extra;
+        };
+        if (check_gpu(with({"--always-broadcast", "--panel", "7"}), gpu_shapes(), 1) &&
+            check_gpu(with({"--always-broadcast", "--panel", "64", "--overlap", "off"}), gpu_shapes(), 1))
+            if (check_gpu(with({"--panel", "256"}), {{1025, 777, 2048}, {200, 300, 1000}}, 1))
+                check_gpu(with({}), {{1025, 777, 2049}, {64, 64, 1}, {1, 1, 1}}, 1);
+    }
     TEST_CASE("the NCCL program's answers to bad input: one line, exit 2" * doctest::skip(kNoNccl)) {
         struct Case {
             int np;
@@ -94,6 +123,7 @@ TEST_SUITE("gpu-lab12-peers") {
             {1, {"gemm", "--tile", "lab8", "--precision", "bf16"}, "float32 kernel"},
             {1, {"gemm", "--algo", "cublasxt", "--precision", "bf16"}, "no bf16 product"},
             {1, {"gemm", "--overlap", "maybe"}, "use on or off"},
+            {1, {"gemm", "--tile", "lab11"}, "add --precision bf16"},
         };
         for (const Case& c : cases) {
             const l12::Launch l = l12::launch("mmlab-nccl", c.np, c.args);

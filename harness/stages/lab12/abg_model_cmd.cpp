@@ -55,10 +55,34 @@ std::vector<Fields> read_results(const std::string& path) {
 
 // ---------------------------------------------------------------- the GPU machine
 
+// The GPU memory's bandwidth, for the pass over C of each SUMMA step after
+// the first: what mmlab-nccl read off the device (memory clock x bus width,
+// a spec figure: field dram_gbs), else the spec sheet of the GPU named.
+void set_memory_beta(model::Machine& m, const Fields& row) {
+    const std::string device = field(row, "device");
+    double gbs = number(row, "dram_gbs", 0);
+    std::string source = "the device's memory clock x bus width (spec), " + fixed(gbs, 0) + " GB/s";
+    if (gbs <= 0 && device.find("H100") != std::string::npos && device.find("HBM3") != std::string::npos) {
+        gbs = 3350;
+        source = "spec sheet: H100 SXM5 HBM3, 3.35 TB/s";
+    } else if (gbs <= 0 && device.find("H200") != std::string::npos) {
+        gbs = 4800;
+        source = "spec sheet: H200 HBM3e, 4.8 TB/s";
+    }
+    if (gbs <= 0) {
+        m.memory_beta = 0;
+        m.memory_source = "not known for " + device + ": the passes over C are left out";
+        return;
+    }
+    m.memory_beta = 1.0 / (gbs * 1e9);
+    m.memory_source = source;
+}
+
+
 GpuModelInputs gpu_inputs(const std::vector<Fields>& measured, const std::string& precision, std::string& gamma_note) {
     GpuModelInputs in;
     model::Machine& m = in.machine;
-    m.per_node = 8;
+    model::assume_gpu_links(m);  // replaced below where two GPUs were measured
     m.word_bytes = precision == "bf16" ? 2 : 4;
     // gamma: the largest cuBLAS product measured on one GPU in this precision
     // (of equal sizes, the last in the files: the newest run).
@@ -73,6 +97,7 @@ GpuModelInputs gpu_inputs(const std::vector<Fields>& measured, const std::string
                          ", " + fixed(number(*best, "gflops") / 1000, 1) + " TFLOP/s" +
                          (field(*best, "source").empty() ? "" : " (" + field(*best, "source") + ")");
         in.device = field(*best, "device");
+        set_memory_beta(m, *best);
     } else {
         gamma_note = "no single-GPU " + precision + " rate measured (run tools/lab12-gpu.sh on a GPU machine)";
     }
@@ -84,23 +109,8 @@ GpuModelInputs gpu_inputs(const std::vector<Fields>& measured, const std::string
             bcast.push_back({number(f, "bytes"), number(f, "seconds")});
             bcast_device = field(f, "device");
         }
-    if (bcast.size() >= 2) {
+    if (bcast.size() >= 2)
         m.intra = model::fit_link(bcast, "measured: ncclBroadcast between 2 GPUs (" + bcast_device + ")");
-    } else {
-        // One GPU here: nothing to measure a link with. The bandwidth NCCL
-        // reached between two H200s over NVLink (issue 17, 2026-11-24: allreduce
-        // of 256 MiB at 266-283 GB/s bus bandwidth), the latency assumed.
-        m.intra.beta = 1.0 / 275e9;
-        m.intra.alpha = 5e-6;
-        m.intra.source = "not measured here (one GPU): beta = 1/(275 GB/s), NCCL's bus bandwidth between two H200s "
-                         "over NVLink measured 2026-11-24 (issue 17; the NVLink 4 spec sheet says 450 GB/s each way); "
-                         "alpha = 5 us assumed";
-    }
-    // Between nodes: spec sheet figures.
-    m.inter.beta = 1.0 / 50e9;
-    m.inter.alpha = 5e-6;
-    m.inter.source = "spec sheet: one NVIDIA ConnectX-7 NDR InfiniBand port per GPU (as in a DGX H100), 400 Gb/s = "
-                     "50 GB/s each way; alpha = 5 us assumed (latency is not on the spec sheet)";
     return in;
 }
 
@@ -113,16 +123,14 @@ std::vector<ModelRow> gpu_model_rows(const GpuModelInputs& in, const std::vector
             const std::int64_t size = weak ? static_cast<std::int64_t>(std::llround(n * std::sqrt(double(P)))) : n;
             const Shape s{size, size, size};
             const Grid grid = best_grid(P, s);
-            const std::int64_t panel = model::default_gpu_panel(size);
             ModelRow r;
             r.scenario = weak ? "weak" : "strong";
             r.P = P;
             r.shape = s;
             r.grid = grid;
-            r.rows_1d = model::predict(model::Algorithm::Summa, s, {P, 1}, in.machine, true, panel);
-            r.summa_serial = model::predict(model::Algorithm::Summa, s, grid, in.machine, false, panel);
-            r.summa_overlap = model::predict(model::Algorithm::Summa, s, grid, in.machine, true, panel);
-            // Measured: mmlab-nccl SUMMA rows at this P and size.
+            // The panels: those of the measured run where there is one (the
+            // prediction then describes that run), else the default rule.
+            std::int64_t panel = model::default_gpu_panel(s, grid, in.machine);
             for (const Fields& f : measured) {
                 if (field(f, "algo") != "summa" || number(f, "P") != P || field(f, "precision") != precision ||
                     field(f, "check") != "ok" || field(f, "always_broadcast") == "1")
@@ -130,7 +138,13 @@ std::vector<ModelRow> gpu_model_rows(const GpuModelInputs& in, const std::vector
                 const Shape ms = shape_of(f);
                 if (ms.M != s.M || ms.N != s.N || ms.K != s.K) continue;
                 (field(f, "overlap") == "off" ? r.measured_serial_s : r.measured_overlap_s) = number(f, "seconds");
+                if (number(f, "panel", 0) > 0 && grid_text(grid) == field(f, "grid")) panel = static_cast<std::int64_t>(number(f, "panel"));
             }
+            r.panel = panel;
+            r.rows_1d = model::predict(model::Algorithm::Summa, s, {P, 1}, in.machine, true,
+                                       model::default_gpu_panel(s, {P, 1}, in.machine));
+            r.summa_serial = model::predict(model::Algorithm::Summa, s, grid, in.machine, false, panel);
+            r.summa_overlap = model::predict(model::Algorithm::Summa, s, grid, in.machine, true, panel);
             rows.push_back(r);
         }
     }
@@ -144,8 +158,10 @@ void print_gpu_model(const GpuModelInputs& in, const std::vector<ModelRow>& rows
                 m.intra.beta, m.intra.source.c_str());
     std::printf("        between nodes: alpha %s, beta %.3g s/byte: %s\n", format_seconds(m.inter.alpha).c_str(),
                 m.inter.beta, m.inter.source.c_str());
+    std::printf("        each step after the first reads and writes C once more: %s\n", m.memory_source.c_str());
     std::printf("        %s elements of %g bytes; ranks numbered row-major over the grid, 8 consecutive ranks a node;\n"
-                "        panels of about K/8 (8 steps); overlap = double-buffered panels (abg_model.h)\n",
+                "        SUMMA's steps: the measured run's panels, else the width the model predicts fastest\n"
+                "        (model::default_gpu_panel); overlap = double-buffered panels (abg_model.h)\n",
                 precision.c_str(), m.word_bytes);
     for (const char* scenario : {"strong", "weak"}) {
         const bool weak = std::string(scenario) == "weak";
@@ -153,8 +169,8 @@ void print_gpu_model(const GpuModelInputs& in, const std::vector<ModelRow>& rows
         std::printf("\n%s scaling: %s\n", weak ? "weak" : "strong",
                     weak ? ("n = " + std::to_string(first.shape.M) + " x sqrt(P) (each GPU keeps an n^2/P block of C)").c_str()
                          : ("n = " + std::to_string(first.shape.M) + " on every P").c_str());
-        std::printf("%5s %5s %6s %8s | %9s %6s | %9s %6s | %10s %9s %6s | %s\n", "GPUs", "nodes", "grid", "n", "1-D time",
-                    "eff", "SUMMA ser", "eff", "SUMMA ovl", "TFLOP/s", "eff", "measured (SUMMA overlap / serial)");
+        std::printf("%5s %5s %6s %8s %5s | %9s %6s | %9s %6s | %10s %9s %6s | %s\n", "GPUs", "nodes", "grid", "n", "steps",
+                    "1-D time", "eff", "SUMMA ser", "eff", "SUMMA ovl", "TFLOP/s", "eff", "measured (SUMMA overlap / serial)");
         for (const ModelRow& r : rows) {
             if (r.scenario != scenario) continue;
             std::string measured = "-";
@@ -168,8 +184,8 @@ void print_gpu_model(const GpuModelInputs& in, const std::vector<ModelRow>& rows
                                 " (predicted " +
                                 fixed(100 * (r.summa_serial.time_s - r.measured_serial_s) / r.measured_serial_s, 0) + "%)";
             }
-            std::printf("%5d %5d %6s %8lld | %9s %6s | %9s %6s | %10s %9.1f %6s | %s\n", r.P, r.summa_overlap.nodes,
-                        grid_text(r.grid).c_str(), static_cast<long long>(r.shape.M),
+            std::printf("%5d %5d %6s %8lld %5lld | %9s %6s | %9s %6s | %10s %9.1f %6s | %s\n", r.P, r.summa_overlap.nodes,
+                        grid_text(r.grid).c_str(), static_cast<long long>(r.shape.M), r.summa_overlap.steps,
                         format_seconds(r.rows_1d.time_s).c_str(), percent(r.rows_1d.efficiency).c_str(),
                         format_seconds(r.summa_serial.time_s).c_str(), percent(r.summa_serial.efficiency).c_str(),
                         format_seconds(r.summa_overlap.time_s).c_str(), r.summa_overlap.tflops,
@@ -177,8 +193,9 @@ void print_gpu_model(const GpuModelInputs& in, const std::vector<ModelRow>& rows
         }
     }
     std::printf("\neff = T1 / (P x TP), T1 = 2n^3 gamma. 1-D = SUMMA on the grid P x 1 (B panels down one column), with\n"
-                "overlap. What the model leaves out: the extra pass over C of each step, cuBLAS's lower rate on the\n"
-                "small blocks of large P, and congestion: it is optimistic where blocks are small.\n");
+                "overlap. What the model leaves out: cuBLAS's lower rate on the small blocks of large P and on narrow\n"
+                "panels, NCCL's kernels sharing the SMs with the products, and congestion: it is optimistic where\n"
+                "blocks are small.\n");
 }
 
 void write_model_csv(const std::string& path, const std::vector<ModelRow>& rows, const std::string& precision) {
@@ -281,7 +298,9 @@ int print_cpu_model(const CpuModel& c) {
     std::printf("plain = the model with one core per process; cores = each of P processes on %d cores computes at\n"
                 "min(1, %d/P) of gamma. With more processes than cores the plain model breaks: the processes take turns\n"
                 "on the cores (gamma per process grows), and a process waiting in a broadcast may not be running when\n"
-                "its data arrives (alpha grows); only the first of these is in the 'cores' column.\n",
+                "its data arrives: a turn lasts milliseconds, a message microseconds (alpha grows a thousandfold), and\n"
+                "an MPI that polls while it waits holds a core that a process with work needs (mmlab starts such runs\n"
+                "with Open MPI's mpi_yield_when_idle). Only the first of these is in the 'cores' column.\n",
                 cores, cores);
     return worst_ok ? 0 : 1;
 }

@@ -54,7 +54,7 @@ struct NcclRequest {
     std::vector<std::string> tiles = {"cublas"};
     std::vector<std::string> overlaps = {"on"};
     std::string grid;
-    long long panel = 0;      // 0: the program's default (about 8 steps)
+    long long panel = 0;      // 0: the program's default (model::default_gpu_panel)
     bool always_broadcast = false;  // broadcasts even along rows/columns of one process
     int reps = 5;
     bool peers = true;        // cuBLAS on one GPU (full and per-GPU size) and cublasXt

@@ -60,7 +60,8 @@ struct ProductRun {
 ProductRun launch_with_products(const std::string& program, int np, const std::vector<std::string>& args,
                                 std::uint64_t seed, int limit_s = 600);
 
-// Cores of this machine (for "oversubscribed" notes and the model).
+// The CPUs this process may run on (its affinity: taskset, a cpuset), which
+// the processes mpirun starts inherit (for "oversubscribed" notes and the model).
 int cores_here();
 
 }  // namespace mml::lab12

@@ -25,6 +25,7 @@ struct ModelRow {
     int P = 1;
     Shape shape;
     Grid grid;
+    std::int64_t panel = 0;  // SUMMA's panel width: the measured run's, else model::default_gpu_panel
     model::Prediction rows_1d, summa_serial, summa_overlap;
     double measured_overlap_s = -1, measured_serial_s = -1;  // mmlab-nccl SUMMA, where measured
 };

@@ -67,7 +67,8 @@ Table run_nccl(const NcclRequest& r) {
                 for (const std::string& prec : r.precisions)
                     for (const std::string& tile : r.tiles)
                         for (const std::string& ov : r.overlaps) {
-                            if (tile == "lab8" && prec != "fp32") continue;  // lab 8's kernel is float32 only
+                            if (tile == "lab8" && prec != "fp32") continue;   // lab 8's kernel is float32 only
+                            if (tile == "lab11" && prec != "bf16") continue;  // lab 11's is bf16 only
                             std::vector<std::string> a = {"gemm",        "--algo", algo,       "--impl",  impl,
                                                           "--size",      sizes,    "--precision", prec, "--tile",
                                                           tile,          "--overlap", ov,      "--reps",
@@ -135,13 +136,13 @@ void print_nccl(const Table& t) {
 namespace {
 
 const char* kUsage = R"(usage: mmlab nccl-gemm [--algo summa,rows] [--np 1,2] [--size LIST] [--impl student|reference|both]
-                       [--precision fp32,bf16] [--tile cublas,lab8] [--overlap on,off] [--grid RxC]
+                       [--precision fp32,bf16] [--tile cublas,lab8,lab11] [--overlap on,off] [--grid RxC]
                        [--panel W] [--always-broadcast] [--reps R] [--no-peers] [--save FILE]
 Lab 12's GPU SUMMA (build/bin/mmlab-nccl, one MPI process per GPU: mpirun -np P), checked
 against the float64 product gathered on rank 0, beside the peers: cuBLAS on one GPU (at
 the whole size: strong-scaling efficiency; at the per-GPU block: weak-scaling efficiency)
 and cublasXt on every GPU present (host-resident A, B, C; fp32). --tile: the per-tile
-product (cuBLAS, or lab 8's kernel for fp32); --overlap off: each step's broadcasts wait
+product (cuBLAS, lab 8's kernel for fp32, lab 11's wgmma kernel for bf16 on sm_90); --overlap off: each step's broadcasts wait
 for the previous product. Defaults: --algo summa, --np 1, --size 8192, --precision fp32,
 --tile cublas, --overlap on,off, --reps 5. --always-broadcast: broadcasts (and packing) even
 along rows or columns of one process, so that one GPU runs the whole machinery. --save FILE
@@ -170,7 +171,7 @@ int nccl_gemm_command(const std::vector<std::string>& args) {
         } else if (f == "--size") r.shapes = sizes_flag(a.value(f));
         else if (f == "--impl") r.impls = impl_flag(a.value(f));
         else if (f == "--precision") r.precisions = choose(f, {"fp32", "bf16"});
-        else if (f == "--tile") r.tiles = choose(f, {"cublas", "lab8"});
+        else if (f == "--tile") r.tiles = choose(f, {"cublas", "lab8", "lab11"});
         else if (f == "--overlap") r.overlaps = choose(f, {"on", "off"});
         else if (f == "--grid") r.grid = a.value(f);
         else if (f == "--panel") r.panel = parse_integer(a.value(f), f, 0, 1LL << 40);

@@ -33,12 +33,14 @@
 #include "cpu/stats.h"
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
+#include "gpu/device_info.h"
 #include "harness/stages/lab12/gpu_versions.h"
 #include "harness/stages/lab12/mpi_blocks.h"
 #include "harness/stages/lab12/program_common.h"
 #include "labs/common/lab12_gpu.h"
 #include "labs/common/lab12_nccl.h"
 #include "models/abg_model.h"
+#include "models/tensor_peaks.h"
 
 namespace mml::lab12 {
 namespace {
@@ -53,9 +55,11 @@ gemm options:
   --size LIST               N or MxNxK, comma-separated (default 4096)
   --grid RxC                process grid (R*C = P; default: the one that moves the least data)
   --precision fp32|bf16     A and B in float32 or bfloat16 (C float32; default fp32)
-  --tile cublas|lab8        the per-tile product (default cublas; lab8: lab 8's kernel, fp32)
+  --tile cublas|lab8|lab11  the per-tile product (default cublas; lab8: lab 8's kernel, fp32;
+                            lab11: lab 11's wgmma kernel, bf16, Hopper (sm_90) only)
   --overlap on|off          broadcasts of the next panels during this product (default on)
-  --panel W                 K panels at most W wide (default: about 8 steps)
+  --panel W                 K panels at most W wide (default: the width the model predicts fastest,
+                            model::default_gpu_panel: one panel where nothing is broadcast)
   --always-broadcast        broadcast even along a row or column of one process (tests: runs
                             NCCL on one GPU)
   --reps R --warmup W       timed and untimed repetitions (default 5 and 2)
@@ -194,8 +198,8 @@ GpuArgs parse_gemm(const std::vector<std::string>& args) {
             c.precision = v == "bf16" ? Precision::Bf16 : Precision::Fp32;
         } else if (f == "--tile") {
             const std::string v = value();
-            require_one_of(f, v, {"cublas", "lab8"});
-            c.tile = v == "lab8" ? TileKernel::Lab8 : TileKernel::Cublas;
+            require_one_of(f, v, {"cublas", "lab8", "lab11"});
+            c.tile = v == "lab8" ? TileKernel::Lab8 : v == "lab11" ? TileKernel::Lab11 : TileKernel::Cublas;
         } else if (f == "--overlap") {
             const std::string v = value();
             require_one_of(f, v, {"on", "off"});
@@ -217,6 +221,10 @@ GpuArgs parse_gemm(const std::vector<std::string>& args) {
         throw Usage("--tile lab8 is lab 8's float32 kernel: use --tile cublas for bf16");
     if (c.tile == TileKernel::Lab8 && !lab8_kernel_available())
         throw Usage("--tile lab8: lab 8's kernel is not in this build (built without the reference solutions)");
+    if (c.tile == TileKernel::Lab11 && c.precision != Precision::Bf16)
+        throw Usage("--tile lab11 is lab 11's bf16 kernel (wgmma): add --precision bf16");
+    if (c.tile == TileKernel::Lab11 && !lab11_kernel_available())
+        throw Usage("--tile lab11: lab 11's kernel is not in this build (built without the reference solutions)");
     if (c.distributed() && !gpu_version(g.reference))
         throw Usage("the reference is not in this build (built without the solutions, as the grader builds submissions)");
     return c;
@@ -350,21 +358,54 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
     return m;
 }
 
+// Lab 11's wgmma kernel runs only on Hopper: say so before anything runs.
+void require_tile_gpu(TileKernel t, const gpu::DeviceInfo& d) {
+    if (t == TileKernel::Lab11 && d.cc_major != 9)
+        throw Usage("--tile lab11: lab 11's wgmma kernel runs only on Hopper (sm_90), this GPU (" + d.name + ") is sm_" +
+                    std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ": use --tile cublas");
+}
+
+// What the default panel width is weighed with (model::default_gpu_panel):
+// nothing measured now, so this GPU's spec figures, read off the device -
+// gamma from its FP32 (or bf16 tensor-core) peak, the pass over C at its
+// memory's peak bandwidth - and the named links of a GPU machine
+// (model::assume_gpu_links). Only the ratios matter for the choice: broadcast
+// time against the time of a pass over C, and against a step's product.
+model::Machine panel_machine(Precision p, const gpu::DeviceInfo& d) {
+    model::Machine m;
+    model::assume_gpu_links(m);
+    m.word_bytes = static_cast<double>(element_bytes(p));
+    double gflops = d.fp32_peak_gflops;
+    if (p == Precision::Bf16) {
+        const double tensor = peaks::tensor_peak_gflops(d.cc_major, d.cc_minor, d.sm_count, d.sm_clock_ghz,
+                                                        peaks::TensorFormat::Bf16);
+        if (tensor > 0) gflops = tensor;
+    }
+    m.gamma = gflops > 0 ? 1.0 / (gflops * 1e9) : 0.0;
+    m.memory_beta = d.dram_peak_gbs > 0 ? 1.0 / (d.dram_peak_gbs * 1e9) : 0.0;
+    return m;
+}
+
 int gemm_command(const std::vector<std::string>& args) {
     const GpuArgs c = parse_gemm(args);
     set_up_gpu();
     const std::string device = device_name();
+    const gpu::DeviceInfo info = gpu::read_device_info();
+    require_tile_gpu(c.tile, info);
+    const model::Machine rule = panel_machine(c.precision, info);
     GemmEngine engine;
     engine.name = "nccl";
     engine.grid_of = [&](const GemmArgs& g, Shape s) { return shared_grid(g, s, !c.distributed()); };
     engine.run = [&](ShapeRun& r) {
-        const std::int64_t panel = c.g.panel > 0 ? c.g.panel : model::default_gpu_panel(r.shape.K);
+        const std::int64_t panel = c.g.panel > 0 ? c.g.panel : model::default_gpu_panel(r.shape, r.grid, rule);
         Measured m = c.g.algo == "cublasxt" ? run_cublasxt(c, r) : run_gpu(c, r, panel);
         m.fields.add("precision", precision_name(c.precision))
             .add("tile", c.g.algo == "cublasxt" ? "cublasxt" : tile_name(c.tile));
         m.fields.add("overlap", c.overlap ? "on" : "off").add("always_broadcast", c.always_broadcast ? 1 : 0);
         m.fields.add("panel", static_cast<long long>(panel));
+        m.fields.add("panel_from", c.g.panel > 0 ? "--panel" : "model");
         m.fields.add("device", device).add("gpus", g_devices).add("nccl", nccl_version());
+        m.fields.add("dram_gbs", static_cast<long long>(info.dram_peak_gbs + 0.5));
         return m;
     };
     engine.bound = [&](Shape s) { return c.precision == Precision::Bf16 ? bf16_bound(s) : classical_bound(s); };
