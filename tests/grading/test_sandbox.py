@@ -11,13 +11,13 @@ import sys
 sys.dont_write_bytecode = True
 import os
 import socket
-import subprocess
 import time
 from pathlib import Path
 
 import checks
 from checks import Scratch, check
 from grading import sandbox
+from grading.common import UsageError
 
 LIMITS = sandbox.Limits("none", 0, 1024, 1000)  # no memory limit, 1 MiB files; as this user (root too)
 
@@ -132,7 +132,11 @@ def loopback(tmp):
     for mode in ("unshare", "net", "bwrap"):
         work = tmp / f"loopback-{mode}"
         work.mkdir()
-        if sandbox.probe_sandbox(mode, work).mode != mode:
+        try:  # a level asked for by name that does not work here is a UsageError (bwrap not installed)
+            works = sandbox.probe_sandbox(mode, work).mode == mode
+        except UsageError:
+            works = False
+        if not works:
             print(f"note - the {mode} level does not work here: its loopback is not checked")
             continue
         limits = sandbox.Limits(mode, 0, 1024, 1000)
