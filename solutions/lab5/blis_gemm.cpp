@@ -212,19 +212,18 @@ void macro_kernel_packing_a(const KernelSet& kernels, std::int64_t mc, std::int6
 // --------------------------------------------------------------------------
 // Loops 5, 4 and 3 (task 5b), on a grid of threads (see the top of the file).
 
-// A thread gets at least 2^20 multiply-adds (about 10 us at this Xeon's
-// AVX-512 peak of 231 GFLOP/s per core). Starting a team of 2 OpenMP
-// threads and waiting for it (an empty parallel region, 2026-11-25, this
-// Xeon) took 0.75 us when the worker was still spinning from the region
-// before (libgomp spins a while before it sleeps), 2-8 us once it slept,
-// and milliseconds when another program had the other core - the scheduler
-// runs the worker when that program's time slice ends. At 100^3 (10^6
-// multiply-adds) the second thread bought at best half of about 12 us and
-// risked all of that (OpenBLAS runs 100^3 through its unpacked small-matrix
-// kernel: perf shows sgemm_small_kernel_b0_nn_SKYLAKEX). From 2^21
-// multiply-adds (128^3) on, 2 threads are started.
+// A thread gets at least 2^16 multiply-adds: the measured crossover. On
+// the 2-core AVX-512 Xeon (2026-11-25, a quiet machine, lab5.blis on 1 and
+// on 2 threads in the same rounds, twice) 2 threads were slower at 32^3
+// (33 against 55 GFLOP/s), level at 48^3 (69-71 / 67-69), and faster from
+// 64^3 on (131 / 96-102; 100^3: 134 / 93). Starting a team of 2 OpenMP
+// threads and waiting for it (an empty parallel region) took 0.75 us there
+// when the worker was still spinning from the last region - libgomp spins
+// a while before it sleeps, and back-to-back calls find it awake - 2-8 us
+// once it slept, and milliseconds when another program had the other core.
+// So 32^3 runs on 1 thread, 64^3 and up on 2.
 int threads_worth_starting(std::int64_t M, std::int64_t N, std::int64_t K, int threads) {
-    constexpr std::int64_t kMinMultiplyAddsPerThread = std::int64_t(1) << 20;
+    constexpr std::int64_t kMinMultiplyAddsPerThread = std::int64_t(1) << 16;
     const std::int64_t worth = std::max<std::int64_t>(1, M * N * K / kMinMultiplyAddsPerThread);
     return int(std::min<std::int64_t>(std::max(1, threads), worth));
 }

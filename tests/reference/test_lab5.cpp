@@ -187,9 +187,10 @@ TEST_SUITE("reference-lab5") {
     }
 
     TEST_CASE("threads_worth_starting: one thread for tiny products, never more than asked, never none") {
-        CHECK(ref::threads_worth_starting(100, 100, 100, 2) == 1);  // 10^6 multiply-adds < 2 x 2^20
-        CHECK(ref::threads_worth_starting(128, 128, 128, 2) == 2);  // 2^21
-        CHECK(ref::threads_worth_starting(128, 128, 128, 3) == 2);
+        CHECK(ref::threads_worth_starting(32, 32, 32, 2) == 1);  // 2^15 multiply-adds < 2 x 2^16
+        CHECK(ref::threads_worth_starting(64, 64, 64, 2) == 2);  // 2^18
+        CHECK(ref::threads_worth_starting(64, 64, 64, 8) == 4);
+        CHECK(ref::threads_worth_starting(100, 100, 100, 2) == 2);
         CHECK(ref::threads_worth_starting(2048, 2048, 2048, 16) == 16);
         CHECK(ref::threads_worth_starting(2048, 2048, 2048, 1) == 1);
         CHECK(ref::threads_worth_starting(1, 1, 1, 4) == 1);
