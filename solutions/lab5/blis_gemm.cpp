@@ -60,8 +60,9 @@
 // L1 (macro_kernel_packing_a). That is what a narrow C needed: with N <= 192
 // a sliver serves N/32 <= 6 micro-kernel calls after its round trip through
 // L3, and 2048 x N x 2048 ran at 0.83x (N = 32) to 0.96x (N = 192) the
-// speed of BLIS's order (A block in L2); on the fly, at 0.87-1.0x
-// OpenBLAS's speed (handouts/lab5.md, "Narrow C and small products").
+// speed of BLIS's order (A block in L2), 0.79-0.95x OpenBLAS's on 1 thread;
+// on the fly, at 1.03-1.05x (2026-11-25, handouts/lab5.md, "Narrow C,
+// small products, ...").
 //
 // Small products start fewer threads (threads_worth_starting, below).
 //
