@@ -158,13 +158,14 @@ ThreadGrid thread_grid(int threads, std::int64_t m_panels, std::int64_t n_panels
 
 namespace {
 
+constexpr std::int64_t kLine = 16;  // floats per 64-byte cache line
+
 // Loop 1 (jr) for one sliver of A: the micro-panels of the packed B block
 // (NR columns each) stream past the sliver, and the C tile moves along its
 // `rows` rows. Spread over the calls, the `next_lines` cache lines at `next`
 // (the next packed sliver, or none) are prefetched into L2.
 void loop1(const KernelSet& kernels, int rows, std::int64_t nc, std::int64_t kc, const float* a, const float* b_packed,
            float* C, std::int64_t ldc, bool accumulate, const float* next, std::int64_t next_lines) {
-    constexpr std::int64_t kLine = 16;  // floats per 64-byte cache line
     const std::int64_t NR = kernels.NR;
     const std::int64_t calls = (nc + NR - 1) / NR;
     const std::int64_t lines_per_call = (next_lines + calls - 1) / calls;
@@ -186,7 +187,7 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
         const float* a = a_packed + ir * kc;         // sliver ir/MR of A
         const bool last = ir + MR >= mc;
         loop1(kernels, int(std::min(MR, mc - ir)), nc, kc, a, b_packed, C + ir * ldc, ldc, accumulate, a + MR * kc,
-              last ? 0 : MR * kc / 16);
+              last ? 0 : MR * kc / kLine);
     }
 }
 
@@ -195,10 +196,11 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
 // floats) just before loop 1 uses it, and loop 1 then reads it from L1.
 // No software prefetch here: fetching the next sliver's MR rows of A into
 // L2 during loop 1 (as macro_kernel does with the packed sliver) made it
-// slower in every interleaved pair we ran (AVX-512 Xeon, 2026-11-25, 1
-// thread, 2048 x N x 2048 with N = 32-192 and 1000^3, a busy machine: by
-// 2-15 %) - at N = 32 loop 1 is one call, and its 200 prefetches came all at
-// once. The hardware prefetcher follows the MR rows being packed.
+// slower in 7 of 8 interleaved pairs (AVX-512 Xeon, 2026-11-25, 1 thread,
+// 2048 x N x 2048 with N = 32, 64, 192 and 1000^3, ratios to OpenBLAS in the
+// same run; a busy machine: by 2-39 %, and 7 % faster in the eighth) - at
+// N = 32 loop 1 is one call, and its 200 prefetches come all at once. The
+// hardware prefetcher follows the MR rows being packed.
 void macro_kernel_packing_a(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
                             const float* A, std::int64_t lda, float* sliver, const float* b_packed, float* C,
                             std::int64_t ldc, bool accumulate) {

@@ -75,8 +75,7 @@ __attribute__((target("avx2"))) void pack_b_panel_avx2(const float* B, std::int6
 
 // The general case, and the last micro-panel of A when only `rows` < MR of
 // its rows are in A: the padding is zeroed first, then each row is copied
-// (a loop whose body picks A or 0 per element compiled to one float at a
-// time with a branch each).
+// (one loop choosing A or 0 for every element compiled to a branch per float).
 void pack_a_panel_any(const float* A, std::int64_t lda, std::int64_t rows, std::int64_t kc, int MR, float* out) {
     std::fill(out, out + kc * MR, 0.0f);
     for (std::int64_t r = 0; r < rows; ++r)
@@ -129,9 +128,9 @@ namespace {
 
 // The general case, and the last micro-panel of B when only `cols` < NR of
 // its columns are in B: per row, the valid columns copied, the rest zeroed,
-// in two plain loops. (One loop picking B or 0 per element compiled to one
-// float at a time with a branch each: at 100^3 that one partial panel took
-// 14 % of the product's time, more than the 3 full ones.)
+// in two plain loops. (One loop choosing B or 0 for every element compiled
+// to a branch per float: at 100^3 that one partial panel took 14 % of the
+// product's time, more than the 3 full ones.)
 void pack_b_panel_any(const float* B, std::int64_t ldb, std::int64_t cols, std::int64_t kc, int NR, float* out) {
     for (std::int64_t p = 0; p < kc; ++p, B += ldb, out += NR) {
         std::copy(B, B + cols, out);
