@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <strings.h>
 #include <limits>
 #include <stdexcept>
 
@@ -58,6 +59,21 @@ std::string openblas_weaker_than_cpu() {
                          " (MMLAB_KEEP_OPENBLAS_CORETYPE=1 kept it): unset it"
                    : ": this OpenBLAS does not know the CPU; a newer one (or the BLIS row) is the stronger peer") +
            ", or the comparison flatters the stages";
+}
+
+std::string openmp_threads_spin_beside_openblas() {
+    auto is = [](const char* name, const char* value) {
+        const char* v = std::getenv(name);
+        return v && strcasecmp(v, value) == 0;
+    };
+    if (openblas_get_parallel() == 2) return "";  // OpenBLAS's own threads are then OpenMP's: they take turns
+    const char* why = is("OMP_WAIT_POLICY", "active")    ? "OMP_WAIT_POLICY=active"
+                      : is("GOMP_SPINCOUNT", "infinite") ? "GOMP_SPINCOUNT=infinite"
+                                                          : nullptr;
+    if (!why) return "";
+    return std::string("WARNING: ") + why +
+           " keeps the stages' idle OpenMP threads spinning on the cores OpenBLAS's threads need "
+           "(about half its speed on all cores): unset it, or the comparison flatters the stages";
 }
 
 void run_openblas_with_its_own_kernel(char** argv) {

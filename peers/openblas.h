@@ -27,6 +27,14 @@ std::string openblas_description();
 // widest, else a warning that says why and what to do.
 std::string openblas_weaker_than_cpu();
 
+// Whether OpenMP threads are told to spin between parallel regions
+// (OMP_WAIT_POLICY=active, or GOMP_SPINCOUNT=infinite): then the stages'
+// idle OpenMP threads keep their cores busy while the OpenBLAS row runs (its
+// pthreads build uses a pool of its own), and OpenBLAS loses up to half its
+// speed on all cores (handouts/lab5.md, "OMP_WAIT_POLICY"). Empty when not,
+// else a warning that says why and what to do.
+std::string openmp_threads_spin_beside_openblas();
+
 // Called first thing in main(): when OPENBLAS_CORETYPE in the environment
 // forces a kernel narrower than this CPU's widest SIMD, the program runs
 // itself again without it (OpenBLAS reads the variable when it loads, so it

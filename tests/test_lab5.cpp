@@ -214,6 +214,17 @@ TEST_SUITE("targets") {
         } else {  // on an AVX2 CPU, Haswell is the widest kernel: nothing to undo
             CHECK(forced.output.find("running without it") == std::string::npos);
         }
+        // OpenMP threads told to spin between regions take the cores OpenBLAS's
+        // pthreads need: warned about beside the peer (the pthreads build, Debian's default).
+        if (mml::peers::openblas_parallel_mode() == 1) {
+            const std::string one = "run --stage lab5.openblas --size 48 --no-baseline --reps 1 --quiet";
+            const auto spinning = run_mmlab(one, "OMP_WAIT_POLICY=active");
+            INFO(spinning.output);
+            CHECK(spinning.output.find("WARNING: OMP_WAIT_POLICY=active") != std::string::npos);
+            const auto quiet = run_mmlab(one, "OMP_WAIT_POLICY=passive");
+            INFO(quiet.output);
+            CHECK(quiet.output.find("OMP_WAIT_POLICY") == std::string::npos);
+        }
         // BLIS: timed and checked where installed, skipped with the reason where not.
         const bool blis_here = mml::peers::blis_unavailable_reason().empty();
         CHECK(forced.output.find(blis_here ? "lab5.blis_lib = BLIS " : "libblis-dev") != std::string::npos);

@@ -51,6 +51,21 @@
 // sharing the panels would pay off again; thread_grid keeps the blocks
 // square-ish to hold it down. A narrow C (N = 1, 50) is cut across M.
 //
+// Packing A on the fly. When a thread's columns fit in one B block (N <=
+// NC = 1024 on 1 thread at the Xeon's 2 MiB L2, N <= 2048 on 2; every
+// narrow C), loop 3 runs once, and each sliver of A serves only that one
+// block: packing the whole A panel first (into L3, at MC = 2048 rows 2 MiB)
+// and reading it back sliver by sliver buys nothing. Then each sliver is
+// packed just before loop 1 uses it, into a one-sliver buffer that stays in
+// L1 (macro_kernel_packing_a). That is what a narrow C needed: with N <= 192
+// a sliver serves N/32 <= 6 micro-kernel calls after its round trip through
+// L3, and 2048 x N x 2048 ran at 0.83x (N = 32) to 0.96x (N = 192) the
+// speed of BLIS's order (A block in L2), 0.79-0.95x OpenBLAS's on 1 thread;
+// on the fly, at 1.03-1.05x (2026-11-25, handouts/lab5.md, "Narrow C,
+// small products, ...").
+//
+// Small products start fewer threads (threads_worth_starting, below).
+//
 // A thread's columns are cut into B blocks of equal size, at most NC, and
 // its rows into A panels of equal size, at most MC: 1100 columns with
 // NC = 1024 become 576 + 524 (whole micro-panels), not 1024 + 76 (a block
@@ -141,29 +156,80 @@ ThreadGrid thread_grid(int threads, std::int64_t m_panels, std::int64_t n_panels
 // does it with half the FMAs (at N = 1000 with NR = 32, 2.4 % of all FMAs
 // would otherwise be spent on columns that do not exist).
 
+namespace {
+
+constexpr std::int64_t kLine = 16;  // floats per 64-byte cache line
+
+// Loop 1 (jr) for one sliver of A: the micro-panels of the packed B block
+// (NR columns each) stream past the sliver, and the C tile moves along its
+// `rows` rows. Spread over the calls, the `next_lines` cache lines at `next`
+// (the next packed sliver, or none) are prefetched into L2.
+void loop1(const KernelSet& kernels, int rows, std::int64_t nc, std::int64_t kc, const float* a, const float* b_packed,
+           float* C, std::int64_t ldc, bool accumulate, const float* next, std::int64_t next_lines) {
+    const std::int64_t NR = kernels.NR;
+    const std::int64_t calls = (nc + NR - 1) / NR;
+    const std::int64_t lines_per_call = (next_lines + calls - 1) / calls;
+    for (std::int64_t jr = 0, line = 0; jr < nc; jr += NR) {
+        for (std::int64_t l = 0; l < lines_per_call && line < next_lines; ++l, ++line)
+            __builtin_prefetch(next + line * kLine, 0, 2);  // 2: into L2, not L1
+        const int cols = int(std::min(NR, nc - jr));
+        (cols > NR / 2 ? kernels.micro : kernels.micro_half)(kc, a, b_packed + jr * kc, C + jr, ldc, accumulate, rows,
+                                                             cols);
+    }
+}
+
+}  // namespace
+
 void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
                   const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate) {
-    const std::int64_t MR = kernels.MR, NR = kernels.NR;
-    constexpr std::int64_t kLine = 16;                          // floats per 64-byte cache line
-    const std::int64_t a_lines = MR * kc / kLine;               // cache lines per sliver
-    const std::int64_t calls = (nc + NR - 1) / NR;              // micro-kernel calls per sliver
-    const std::int64_t lines_per_call = (a_lines + calls - 1) / calls;
-    for (std::int64_t ir = 0; ir < mc; ir += MR) {             // loop 2
-        const float* a = a_packed + ir * kc;                    // sliver ir/MR of A
-        const float* a_next = ir + MR < mc ? a + MR * kc : nullptr;
-        const int rows = int(std::min(MR, mc - ir));
-        for (std::int64_t jr = 0, line = 0; jr < nc; jr += NR) {  // loop 1
-            for (std::int64_t l = 0; a_next && l < lines_per_call && line < a_lines; ++l, ++line)
-                __builtin_prefetch(a_next + line * kLine, 0, 2);  // 2: into L2, not L1
-            const int cols = int(std::min(NR, nc - jr));
-            (cols > NR / 2 ? kernels.micro : kernels.micro_half)(kc, a, b_packed + jr * kc, C + ir * ldc + jr, ldc,
-                                                                 accumulate, rows, cols);
-        }
+    const std::int64_t MR = kernels.MR;
+    for (std::int64_t ir = 0; ir < mc; ir += MR) {  // loop 2
+        const float* a = a_packed + ir * kc;         // sliver ir/MR of A
+        const bool last = ir + MR >= mc;
+        loop1(kernels, int(std::min(MR, mc - ir)), nc, kc, a, b_packed, C + ir * ldc, ldc, accumulate, a + MR * kc,
+              last ? 0 : MR * kc / kLine);
+    }
+}
+
+// Loops 2 and 1 when loop 3 runs once (see matmul_blis): each sliver of the
+// mc x kc block of A at A (row stride lda) is packed into `sliver` (MR x kc
+// floats) just before loop 1 uses it, and loop 1 then reads it from L1.
+// No software prefetch here: fetching the next sliver's MR rows of A into
+// L2 during loop 1 (as macro_kernel does with the packed sliver) made it
+// slower in 7 of 8 interleaved pairs (AVX-512 Xeon, 2026-11-25, 1 thread,
+// 2048 x N x 2048 with N = 32, 64, 192 and 1000^3, ratios to OpenBLAS in the
+// same run; a busy machine: by 2-39 %, and 7 % faster in the eighth) - at
+// N = 32 loop 1 is one call, and its 200 prefetches come all at once. The
+// hardware prefetcher follows the MR rows being packed.
+void macro_kernel_packing_a(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
+                            const float* A, std::int64_t lda, float* sliver, const float* b_packed, float* C,
+                            std::int64_t ldc, bool accumulate) {
+    const std::int64_t MR = kernels.MR;
+    for (std::int64_t ir = 0; ir < mc; ir += MR) {  // loop 2
+        const std::int64_t rows = std::min(MR, mc - ir);
+        pack_a(A + ir * lda, lda, rows, kc, int(MR), sliver);
+        loop1(kernels, int(rows), nc, kc, sliver, b_packed, C + ir * ldc, ldc, accumulate, nullptr, 0);
     }
 }
 
 // --------------------------------------------------------------------------
 // Loops 5, 4 and 3 (task 5b), on a grid of threads (see the top of the file).
+
+// A thread gets at least 2^16 multiply-adds: the measured crossover. On
+// the 2-core AVX-512 Xeon (2026-11-25, a quiet machine, lab5.blis on 1 and
+// on 2 threads in the same rounds, twice) 2 threads were slower at 32^3
+// (33 against 55 GFLOP/s), level at 48^3 (69-71 / 67-69), and faster from
+// 64^3 on (131 / 96-102; 100^3: 134 / 93). Starting a team of 2 OpenMP
+// threads and waiting for it (an empty parallel region) took 0.75 us there
+// when the worker was still spinning from the last region - libgomp spins
+// a while before it sleeps, and back-to-back calls find it awake - 2-8 us
+// once it slept, and milliseconds when another program had the other core.
+// So 32^3 runs on 1 thread, 64^3 and up on 2.
+int threads_worth_starting(std::int64_t M, std::int64_t N, std::int64_t K, int threads) {
+    constexpr std::int64_t kMinMultiplyAddsPerThread = std::int64_t(1) << 16;
+    const std::int64_t worth = std::max<std::int64_t>(1, M * N * K / kMinMultiplyAddsPerThread);
+    return int(std::min<std::int64_t>(std::max(1, threads), worth));
+}
 
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes requested, int threads) {
@@ -207,11 +273,18 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
                 const std::int64_t mc = std::min(mc_equal, m_end - ic);
                 for (std::int64_t pc = 0; pc < K; pc += KC) {                  // loop 4
                     const std::int64_t kc = std::min(KC, K - pc);
+                    // The first pc step writes C (it holds garbage until then), later ones add.
+                    if (n_end - n_begin <= nc_equal) {  // loop 3 runs once: slivers of A packed on the fly
+                        pack_b_panels(B + pc * N + n_begin, N, kc, n_end - n_begin, NR, 0,
+                                      panels(n_end - n_begin, NR), b_block);
+                        macro_kernel_packing_a(kernels, mc, n_end - n_begin, kc, A + ic * K + pc, K, a_panel, b_block,
+                                               C + ic * N + n_begin, N, pc > 0);
+                        continue;
+                    }
                     pack_a(A + ic * K + pc, K, mc, kc, MR, a_panel);
                     for (std::int64_t jc = n_begin; jc < n_end; jc += nc_equal) {  // loop 3
                         const std::int64_t nc = std::min(nc_equal, n_end - jc);
                         pack_b_panels(B + pc * N + jc, N, kc, nc, NR, 0, panels(nc, NR), b_block);
-                        // The first pc step writes C (it holds garbage until then), later ones add.
                         macro_kernel(kernels, mc, nc, kc, a_panel, b_block, C + ic * N + jc, N, pc > 0);
                     }
                 }

@@ -33,6 +33,13 @@ void matmul_register_tile(const float* A, const float* B, float* C, std::int64_t
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes blocks, int threads);
 
+// The threads lab5.blis starts for one M x N x K product when `threads` are
+// asked for: fewer when the product is so small that a thread's share would
+// not pay for starting it (blis_gemm.cpp says how small). matmul_blis itself
+// runs on the threads it is given, so that the tests can run small shapes
+// on several threads; the stage (and anyone timing it) asks this first.
+int threads_worth_starting(std::int64_t M, std::int64_t N, std::int64_t K, int threads);
+
 // ---- the parts of stage 4 (also timed one by one by `mmlab blis-levels`)
 
 // Packing (packing.cpp): the copies that let the micro-kernel read A and B

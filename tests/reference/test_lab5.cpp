@@ -163,6 +163,40 @@ TEST_SUITE("reference-lab5") {
         }
     }
 
+    TEST_CASE("lab5.blis: slivers of A packed on the fly and panels packed first, on 1 to 6 threads, every kernel set") {
+        // A thread whose columns fit one B block packs each sliver of A just
+        // before loop 1 uses it (blis_gemm.cpp); with more columns than NC it
+        // packs the whole A panel first. Both ways on odd shapes (primes,
+        // tall, wide, K = 1) and on more threads than micro-panels. The
+        // stage itself starts no more threads than threads_worth_starting
+        // allows, so small shapes on many threads are run here, directly.
+        const std::vector<Shape> shapes = {{1, 1, 1},     {97, 89, 101}, {1009, 3, 7}, {3, 1009, 13},
+                                           {61, 257, 1}, {97, 131, 67}, {20, 500, 9}, {500, 64, 9}};
+        for (const ref::KernelSet* k : ref::runnable_kernel_sets())
+            for (int t : {1, 2, 3, 4, 6})
+                for (Shape s : shapes) {
+                    const std::string what = std::string(k->name) + " blis on " + std::to_string(t) + " threads";
+                    check_product(what + ", slivers on the fly", s, [&](const float* A, const float* B, float* C, Shape sh) {
+                        ref::matmul_blis(A, B, C, sh.M, sh.N, sh.K, *k, {}, t);
+                    });
+                    check_product(what + ", A panel first (NC = NR)", s,
+                                  [&](const float* A, const float* B, float* C, Shape sh) {
+                        ref::matmul_blis(A, B, C, sh.M, sh.N, sh.K, *k, {0, 0, k->NR}, t);
+                    });
+                }
+    }
+
+    TEST_CASE("threads_worth_starting: one thread for tiny products, never more than asked, never none") {
+        CHECK(ref::threads_worth_starting(32, 32, 32, 2) == 1);  // 2^15 multiply-adds < 2 x 2^16
+        CHECK(ref::threads_worth_starting(64, 64, 64, 2) == 2);  // 2^18
+        CHECK(ref::threads_worth_starting(64, 64, 64, 8) == 4);
+        CHECK(ref::threads_worth_starting(100, 100, 100, 2) == 2);
+        CHECK(ref::threads_worth_starting(2048, 2048, 2048, 16) == 16);
+        CHECK(ref::threads_worth_starting(2048, 2048, 2048, 1) == 1);
+        CHECK(ref::threads_worth_starting(1, 1, 1, 4) == 1);
+        CHECK(ref::threads_worth_starting(1, 1, 1, 0) == 1);
+    }
+
     TEST_CASE("mmlab blis-levels: a table of the levels; bad requests are usage errors") {
         const Outcome ok = run_mmlab("blis-levels --size 40 --reps 1 --param mc=12,kc=8");
         INFO(ok.output);

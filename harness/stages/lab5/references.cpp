@@ -25,7 +25,8 @@ ReferenceRegistrar tile("lab5.tile", [](const float* A, const float* B, float* C
 });
 
 ReferenceRegistrar blis("lab5.blis", [](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
-    ref::matmul_blis(A, B, C, s.M, s.N, s.K, kernels(p), mml::lab5::requested_blocks(p), p.threads);
+    ref::matmul_blis(A, B, C, s.M, s.N, s.K, kernels(p), mml::lab5::requested_blocks(p),
+                     ref::threads_worth_starting(s.M, s.N, s.K, p.threads));
 });
 
 ReferenceRegistrar combined("lab5.combined", [](const float* A, const float* B, float* C, Shape s,

@@ -72,6 +72,16 @@ Stage with_simd_param(Stage s) {
     return s;
 }
 
+// What makes the OpenBLAS row slower than the library can be here (a kernel
+// narrower than the CPU, OpenMP threads told to spin beside it), "; "-joined;
+// empty when nothing does.
+std::string openblas_warnings() {
+    std::string out;
+    for (const std::string& w : {peers::openblas_weaker_than_cpu(), peers::openmp_threads_spin_beside_openblas()})
+        if (!w.empty()) out += (out.empty() ? "" : "; ") + w;
+    return out;
+}
+
 // The strongest peer timed at `shape`: the faster of OpenBLAS and BLIS (a
 // peer that is not installed, or skipped, does not count).
 const Measurement* strongest_peer(const std::vector<Measurement>& rows, Shape shape) {
@@ -99,7 +109,7 @@ TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
                     fixed(vs_blas * 100, 0) + "% of the strongest peer's speed (" + peer_name + ", on " +
                     std::to_string(blas->threads) + " thread(s); goal >= 75%) at " + shape_text(largest) + ", " +
                     fixed(own->percent_of_peak, 0) + "% of the measured " + simd_name(detect_simd()) + " peak";
-    const std::string weaker = peers::openblas_weaker_than_cpu();
+    const std::string weaker = openblas_warnings();
     if (!weaker.empty() && blas->stage == "lab5.openblas") v.explanation += "; " + weaker;
     // The reference's own lab5.blis in the same run tells a busy machine from
     // slow code (OpenBLAS is a reference row too, so "the reference's fastest"
@@ -158,7 +168,7 @@ Registrar lab5_stages([](Registry& reg) {
         });
     openblas.threaded = true;
     openblas.describe_library = [] {
-        const std::string weaker = peers::openblas_weaker_than_cpu();
+        const std::string weaker = openblas_warnings();
         return peers::openblas_description() + (weaker.empty() ? "" : "; " + weaker);
     };
     reg.add(std::move(openblas));
