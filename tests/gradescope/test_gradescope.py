@@ -121,7 +121,7 @@ def main():
         shutil.copy(src / "run_autograder", root / "run_autograder")
         if (REPO / "build" / "obj").is_dir():  # seed: setup's build then compiles little
             shutil.copytree(REPO / "build", src / "build", symlinks=True,
-                            ignore=shutil.ignore_patterns("asan", "tsan", "cc"))
+                            ignore=shutil.ignore_patterns("asan", "tsan"))
             (src / "build" / "config.mk").unlink(missing_ok=True)
         env = dict(os.environ, AUTOGRADER_ROOT=str(root))
         p = subprocess.run(["bash", str(src / "setup.sh")], env=env, capture_output=True, text=True, timeout=3600)
