@@ -612,7 +612,7 @@ sanitize:
 ifneq ($(SAN_TSAN_RUN),)
 	@echo "== make sanitize: ThreadSanitizer, $(if $(LAB),lab $(LAB) on the $(SAN_IMPL) code,the threaded labs ($(SAN_TSAN_SUITES))) (OpenMP regions run on one thread here) =="
 	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CUDA=0 HAVE_CUDA=0 NO_OPENMP=1 SANITIZE="$(SAN_TSAN_FLAGS)" all
-	@MML_IMPL=$(SAN_IMPL) MMLAB=$(BUILD)/tsan/bin/mmlab TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	@MML_IMPL=$(SAN_IMPL) MMLAB=$(BUILD)/tsan/bin/mmlab TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tools/tsan-suppressions.txt \
 	  bash tools/run-tests.sh $(BUILD)/tsan/bin/mmlab-tests --test-suite=$(SAN_TSAN_RUN)
 	@$(BUILD)/tsan/bin/mmlab-tests --list-test-suites | grep -qE '^ *($(subst $(SAN_COMMA),|,$(SAN_TSAN_RUN))) *$$' || \
 	  echo "(no $(SAN_TSAN_RUN) test suite in this build yet: nothing threaded for ThreadSanitizer to check)"

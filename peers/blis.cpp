@@ -27,9 +27,22 @@ struct Blis {
     const char* (*arch_name)(int) = nullptr;
 };
 
+// The sanitizer runtimes refuse RTLD_DEEPBIND (ASan aborts the program at the
+// dlopen), so a sanitizer build (make sanitize) leaves the BLIS peer out, saying why.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitizerBuild = true;
+#else
+constexpr bool kSanitizerBuild = false;
+#endif
+
 const Blis& blis() {
     static const Blis b = [] {
         Blis out;
+        if (kSanitizerBuild) {
+            out.why_not = "not loaded in a sanitizer build (the sanitizers cannot load it with RTLD_DEEPBIND); "
+                          "the normal build has the BLIS row";
+            return out;
+        }
         // RTLD_DEEPBIND: BLIS's calls to its own BLAS/CBLAS symbols stay inside
         // BLIS even though OpenBLAS, linked into this program, exports the same names.
         void* lib = nullptr;
