@@ -1,6 +1,7 @@
 // Lab 12 (given code): how earlier labs' kernels become the GPU SUMMA's tile
-// product (labs/common/lab12_gpu.h): "--tile lab8" is lab 8's fastest FP32
-// kernel, "--tile lab11" lab 11's wgmma kernel (bf16, sm_90). Plain C++, no
+// product (labs/common/lab12_gpu.h): "--tile lab8" is lab 8's stage-4 kernel
+// (double_buffer; not the faster stage 5 or 6), "--tile lab11" lab 11's wgmma
+// kernel (bf16, sm_90). Plain C++, no
 // CUDA headers: the binding (harness/stages/lab12/references_gpu.cpp) is
 // compiled by the C++ compiler, and only where the references are built; a
 // build without them leaves the pointers empty and the tiles say so.
@@ -10,8 +11,8 @@
 
 namespace mml::lab12 {
 
-// Lab 8's fastest kernel: C = A*B, contiguous row-major, device pointers,
-// launched on the default stream.
+// Lab 8's kernel (the one bound: its stage 4): C = A*B, contiguous row-major,
+// device pointers, launched on the default stream.
 using Lab8Kernel = void (*)(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 void bind_lab8_kernel(Lab8Kernel kernel, const char* name);
 bool lab8_kernel_available();

@@ -34,7 +34,7 @@ constexpr int kBK = 8;  // the k-step of stage 4's configurations, and the unit 
 
 // One instantiation of stage 4's or stage 5's kernel (CUTLASS's names for the levels).
 struct TileConfig {
-    const char* name;       // "128x256": the block tile, BM x BN (stage 5's kernel: "async 128x128")
+    const char* name;       // "128x256": the block tile, BM x BN (stage 5's kernel: "128x256 async")
     int bm, bn;             // block tile
     int warps_m, warps_n;   // warps in the block tile (warp tile: BM / warps_m x BN / warps_n)
     int tm, tn;             // thread tile (4 x 4 pieces); a warp's lanes sit 4 down x 8 across

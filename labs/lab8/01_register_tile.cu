@@ -11,7 +11,7 @@
 // shared memory and does 64 FMAs with them: 4 FMAs per value loaded, where
 // lab 7's kernels did at most 1 (tiled: 2 values per FMA; Volkov: 1).
 //
-// Tasks (handouts/lab8.md, task 1): TODO 1, 2 and 3 below. Everything else is
+// Tasks (handouts/lab8.md, task 1): TODO 1.1, 1.2 and 1.3 below. Everything else is
 // given. Until you write them, C stays unwritten and the tests say so.
 #include "labs/lab8/lab8.h"
 #include "gpu/tile_io.cuh"

@@ -1,12 +1,14 @@
 // Lab 8, stage 6 - your code: the tile configuration and split-K chosen per
-// shape, so that the kernel of stage 4 is fast at every shape.
+// shape, so that the kernels of stages 4 and 5 are fast at every shape.
 //
 // Stage 4 is fast when C has many block tiles, and slow when it has few: at
 // 1000^3 its 128 x 128 tiles make 64 blocks for the H100's 132 SMs (264
 // slots at two blocks an SM), so half the GPU idles - wave quantization
-// (handouts/lab8.md). Two remedies, both with YOUR stage-4 kernel:
-//  1. More, smaller tiles: the kernel instantiated with the block tiles of
-//     labs/common/lab8_tiles.h (128 x 256, 128 x 128, 128 x 64, 64 x 64).
+// (handouts/lab8.md). Two remedies, both with YOUR kernels of stages 4 and 5:
+//  1. More, smaller tiles: the kernels instantiated with the block tiles of
+//     labs/common/lab8_tiles.h (128 x 256 with stage 5's kernel where B's
+//     rows are float4-aligned; 128 x 256, 128 x 128, 128 x 64, 64 x 64 with
+//     stage 4's).
 //  2. Split-K: cut K into `split` slices and give each (tile, slice) its own
 //     block (grid y = the slice; the kernel's set-up already offsets A, B and
 //     C by the slice). Each block writes its partial product to its own

@@ -27,11 +27,13 @@
 //     first fragments of the next stage are read right after the barrier.
 //  4. Cheap copies: a thread's copies of B are float4 of one row, 128
 //     columns apart (constant offsets from one pointer), and k is counted in
-//     a 32-bit int; the main loop is ~92 % FFMAs. The tile stays stage 4's
-//     128 x 256 with 16 x 8 thread tiles (231 registers, one block of 8
-//     warps an SM): on an H100 it beat a 128 x 128 tile of 4 warps with two
-//     blocks an SM (85 % of cuBLAS against 95 %), a k-step of 16 (90 %) and
-//     4 stages (the same as 3).
+//     a 32-bit int: a k-step is 1024 FFMAs and 57 other instructions by the
+//     count of labs/common/lab8_tiles.cpp (ffma_share), 95 % FFMAs. The tile
+//     stays stage 4's 128 x 256 with 16 x 8 thread tiles (255 registers, 231
+//     on the scalar path for B; one block of 8 warps an SM): on an H100
+//     (2026-11-25, handouts/lab8.md) it beat a 128 x 128 tile of 4 warps with
+//     two blocks an SM (85 % of cuBLAS against 95 %), a k-step of 16 (90 %)
+//     and 4 stages (the same as 3).
 //
 // The kernel is in async_copy_impl.cuh, a template over the tile
 // configuration (stage 6 launches it with other tiles and split-K); this file
@@ -49,7 +51,7 @@ struct PipelineTiles {
     static constexpr int LANES_M = 4, LANES_N = 8;    // lanes in the warp tile
     static constexpr int TM = 16, TN = 8;             // thread tile (pieces of 4 x 4)
     static constexpr int kPadA = 4;                   // floats of padding per row of As
-    static constexpr int kStages = 3;                 // shared copies in the pipeline (37 KB)
+    static constexpr int kStages = 3;                 // shared copies in the pipeline (36.4 KiB)
     static constexpr int kMinBlocksPerSM = 1;         // registers: up to 255 per thread
     static constexpr int kGroupRows = 8;              // block-rows per group of the tile order
 };

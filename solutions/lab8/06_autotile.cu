@@ -1,12 +1,14 @@
 // Lab 8, stage 6: the tile configuration and split-K chosen per shape - fast
 // at every shape, not only at large round ones.
 //
-// What changed from stage 4: nothing inside the kernel's main loop. Stage 4
-// is fast when C has many block tiles, and slow when it has few: at 1000^3
-// its 128 x 128 tiles make 64 blocks for the H100's 132 SMs (264 slots at two
-// blocks an SM), so half the GPU idles - wave quantization. Two remedies:
-//  1. More, smaller tiles: the same kernel instantiated with the block tiles
-//     of labs/common/lab8_tiles.h (128 x 256, 128 x 128, 128 x 64, 64 x 64).
+// What changed from stages 4 and 5: nothing inside the kernels' main loops.
+// Stage 4 is fast when C has many block tiles, and slow when it has few: at
+// 1000^3 its 128 x 128 tiles make 64 blocks for the H100's 132 SMs (264 slots
+// at two blocks an SM), so half the GPU idles - wave quantization. Two remedies:
+//  1. More, smaller tiles: the same kernels instantiated with the block tiles
+//     of labs/common/lab8_tiles.h (128 x 256 with stage 5's kernel where B's
+//     rows are float4-aligned; 128 x 256, 128 x 128, 128 x 64, 64 x 64 with
+//     stage 4's).
 //     Smaller tiles make more blocks but do fewer FFMAs per loaded value.
 //  2. Split-K: cut K into `split` slices and give each (tile, slice) its own
 //     block (grid y = the slice): split times the blocks, each with the same

@@ -1,7 +1,8 @@
 // Lab 12's bindings to earlier labs' kernels: the per-tile products of the
-// GPU SUMMA "--tile lab8" (lab 8's fastest kernel, the reference's
-// double-buffered one) and "--tile lab11" (lab 11's wgmma kernel, bf16,
-// sm_90), reached only through labs/common/lab12_tile_bindings.h. Built with
+// GPU SUMMA "--tile lab8" (lab 8's stage 4, the reference's double-buffered
+// kernel; stages 5 and 6 are faster but not bound) and "--tile lab11" (lab
+// 11's wgmma kernel, bf16, sm_90), reached only through
+// labs/common/lab12_tile_bindings.h. Built with
 // CUDA only (the _gpu.cpp rule), and left out of a build without the
 // answers, where those tiles then say they are not in this build.
 #include "labs/common/lab12_tile_bindings.h"
