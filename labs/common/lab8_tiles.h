@@ -45,8 +45,8 @@ struct TileConfig {
 };
 
 // Largest first: the more FFMAs per loaded value, the faster a full GPU runs
-// (handouts/lab8.md: 128 x 256 reached 88 % of cuBLAS at 8192^3 with stage
-// 4's kernel, 95 % with stage 5's; 128 x 128 87 %). Smaller tiles make more
+// (handouts/lab8.md, H100, % of cuBLAS at 8192^3: 128 x 256 88-90 % with
+// stage 4's kernel, 94.5 % with stage 5's; 128 x 128 85.6 %). Smaller tiles make more
 // blocks: fewer idle SMs on small products. Stage 5's kernel runs the
 // 128 x 256 tile where B's rows are float4-aligned (choose_plan says why);
 // stage 5's versions of the smaller tiles, measured beside stage 4's, were
