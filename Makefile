@@ -405,7 +405,8 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
   G_STUDENT_OBJS := $(call obj,$(G_STUDENT_SRCS))
   G_TEST_OBJS := $(call obj,$(G_TEST_SRCS))
   G_REF_OBJS := $(call obj,$(G_REF_BIND_SRCS) $(G_REF_SRCS))
-  G_CHECKER_OBJS := $(call obj,harness/runner/checker.cpp harness/runner/protocol.cpp)
+  G_CHECKER_OBJS := $(call obj,harness/runner/checker.cpp harness/runner/runner_process.cpp harness/runner/connection.cpp \
+                    harness/runner/timed_check.cpp harness/runner/protocol.cpp)
   G_RUNNER_OBJS := $(call obj,harness/runner/runner_main.cpp harness/runner/protocol.cpp \
                    $(if $(filter 1,$(HAVE_CUDA)),harness/runner/device_cuda.cu,harness/runner/device_none.cpp))
   G_STUBS := $(BUILD)/gen/lab$(LAB)/student_stubs.cpp

@@ -37,7 +37,7 @@ DIRECT_CALL_MARKER = "[mml-direct-call]"
 # runner and write its report.
 CHECKER_GRACE_SECONDS = 10
 # How much of what a runner printed in one test the feedback shows (the
-# checker keeps the first 64 KiB: harness/runner/checker.cpp, kKeptOutputBytes).
+# checker keeps the first 64 KiB: harness/runner/runner_process.h, kKeptOutputBytes).
 OUTPUT_SHOWN_BYTES = 2048
 OUTPUT_SHOWN_LINES = 20
 
@@ -89,7 +89,7 @@ def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=
     where what the student's runner prints goes (MML_RUNNER_OUTPUT: a file of the grader's, outside the
     sandbox; see runner_output), and, when the grader is root, the unprivileged user its student runner runs
     as (MML_RUNNER_USER, uid:gid: the checker switches to it in the runner's process before anything else,
-    harness/runner/checker.cpp)."""
+    harness/runner/runner_process.cpp)."""
     env = {"MML_IMPL": impl, "MMLAB": str(programs.checker_mmlab), "TMPDIR": str(tree / ".tmp"),
            "MML_RUNNER_TIMEOUT": f"{timeout:g}", "HOME": str(tree)}
     if output_path:
