@@ -63,6 +63,7 @@ BenchSettings settings_from(const Options& o) {
     s.params = o.params;
     s.force = o.force;
     s.quiet = o.quiet;
+    gpu::set_flush_l2(o.flush_l2);  // the GPU backend's, process-wide: every timed GPU run of the command
     return s;
 }
 

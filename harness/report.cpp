@@ -39,6 +39,10 @@ void print_machine_header(bool include_gpu) {
                         g.fp32_peak_gflops, g.total_bytes / 1e9);
         else
             std::printf("gpu     : none (%s)\n", g.why_not.c_str());
+        if (g.available)
+            std::printf("gpu L2  : %s\n", gpu::flush_l2()
+                                               ? "flushed before each timed run (--l2 flush: cold, inputs from DRAM)"
+                                               : "warm: inputs left in L2 between timed runs (--l2 flush: cold)");
     }
 }
 

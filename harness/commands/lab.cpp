@@ -38,11 +38,12 @@ int lab_command(const std::vector<std::string>& args) {
     if (entry.kind == Device::Cpu) add_baseline(jobs, shapes);
     validate(jobs, o.params);
     check_json_path(o.json_path);
+    const BenchSettings settings = settings_from(o);  // before the header, which says how L2 is treated
     std::printf("== lab %d: %s ==\n", lab.number, entry.title.c_str());
     if (o.solution) std::printf("SOLUTION=1: the reference runs in the student's place.\n");
     print_machine_header(entry.kind == Device::Gpu);
     print_peer_libraries(jobs);
-    const BenchOutput out = measure(jobs, settings_from(o));
+    const BenchOutput out = measure(jobs, settings);
     print_table(out.rows);
     const TargetVerdict v = lab.judge ? lab.judge(out.rows) : TargetVerdict{true, "no target set"};
     std::printf("\ntarget : %s\nresult : %s - %s\n", lab.target.c_str(), v.met ? "TARGET MET" : "TARGET NOT MET",
