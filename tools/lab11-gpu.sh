@@ -14,9 +14,11 @@
 # $OUT (at most 8 files) or build/lab11-gpu.
 # LAB11_STEPS="build tests rate bench roofline sass cold sanitizer starters"
 # picks steps; LAB11_SIZES/LAB11_STAGES (first benchmark run),
-# LAB11_SIZES2/LAB11_STAGES2 (second) and LAB11_COLD_SIZES (the cold run, the
+# LAB11_SIZES2/LAB11_STAGES2 (second; LAB11_SIZES2=none: no second) and LAB11_COLD_SIZES (the cold run, the
 # first run's stages) change the benchmark; LAB11_TESTS the test cases
-# (doctest's --test-case filter), LAB11_SANITIZERS the tools.
+# (doctest's --test-case filter; LAB11_SAN_TESTS those under the sanitizers),
+# LAB11_SANITIZERS the tools, LAB11_REPS the
+# benchmark's repetitions.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/lab11-gpu}
@@ -28,6 +30,7 @@ stages=${LAB11_STAGES:-lab11.wgmma,lab11.wgmma_streamk,lab11.cublas_bf16}
 cold_sizes=${LAB11_COLD_SIZES:-1000,4096,5000}
 tests=${LAB11_TESTS:-*}
 sanitizers=${LAB11_SANITIZERS:-memcheck racecheck}
+san_tests=${LAB11_SAN_TESTS:-$tests}
 sizes2=${LAB11_SIZES2:-4096}
 stages2=${LAB11_STAGES2:-lab11.wmma_bf16,lab11.mma_sync,lab11.wgmma,lab11.cublas_bf16,lab11.wgmma_tf32,lab11.cublas_tf32}
 source tools/lib/steps.sh   # t0, left, want, step, limited
@@ -113,15 +116,18 @@ if want bench; then
   # Two runs, each with its peer (ratios in one run): the top of the bf16
   # ladder and cuBLAS bf16 at every size; every stage and the TF32 pair at 4096.
   step "benchmark: $stages at $sizes (kernel time between CUDA events; conversion to bf16/TF32 not timed)"
-  limited 200 build/bin/mmlab run --stage "$stages" --size "$sizes" --no-baseline --json "$out/bench.json" \
+  limited 200 build/bin/mmlab run --stage "$stages" --size "$sizes" --no-baseline ${LAB11_REPS:+--reps $LAB11_REPS} \
+    --json "$out/bench.json" \
     > "$out/bench.txt" 2>&1
   summary+=("bench rc $?")
-  step "benchmark: $stages2 at $sizes2"
-  limited 100 build/bin/mmlab run --stage "$stages2" --size "$sizes2" --no-baseline --json "$out/bench2.json" \
-    >> "$out/bench.txt" 2>&1
-  summary+=("bench2 rc $?")
-  grep -E "^(peer|gpu) " "$out/bench.txt" | sort -u
-  table "$out/bench.json" "$out/bench2.json" | tee -a "$out/bench.txt"
+  if [ "$sizes2" != none ]; then
+    step "benchmark: $stages2 at $sizes2"
+    limited 100 build/bin/mmlab run --stage "$stages2" --size "$sizes2" --no-baseline --json "$out/bench2.json" \
+      >> "$out/bench.txt" 2>&1
+    summary+=("bench2 rc $?")
+  fi
+  grep -E "^(peer|gpu|gpu L2) " "$out/bench.txt" | sort -u
+  table "$out/bench.json" $([ "$sizes2" != none ] && echo "$out/bench2.json") | tee -a "$out/bench.txt"
 fi
 
 if want roofline; then
@@ -159,7 +165,7 @@ fi
 
 if want cold; then
   step "benchmark, cold L2 (--l2 flush: a buffer of twice the L2 written before each timed run): $stages at $cold_sizes"
-  limited 100 build/bin/mmlab run --stage "$stages" --size "$cold_sizes" --no-baseline --l2 flush \
+  limited 100 build/bin/mmlab run --stage "$stages" --size "$cold_sizes" --no-baseline --l2 flush ${LAB11_REPS:+--reps $LAB11_REPS} \
     --json "$out/cold.json" > "$out/cold.txt" 2>&1
   summary+=("cold rc $?")
   grep -E "^gpu L2" "$out/cold.txt" | head -1
@@ -171,7 +177,7 @@ if want sanitizer; then
   for tool in $sanitizers; do
     step "compute-sanitizer --tool $tool, lab 11 small shapes"
     limited 100 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 \
-      build/bin/mmlab-tests --test-suite=gpu-lab11 --test-case="$tests" --test-case-exclude='*big odd*' > "$out/san.tmp" 2>&1
+      build/bin/mmlab-tests --test-suite=gpu-lab11 --test-case="$san_tests" --test-case-exclude='*big odd*' > "$out/san.tmp" 2>&1
     rc=$?
     cat "$out/san.tmp" >> "$out/sanitizer.log"
     line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/san.tmp" | tail -1)
