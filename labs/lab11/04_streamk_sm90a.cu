@@ -4,15 +4,15 @@
 // explains the last wave with the H100's numbers (5000^3: 800 tiles on 132 SMs).
 //
 // Given: the block (one producer and two consumer warpgroups, as in stage 3),
-// the ring, the Schedule (which tiles are data-parallel, which stream-K:
-// sk_tiles_for), the Cursor that walks a block's pieces of work (its SK range
-// first, cut at tile ends, then its DP tiles), the flags' release/acquire
-// wrappers, the partials' workspace and the cooperative launch (all blocks
-// resident: a block may wait for another).
+// the ring, the Schedule (which tiles are data-parallel, which stream-K, over
+// how many blocks: plan_stream_k), the Cursor that walks a block's pieces of
+// work (its DP tiles, then its SK range cut at tile ends), the flags'
+// release/acquire wrappers, the partials' workspace and the cooperative
+// launch (all blocks resident: a block may wait for another).
 //
 // Tasks:
 //   TODO 11.5a  range_start(): cut the SK line of sk_iters k-iterations into
-//               gridDim.x ranges as equal as possible (lengths differ by <= 1)
+//               sk_blocks ranges as equal as possible (lengths differ by <= 1)
 //   TODO 11.5b  write_partial(): a block whose range starts inside a tile
 //               stores its sums to its slot, then raises its flag
 //   TODO 11.5c  add_partials(): the tile's owner (the block that did its
@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -59,18 +60,19 @@ struct Tiling {
 // Which block does what (host-made, passed by value).
 struct Schedule {
     int tiles_m, tiles_n, tiles, k_tiles;
-    int sk_tiles;               // tiles 0 .. sk_tiles-1 are shared out by k-iterations
-    long long sk_iters;         // sk_tiles * k_tiles: the SK line, cut into gridDim.x ranges
+    int dp_tiles;               // tiles 0 .. dp_tiles-1: whole, block b takes b, b + gridDim.x, ...
+    int sk_blocks;              // blocks 0 .. sk_blocks-1 share the rest by k-iterations
+    long long sk_iters;         // (tiles - dp_tiles) * k_tiles: the SK line, cut into sk_blocks ranges
     float* partials;            // gridDim.x x kConsumers slots of 128 threads x kAccRegs floats
     unsigned* flags;            // one per slot: == epoch once the slot is written in this launch
     unsigned epoch;             // this launch's number (flags are never reset: each launch counts up)
 };
 
-// The first SK k-iteration of block b (b = gridDim.x: the end of the line).
-// TODO(lab11, 11.5a): gridDim.x ranges, one after the other, covering
+// The first SK k-iteration of block b (b = sk_blocks: the end of the line).
+// TODO(lab11, 11.5a): s.sk_blocks ranges, one after the other, covering
 // [0, s.sk_iters): range b is [range_start(b), range_start(b + 1)), and
-// range_start(gridDim.x) == s.sk_iters. Spread the remainder: the first
-// sk_iters % gridDim.x ranges are one longer.
+// range_start(s.sk_blocks) == s.sk_iters. Spread the remainder: the first
+// sk_iters % sk_blocks ranges are one longer.
 __device__ __forceinline__ long long range_start(const Schedule& s, long long b) {
     (void)s;
     (void)b;
@@ -81,24 +83,28 @@ __device__ __forceinline__ long long range_start(const Schedule& s, long long b)
 struct Unit {
     int tile, kb, ke;
 };
-// A block's pieces in order: its SK range (cut at tile ends), then its DP tiles.
+// A block's pieces in order: its DP tiles, then its SK range (cut at tile
+// ends). Every block has the same number of DP tiles, so all reach the SK
+// line together - and keep stage 3's order until then (the blocks at work at
+// the same time read the same k-tiles: L2 hits).
 struct Cursor {
-    long long it, it_end;
     int dp_tile;
-    __device__ Cursor(const Schedule& s)
-        : it(range_start(s, blockIdx.x)), it_end(range_start(s, blockIdx.x + 1)), dp_tile(s.sk_tiles + blockIdx.x) {}
+    long long it, it_end;
+    __device__ Cursor(const Schedule& s) : dp_tile(blockIdx.x), it(0), it_end(0) {
+        if (int(blockIdx.x) < s.sk_blocks) it = range_start(s, blockIdx.x), it_end = range_start(s, blockIdx.x + 1);
+    }
     __device__ bool next(const Schedule& s, Unit& u) {
-        if (it < it_end) {
-            const long long tile = it / s.k_tiles;
-            const int kb = int(it - tile * s.k_tiles);
-            const int ke = int(min((long long)s.k_tiles, kb + (it_end - it)));
-            u = {int(tile), kb, ke};
-            it += ke - kb;
+        if (dp_tile < s.dp_tiles) {
+            u = {dp_tile, 0, s.k_tiles};
+            dp_tile += gridDim.x;
             return true;
         }
-        if (dp_tile >= s.tiles) return false;
-        u = {dp_tile, 0, s.k_tiles};
-        dp_tile += gridDim.x;
+        if (it >= it_end) return false;
+        const long long tile = it / s.k_tiles;
+        const int kb = int(it - tile * s.k_tiles);
+        const int ke = int(min((long long)s.k_tiles, kb + (it_end - it)));
+        u = {s.dp_tiles + int(tile), kb, ke};
+        it += ke - kb;
         return true;
     }
 };
@@ -180,11 +186,12 @@ __device__ void write_partial(const Schedule& s, const float (&acc)[Tiling<BN>::
 template <int BN>
 __device__ void add_partials(const Schedule& s, float (&acc)[Tiling<BN>::kAccRegs], const Unit& u, int consumer,
                              int t) {
-    // TODO(lab11, 11.5c): this block's range ends at k-tile u.ke of the tile;
-    // blocks blockIdx.x + 1, + 2, ... did the rest (each its whole range, the
-    // last one up to the tile's end: k-iteration (u.tile + 1) * s.k_tiles of
-    // the SK line). For each such block c, in that order: thread 0 waits
-    // (wait_for_flag on s.flags[c * kConsumers + consumer] and s.epoch), then
+    // TODO(lab11, 11.5c): this block's range ends at k-tile u.ke of the tile,
+    // which is tile u.tile - s.dp_tiles of the SK line; blocks blockIdx.x + 1,
+    // + 2, ... did the rest (each its whole range, the last one up to the
+    // tile's end on the line: (u.tile - s.dp_tiles + 1) * s.k_tiles). For each
+    // such block c, in that order: thread 0 waits (wait_for_flag on
+    // s.flags[c * kConsumers + consumer] and s.epoch), then
     // warpgroup_sync(consumer), then every thread adds float4 j of
     // slot<BN>(s, c, consumer)[j * 128 + t] (__ldcg) to acc[4j .. 4j + 3].
     (void)s;
@@ -287,14 +294,26 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// How many tiles go to stream-K: none when the tiles fill whole waves; all
-// when there is less than one wave; else the last partial wave and one full
-// wave before it, so that every block's SK range is between one and two
-// tiles long (shorter ranges would make more partials to add).
-int sk_tiles_for(long long tiles, int blocks) {
-    if (tiles % blocks == 0) return 0;
-    if (tiles < blocks) return int(tiles);
-    return int(tiles % blocks + blocks);
+// Which tiles go to stream-K, over how many blocks (measured on the H100:
+// stream-K's partials cost more than they save unless the last wave is
+// mostly idle):
+//  - only the tiles of the last, partial wave, and only when it is less than
+//    half full: a fuller last wave wastes less than the partials cost
+//    (4096^3: 512 tiles, the 4th wave 116/132 full: no stream-K);
+//  - each tile split among at most sqrt(k_tiles) blocks: a piece of k_tiles /
+//    s k-tiles, then s - 1 partials of 128 KB for its owner to read - about
+//    a k-tile's time each, so s = sqrt(k_tiles) keeps the sum smallest.
+// Fewer tiles than blocks: no full wave to fill around, stage 3's way (DP).
+void plan_stream_k(Schedule& s, int blocks) {
+    const int tail = s.tiles % blocks;
+    s.dp_tiles = s.tiles;
+    s.sk_blocks = 0;
+    s.sk_iters = 0;
+    if (s.tiles < blocks || tail == 0 || 2 * tail >= blocks) return;
+    const long long max_split = (long long)std::ceil(std::sqrt(double(s.k_tiles)));
+    s.dp_tiles = s.tiles - tail;
+    s.sk_blocks = int(std::min<long long>(blocks, tail * max_split));
+    s.sk_iters = (long long)tail * s.k_tiles;
 }
 
 struct Workspace {
@@ -325,9 +344,8 @@ void launch_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_
     Schedule s{};
     s.tiles_m = int((M + BM - 1) / BM), s.tiles_n = int((N + BN - 1) / BN), s.tiles = s.tiles_m * s.tiles_n;
     s.k_tiles = int((K + BK - 1) / BK);
-    const int blocks = sms;  // persistent: one block per SM, all resident (cooperative launch)
-    s.sk_tiles = sk_tiles_for(s.tiles, blocks);
-    s.sk_iters = (long long)s.sk_tiles * s.k_tiles;
+    const int blocks = int(std::min<long long>(sms, s.tiles));  // persistent: one block per SM
+    plan_stream_k(s, blocks);
     const std::size_t slot_floats = std::size_t(blocks) * kConsumers * 128 * (BN / 2);
     if (ws->partials.count() < slot_floats) ws->partials = mml::gpu::DeviceBuffer<float>(slot_floats);
     if (ws->flags.count() < std::size_t(blocks) * kConsumers) {
@@ -349,7 +367,7 @@ void launch_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;
     config.attrs = &cooperative;
-    config.numAttrs = 1;
+    config.numAttrs = s.sk_blocks > 0 ? 1 : 0;  // only stream-K waits for other blocks
     CUDA_CHECK(cudaLaunchKernelEx(&config, streamk_kernel<BN>, map_a, map_b, C, int(M), int(N), s, pairs_aligned));
     CUDA_CHECK_LAUNCH();
 }

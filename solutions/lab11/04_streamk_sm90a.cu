@@ -6,30 +6,30 @@
 // Why: stage 3 gives each of the P = 132 blocks whole tiles. At 5000^3 there
 // are 40 x 20 = 800 tiles of 128 x 256: 6 full waves and a 7th in which 8
 // blocks work and 124 wait - 800 / (7 x 132) = 87 % of the GPU busy at best.
-// Here the tiles are split in two sets (schedule() below):
-//  - data-parallel (DP): whole tiles, one block each, as in stage 3: all but
-//    the last partial wave and one full wave before it (660 tiles at 5000^3,
-//    5 per block);
-//  - stream-K (SK): the remaining tiles (140) as ONE line of k-iterations
-//    (140 x 79 k-tiles of 64), cut into P equal ranges (83 or 84 each): every
-//    block does ~1.06 tiles' worth, so all finish together.
+// Here (plan_stream_k below):
+//  - data-parallel (DP): the tiles of the full waves, whole, one block each,
+//    in stage 3's order (792 tiles at 5000^3, 6 per block);
+//  - stream-K (SK): the tiles of the last wave (8) as ONE line of
+//    k-iterations (8 x 79 k-tiles of 64), cut into equal ranges for up to
+//    sqrt(79) = 9 blocks a tile (72 blocks, 8 or 9 k-tiles each).
 // A range can start or end inside a tile. The block that computes a tile's
 // first k-iterations (its "owner") stores C; a block whose range starts inside
 // a tile writes its partial sums to a workspace and raises a flag; the owner
 // waits for the flags and adds the partials in block order, always the same
 // order: the same inputs give the same bits (atomicAdd into C would not).
-// Each block does its SK range first, then its DP tiles: a range starts with
-// the END of a tile (a partial, written early) and ends with the START of
-// another (the owner), so by the time an owner needs the partials of the
-// blocks after it, they were written at the beginning of those blocks' work.
-// Waiting on another block needs all blocks resident at once: the kernel is
-// launched cooperatively (the launch fails instead of hanging).
+// Each block does its DP tiles first (all the same number), then its SK
+// range: a range starts with the END of a tile (a partial, written at once)
+// and ends with the START of another (the owner), so an owner finds the
+// partials of the blocks after it written, or nearly.
+// Waiting on another block needs all blocks resident at once: with stream-K
+// the kernel is launched cooperatively (the launch fails instead of hanging).
 #include "solutions/lab11/lab11.h"
 
 #include <cuda_bf16.h>
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -62,16 +62,17 @@ struct Tiling {
 // Which block does what (host-made, passed by value).
 struct Schedule {
     int tiles_m, tiles_n, tiles, k_tiles;
-    int sk_tiles;               // tiles 0 .. sk_tiles-1 are shared out by k-iterations
-    long long sk_iters;         // sk_tiles * k_tiles: the SK line, cut into gridDim.x ranges
+    int dp_tiles;               // tiles 0 .. dp_tiles-1: whole, block b takes b, b + gridDim.x, ...
+    int sk_blocks;              // blocks 0 .. sk_blocks-1 share the rest by k-iterations
+    long long sk_iters;         // (tiles - dp_tiles) * k_tiles: the SK line, cut into sk_blocks ranges
     float* partials;            // gridDim.x x kConsumers slots of 128 threads x kAccRegs floats
     unsigned* flags;            // one per slot: == epoch once the slot is written in this launch
     unsigned epoch;             // this launch's number (flags are never reset: each launch counts up)
 };
 
-// The first SK k-iteration of block b (b = gridDim.x: the end of the line).
+// The first SK k-iteration of block b (b = sk_blocks: the end of the line).
 __device__ __forceinline__ long long range_start(const Schedule& s, long long b) {
-    const long long base = s.sk_iters / gridDim.x, extra = s.sk_iters % gridDim.x;
+    const long long base = s.sk_iters / s.sk_blocks, extra = s.sk_iters % s.sk_blocks;
     return b * base + min(b, extra);
 }
 
@@ -79,24 +80,28 @@ __device__ __forceinline__ long long range_start(const Schedule& s, long long b)
 struct Unit {
     int tile, kb, ke;
 };
-// A block's pieces in order: its SK range (cut at tile ends), then its DP tiles.
+// A block's pieces in order: its DP tiles, then its SK range (cut at tile
+// ends). Every block has the same number of DP tiles, so all reach the SK
+// line together - and keep stage 3's order until then (the blocks at work at
+// the same time read the same k-tiles: L2 hits).
 struct Cursor {
-    long long it, it_end;
     int dp_tile;
-    __device__ Cursor(const Schedule& s)
-        : it(range_start(s, blockIdx.x)), it_end(range_start(s, blockIdx.x + 1)), dp_tile(s.sk_tiles + blockIdx.x) {}
+    long long it, it_end;
+    __device__ Cursor(const Schedule& s) : dp_tile(blockIdx.x), it(0), it_end(0) {
+        if (int(blockIdx.x) < s.sk_blocks) it = range_start(s, blockIdx.x), it_end = range_start(s, blockIdx.x + 1);
+    }
     __device__ bool next(const Schedule& s, Unit& u) {
-        if (it < it_end) {
-            const long long tile = it / s.k_tiles;
-            const int kb = int(it - tile * s.k_tiles);
-            const int ke = int(min((long long)s.k_tiles, kb + (it_end - it)));
-            u = {int(tile), kb, ke};
-            it += ke - kb;
+        if (dp_tile < s.dp_tiles) {
+            u = {dp_tile, 0, s.k_tiles};
+            dp_tile += gridDim.x;
             return true;
         }
-        if (dp_tile >= s.tiles) return false;
-        u = {dp_tile, 0, s.k_tiles};
-        dp_tile += gridDim.x;
+        if (it >= it_end) return false;
+        const long long tile = it / s.k_tiles;
+        const int kb = int(it - tile * s.k_tiles);
+        const int ke = int(min((long long)s.k_tiles, kb + (it_end - it)));
+        u = {s.dp_tiles + int(tile), kb, ke};
+        it += ke - kb;
         return true;
     }
 };
@@ -178,8 +183,8 @@ __device__ void write_partial(const Schedule& s, const float (&acc)[Tiling<BN>::
 template <int BN>
 __device__ void add_partials(const Schedule& s, float (&acc)[Tiling<BN>::kAccRegs], const Unit& u, int consumer,
                              int t) {
-    const long long tile_end = (long long)(u.tile + 1) * s.k_tiles;
-    long long covered = (long long)u.tile * s.k_tiles + u.ke;  // = the end of this block's range
+    const long long tile_end = (long long)(u.tile - s.dp_tiles + 1) * s.k_tiles;  // on the SK line
+    long long covered = (long long)(u.tile - s.dp_tiles) * s.k_tiles + u.ke;   // = the end of this block's range
     for (int c = blockIdx.x + 1; covered < tile_end; ++c) {
         if (t == 0) wait_for_flag(&s.flags[c * kConsumers + consumer], s.epoch);
         warpgroup_sync(consumer);
@@ -289,14 +294,26 @@ __global__ void __launch_bounds__(kThreads, 1)
 #endif
 }
 
-// How many tiles go to stream-K: none when the tiles fill whole waves; all
-// when there is less than one wave; else the last partial wave and one full
-// wave before it, so that every block's SK range is between one and two
-// tiles long (shorter ranges would make more partials to add).
-int sk_tiles_for(long long tiles, int blocks) {
-    if (tiles % blocks == 0) return 0;
-    if (tiles < blocks) return int(tiles);
-    return int(tiles % blocks + blocks);
+// Which tiles go to stream-K, over how many blocks (measured on the H100:
+// stream-K's partials cost more than they save unless the last wave is
+// mostly idle):
+//  - only the tiles of the last, partial wave, and only when it is less than
+//    half full: a fuller last wave wastes less than the partials cost
+//    (4096^3: 512 tiles, the 4th wave 116/132 full: no stream-K);
+//  - each tile split among at most sqrt(k_tiles) blocks: a piece of k_tiles /
+//    s k-tiles, then s - 1 partials of 128 KB for its owner to read - about
+//    a k-tile's time each, so s = sqrt(k_tiles) keeps the sum smallest.
+// Fewer tiles than blocks: no full wave to fill around, stage 3's way (DP).
+void plan_stream_k(Schedule& s, int blocks) {
+    const int tail = s.tiles % blocks;
+    s.dp_tiles = s.tiles;
+    s.sk_blocks = 0;
+    s.sk_iters = 0;
+    if (s.tiles < blocks || tail == 0 || 2 * tail >= blocks) return;
+    const long long max_split = (long long)std::ceil(std::sqrt(double(s.k_tiles)));
+    s.dp_tiles = s.tiles - tail;
+    s.sk_blocks = int(std::min<long long>(blocks, tail * max_split));
+    s.sk_iters = (long long)tail * s.k_tiles;
 }
 
 struct Workspace {
@@ -327,9 +344,8 @@ void launch_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_
     Schedule s{};
     s.tiles_m = int((M + BM - 1) / BM), s.tiles_n = int((N + BN - 1) / BN), s.tiles = s.tiles_m * s.tiles_n;
     s.k_tiles = int((K + BK - 1) / BK);
-    const int blocks = sms;  // persistent: one block per SM, all resident (cooperative launch)
-    s.sk_tiles = sk_tiles_for(s.tiles, blocks);
-    s.sk_iters = (long long)s.sk_tiles * s.k_tiles;
+    const int blocks = int(std::min<long long>(sms, s.tiles));  // persistent: one block per SM
+    plan_stream_k(s, blocks);
     const std::size_t slot_floats = std::size_t(blocks) * kConsumers * 128 * (BN / 2);
     if (ws->partials.count() < slot_floats) ws->partials = mml::gpu::DeviceBuffer<float>(slot_floats);
     if (ws->flags.count() < std::size_t(blocks) * kConsumers) {
@@ -351,7 +367,7 @@ void launch_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;
     config.attrs = &cooperative;
-    config.numAttrs = 1;
+    config.numAttrs = s.sk_blocks > 0 ? 1 : 0;  // only stream-K waits for other blocks
     CUDA_CHECK(cudaLaunchKernelEx(&config, streamk_kernel<BN>, map_a, map_b, C, int(M), int(N), s, pairs_aligned));
     CUDA_CHECK_LAUNCH();
 }

@@ -52,16 +52,20 @@ const std::vector<Shape>& long_k_shapes() {
     return shapes;
 }
 
-// Stream-K's cases on the H100's 132 SMs (128 x 256 tiles): a partial last
-// wave after full ones (4000 x 2100: 288 tiles, 156 shared out by k, ranges
-// that start and end inside tiles), fewer tiles than SMs (every tile split
-// over several blocks, 1000^3), one k-tile per tile (K = 64: ranges of whole
-// tiles), whole waves only (no stream-K: 33 x 4 = 132 tiles), 5000^3 (the
-// handout's case), 128-wide tiles (N = 100). Other SM counts cut elsewhere.
+// Stream-K's cases on the H100's 132 SMs (solutions/lab11/04_streamk_sm90a.cu,
+// plan_stream_k: the tiles of a last wave less than half full, each split
+// among up to sqrt(k-tiles) blocks): 4000 x 2100 x 777 (288 tiles of 128 x 256,
+// a last wave of 24, 13 k-tiles: 96 ranges starting and ending inside tiles),
+// 2176 x 2048 x 4097 (136 tiles, 4 streamed, 65 k-tiles over 36 blocks),
+// 1100 x 4000 x 100 (144 tiles, 12 streamed in 2 pieces of 1 k-tile),
+// 2176 x 2048 x 1 (K = 1: ranges of one whole tile), 5000^3 (the handout's
+// case); and where it stays data-parallel: a last wave half full or more
+// (4224 x 1024: 132 tiles, whole waves), fewer tiles than SMs (1000^3),
+// 128-wide tiles (N = 100). Other SM counts cut elsewhere.
 const std::vector<Shape>& streamk_shapes() {
-    static const std::vector<Shape> shapes = {{4000, 2100, 777}, {1000, 1000, 1000}, {3000, 1000, 64},
-                                              {4224, 1024, 333}, {5000, 5000, 5000}, {2000, 100, 3001},
-                                              {257, 513, 20000}};
+    static const std::vector<Shape> shapes = {{4000, 2100, 777}, {2176, 2048, 4097}, {1100, 4000, 100},
+                                              {2176, 2048, 1},   {5000, 5000, 5000}, {4224, 1024, 333},
+                                              {1000, 1000, 1000}, {2000, 100, 3001}};
     return shapes;
 }
 
@@ -182,7 +186,7 @@ TEST_SUITE("gpu-lab11") {
     TEST_CASE("lab11.wgmma_streamk: the same bits on every run (needs sm_90)") {
         const mml::Stage& stage = stage_named("lab11.wgmma_streamk");
         const mml::MatmulFn& fn = mml::version_of(stage, mml::testing::impl_under_test());
-        for (const Shape s : {Shape{4000, 2100, 777}, Shape{3, 3, 1048577}}) {
+        for (const Shape s : {Shape{4000, 2100, 777}, Shape{2176, 2048, 4097}}) {
             mml::Problem problem(s);
             const mml::CheckedRun first = mml::run_once_and_verify(stage, fn, problem, {});
             REQUIRE_MESSAGE(first.check.passed,
