@@ -387,11 +387,13 @@ void wgmma_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_t
     }
     if (M > INT_MAX || N > INT_MAX || K > INT_MAX - 64 || (M / BM + 1) * (N / 128 + 1) > INT_MAX)
         throw std::runtime_error("lab11.wgmma_streamk: the TMA takes 32-bit coordinates; this shape is too large");
-    // 128-wide tiles only where 256-wide ones would mostly compute padding
-    // (N <= 128, or just past a multiple of 256): with stream-K the waves no
-    // longer decide, only the work, and a 128-wide tile costs ~10 % more per flop.
-    const std::int64_t work_256 = 2 * ((N + 255) / 256), work_128 = (N + 127) / 128;
-    if (1.1 * double(work_128) < double(work_256))
+    // The tile width as stage 3 chooses it (its launch()): 128 x 128 where
+    // 256-wide tiles would leave SMs idle (1000^3: 32 tiles, or 64 of 128 x 128:
+    // stream-K is not used there, and 256-wide tiles ran at 70 % of stage 3).
+    const std::int64_t tiles_256 = ((M + BM - 1) / BM) * ((N + 255) / 256);
+    const std::int64_t tiles_128 = ((M + BM - 1) / BM) * ((N + 127) / 128);
+    const double waves_256 = double((tiles_256 + sms - 1) / sms), waves_128 = double((tiles_128 + sms - 1) / sms);
+    if (0.55 * waves_128 < waves_256)
         launch_streamk<128>(A, Bt, ld, C, M, N, K, sms);
     else
         launch_streamk<256>(A, Bt, ld, C, M, N, K, sms);

@@ -52,16 +52,16 @@ const std::vector<Shape>& long_k_shapes() {
     return shapes;
 }
 
-// Stream-K's cases on the H100's 132 SMs (solutions/lab11/04_streamk_sm90a.cu,
-// plan_stream_k: the tiles of a last wave less than half full, each split
-// among up to sqrt(k-tiles) blocks): 4000 x 2100 x 777 (288 tiles of 128 x 256,
-// a last wave of 24, 13 k-tiles: 96 ranges starting and ending inside tiles),
-// 2176 x 2048 x 4097 (136 tiles, 4 streamed, 65 k-tiles over 36 blocks),
-// 1100 x 4000 x 100 (144 tiles, 12 streamed in 2 pieces of 1 k-tile),
-// 2176 x 2048 x 1 (K = 1: ranges of one whole tile), 5000^3 (the handout's
-// case); and where it stays data-parallel: a last wave half full or more
-// (4224 x 1024: 132 tiles, whole waves), fewer tiles than SMs (1000^3),
-// 128-wide tiles (N = 100). Other SM counts cut elsewhere.
+// Stream-K's cases on the H100's 132 SMs (solutions/lab11/04_streamk_sm90a.cu:
+// stage 3's tile width, then plan_stream_k streams the tiles of a last wave
+// less than half full, each split among up to sqrt(k-tiles) blocks):
+// 4000 x 2100 x 777 (544 tiles of 128 x 128, a last wave of 16, 13 k-tiles:
+// ranges that start and end inside tiles), 2176 x 2048 x 4097 (272 tiles, 8
+// streamed, 65 k-tiles over 72 blocks), 1100 x 4000 x 100 (288 tiles, 24
+// streamed in pieces of 1 k-tile), 2176 x 2048 x 1 (K = 1: ranges of one
+// whole tile), 5000^3 (800 tiles of 128 x 256, 8 streamed: the handout's
+// case); and where it stays data-parallel: whole waves (4224 x 1024: 132
+// tiles), fewer tiles than SMs (1000^3), N = 100. Other SM counts cut elsewhere.
 const std::vector<Shape>& streamk_shapes() {
     static const std::vector<Shape> shapes = {{4000, 2100, 777}, {2176, 2048, 4097}, {1100, 4000, 100},
                                               {2176, 2048, 1},   {5000, 5000, 5000}, {4224, 1024, 333},
