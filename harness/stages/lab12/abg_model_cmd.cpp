@@ -133,7 +133,8 @@ std::vector<ModelRow> gpu_model_rows(const GpuModelInputs& in, const std::vector
             std::int64_t panel = model::default_gpu_panel(s, grid, in.machine);
             for (const Fields& f : measured) {
                 if (field(f, "algo") != "summa" || number(f, "P") != P || field(f, "precision") != precision ||
-                    field(f, "check") != "ok" || field(f, "always_broadcast") == "1")
+                    (field(f, "check") != "ok" && field(f, "check") != "skipped") || field(f, "always_broadcast") == "1" ||
+                    field(f, "transport") == "copy")
                     continue;
                 const Shape ms = shape_of(f);
                 if (ms.M != s.M || ms.N != s.N || ms.K != s.K) continue;
@@ -371,6 +372,7 @@ int abg_model_command(const std::vector<std::string>& args) {
     const std::vector<ModelRow> rows = gpu_model_rows(in, measured, gpu_n, precision);
     print_gpu_model(in, rows, precision);
     if (!csv.empty()) write_model_csv(csv, rows, precision);
+    print_run_models(measured);  // informative: the exit code stays that of the parts above
     return rc;
 }
 

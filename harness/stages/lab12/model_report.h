@@ -34,6 +34,11 @@ std::vector<ModelRow> gpu_model_rows(const GpuModelInputs& in, const std::vector
 void print_gpu_model(const GpuModelInputs& in, const std::vector<ModelRow>& rows, const std::string& precision);
 void write_model_csv(const std::string& path, const std::vector<ModelRow>& rows, const std::string& precision);
 
+// Every SUMMA run in `measured` (mmlab-nccl RESULT lines, checked or timing
+// only) beside model_seconds, the prediction from its own launch's inputs
+// (model_runs.cpp). Returns 1 when one is off by more than 10 %, else 0.
+int print_run_models(const std::vector<Fields>& measured);
+
 // The H100 run recorded in the repository (handouts/data/lab12-h100.txt); "" when absent.
 std::string recorded_gpu_file();
 std::vector<Fields> read_results(const std::string& path);
