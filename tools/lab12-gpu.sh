@@ -42,7 +42,8 @@ echo "mpirun: $(command -v mpirun || echo none) $(mpirun --version 2>/dev/null |
 
 if want build; then
   step "build"
-  limited 240 make -j"$(nproc)" build/bin/mmlab build/bin/mmlab-nccl build/bin/mmlab-tests > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; echo "BUILD FAILED"; }
+  limited 240 make -j"$(nproc)" build/bin/mmlab build/bin/mmlab-nccl build/bin/mmlab-mpi build/bin/mmlab-tests \
+    > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; echo "BUILD FAILED"; }
   grep -E "^configure" "$out/build.log"
   ls -la build/bin/ | grep mmlab
 fi
