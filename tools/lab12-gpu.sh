@@ -51,7 +51,7 @@ fi
 if want tests; then
   step "lab 12 GPU tests ($ranks rank(s); the CPU ones run in CI)"
   # (line-buffered, with each case's duration: a case cut by the limit still shows)
-  MML_LAB12_RANKS=$ranks limited "${LAB12_TESTS_S:-140}" stdbuf -oL bash tools/run-tests.sh build/bin/mmlab-tests \
+  MML_LAB12_RANKS=$ranks limited "${LAB12_TESTS_S:-100}" stdbuf -oL bash tools/run-tests.sh build/bin/mmlab-tests \
     --test-suite=gpu-lab12,gpu-lab12-peers --duration=true > "$out/tests.log" 2>&1
   echo "rc=$?"; grep -E "^\[tests\]|test cases:" "$out/tests.log"; tail -n1 "$out/tests.log"
   grep -B3 -A8 "ERROR" "$out/tests.log" | head -40
@@ -64,13 +64,13 @@ if want bench; then
   # configuration on every --np. Every launch's RESULT lines are saved as it
   # ends (results.txt).
   step "benchmarks on $nps GPU(s), 8192^3 checked: SUMMA fp32/bf16 moved by NCCL and by the copy engines, beside cuBLAS and cublasXt"
-  limited 200 build/bin/mmlab nccl-gemm --np "$nps" --size 8192 --precision fp32,bf16 --overlap on --transport nccl,copy \
+  limited 170 build/bin/mmlab nccl-gemm --np "$nps" --size 8192 --precision fp32,bf16 --overlap on --transport nccl,copy \
     --reps 5 --save "$results" > "$out/bench.txt" 2>&1
   echo "8192: rc $?"
-  limited 40 build/bin/mmlab nccl-gemm --np "$most" --size 8192 --precision fp32 --overlap off --transport copy \
+  limited 30 build/bin/mmlab nccl-gemm --np "$most" --size 8192 --precision fp32 --overlap off --transport copy \
     --no-peers --reps 5 --save "$results" >> "$out/bench.txt" 2>&1
   echo "8192 overlap off (copy): rc $?"
-  limited 40 build/bin/mmlab nccl-gemm --np "$most" --size 8192 --precision bf16 --tile lab11 --overlap on --transport copy \
+  limited 30 build/bin/mmlab nccl-gemm --np "$most" --size 8192 --precision bf16 --tile lab11 --overlap on --transport copy \
     --no-peers --reps 5 --save "$results" >> "$out/bench.txt" 2>&1
   echo "8192 lab 11 tiles (bf16, sm_90 only, copy): rc $?"
   grep -E "^(summa|rows|cublas)|NOT RUN|^GPU:" "$out/bench.txt"
@@ -122,9 +122,9 @@ fi
 
 if want comm; then
   step "broadcast / allreduce: NCCL on $ranks GPU(s), MPI on 2 processes"
-  limited 40 build/bin/mmlab comm-bench --engine nccl --np "$ranks" --bytes 8,65536,1048576,16777216,268435456,1073741824 \
+  limited 30 build/bin/mmlab comm-bench --engine nccl --np "$ranks" --bytes 8,65536,1048576,16777216,268435456,1073741824 \
     --save "$results" > "$out/comm.txt" 2>&1
-  limited 40 build/bin/mmlab comm-bench --engine mpi --np 2 --bytes 8,65536,1048576,16777216,67108864 \
+  limited 20 build/bin/mmlab comm-bench --engine mpi --np 2 --bytes 8,65536,1048576,16777216,67108864 \
     --save "$results" >> "$out/comm.txt" 2>&1
   grep -vE "^(machine|peak|compiler|gpu)" "$out/comm.txt" | head -40
   cat "$out/comm.txt" >> "$out/bench.txt" && rm -f "$out/comm.txt"  # (at most 8 files come back)
@@ -156,11 +156,11 @@ if want cpu; then
 fi
 
 if want sanitizer; then
-  step "compute-sanitizer memcheck on $ranks rank(s): the copy engines (fp32, bf16 off, lab 11's tile), NCCL (fp32 overlap on, bf16 off)"
-  for args in "--transport copy --precision fp32" "--transport copy --precision bf16 --overlap off" \
-              "--transport copy --precision bf16 --tile lab11" "--precision fp32 --overlap on" "--precision bf16 --overlap off"; do
+  step "compute-sanitizer memcheck on $ranks rank(s): the copy engines (fp32; bf16 with lab 11's tile, overlap off), NCCL (bf16)"
+  for args in "--transport copy --precision fp32" "--transport copy --precision bf16 --tile lab11 --overlap off" \
+              "--precision bf16 --overlap on"; do
     # shellcheck disable=SC2086
-    limited 60 mpirun -np "$ranks" "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
+    limited 45 mpirun -np "$ranks" "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
       --print-limit 10 build/bin/mmlab-nccl gemm --always-broadcast --size 1,37x29x1,127x129x131,300x200x100 \
       --panel 7 --reps 1 --warmup 0 $args >> "$out/sanitizer.log" 2>&1
     rc=$?

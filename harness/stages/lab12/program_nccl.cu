@@ -21,8 +21,8 @@
 // passed, 1 one failed, 2 bad input or no GPU (one line from rank 0). What it
 // does as mmlab-mpi does (main, the shared options, inputs, the check, the
 // RESULT line) is program_common.h's; this file is the GPU engine: its
-// options, the timed run, the NCCL bench (the GPU and NCCL set-up: gpu_setup.h).
-#include <cublasXt.h>
+// options, the timed run, the NCCL bench (the GPU and NCCL set-up: gpu_setup.h;
+// the cublasXt peer: cublasxt_peer.h).
 #include <cuda_runtime.h>
 #include <mpi.h>
 #include <nccl.h>
@@ -38,6 +38,7 @@
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
+#include "harness/stages/lab12/cublasxt_peer.h"
 #include "harness/stages/lab12/gpu_setup.h"
 #include "harness/stages/lab12/gpu_versions.h"
 #include "harness/stages/lab12/model_inputs.h"
@@ -139,40 +140,6 @@ GpuArgs parse_gemm(const std::vector<std::string>& args) {
     if (c.distributed() && !c.copy && !gpu_version(g.reference))
         throw Usage("the reference is not in this build (built without the solutions, as the grader builds submissions)");
     return c;
-}
-
-double cublasxt_seconds(const Matrix& A, const Matrix& B, Matrix& C, Shape s) {
-    cublasXtHandle_t xt = nullptr;
-    auto check = [](cublasStatus_t st, const char* what) {
-        if (st != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusString(st));
-    };
-    check(cublasXtCreate(&xt), "cublasXtCreate");
-    std::vector<int> ids(g_devices);
-    for (int d = 0; d < g_devices; ++d) ids[d] = d;
-    check(cublasXtDeviceSelect(xt, g_devices, ids.data()), "cublasXtDeviceSelect");
-    const float one = 1.0f, zero = 0.0f;
-    const double t0 = MPI_Wtime();
-    // Row-major C = A*B as column-major C^T = B^T A^T; cublasXt moves the
-    // tiles between host and GPUs itself.
-    check(cublasXtSgemm(xt, CUBLAS_OP_N, CUBLAS_OP_N, s.N, s.M, s.K, &one, B.data(), s.N, A.data(), s.K, &zero, C.data(),
-                        s.N),
-          "cublasXtSgemm");
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const double t = MPI_Wtime() - t0;
-    check(cublasXtDestroy(xt), "cublasXtDestroy");
-    return t;
-}
-
-// The cublasXt peer: A, B and C stay in rank 0's host memory (one process).
-Measured run_cublasxt(const GpuArgs& c, ShapeRun& r) {
-    Measured m;
-    for (int rep = 0; rep < c.g.warmup + c.g.reps; ++rep) {
-        poison(r.C);
-        const double t = cublasxt_seconds(r.A, r.B, r.C, r.shape);
-        if (rep >= c.g.warmup) m.seconds.push_back(t);
-    }
-    m.fields.add("tile_product", "cublasXt on " + std::to_string(g_devices) + " GPU(s), A, B, C in host memory");
-    return m;
 }
 
 // Hands out the blocks and moves them to the GPU, runs SUMMA (or, for the
@@ -318,7 +285,7 @@ int gemm_command(const std::vector<std::string>& args) {
     engine.grid_of = [&](const GemmArgs& g, Shape s) { return shared_grid(g, s, !c.distributed()); };
     engine.run = [&](ShapeRun& r) {
         const std::int64_t panel = c.g.panel > 0 ? c.g.panel : model::default_gpu_panel(r.shape, r.grid, rule);
-        Measured m = c.g.algo == "cublasxt" ? run_cublasxt(c, r) : run_gpu(c, r, panel);
+        Measured m = c.g.algo == "cublasxt" ? run_cublasxt(c.g, r) : run_gpu(c, r, panel);
         m.fields.add("precision", precision_name(c.precision))
             .add("tile", c.g.algo == "cublasxt" ? "cublasxt" : tile_name(c.tile));
         m.fields.add("overlap", c.overlap ? "on" : "off").add("always_broadcast", c.always_broadcast ? 1 : 0);
