@@ -28,6 +28,7 @@ struct ModelRow {
     std::int64_t panel = 0;  // SUMMA's panel width: the measured run's, else model::default_gpu_panel
     model::Prediction rows_1d, summa_serial, summa_overlap;
     double measured_overlap_s = -1, measured_serial_s = -1;  // mmlab-nccl SUMMA, where measured
+    bool timing_only = false;  // a measured run was not checked (--no-check)
 };
 std::vector<ModelRow> gpu_model_rows(const GpuModelInputs& in, const std::vector<Fields>& measured, std::int64_t n,
                                      const std::string& precision);
