@@ -359,15 +359,12 @@ void launch_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_
     s.partials = ws->partials.get(), s.flags = ws->flags.get(), s.epoch = ws->epoch;
     const bool pairs_aligned = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
 
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(unsigned(blocks));
-    config.blockDim = dim3(kThreads);
-    config.dynamicSmemBytes = kSmemBytes;
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;
-    config.attrs = &cooperative;
-    config.numAttrs = s.sk_blocks > 0 ? 1 : 0;  // only stream-K waits for other blocks
+    // Only stream-K waits for other blocks: only then the cooperative launch.
+    cudaLaunchConfig_t config{dim3(unsigned(blocks)), dim3(kThreads), std::size_t(kSmemBytes), nullptr, &cooperative,
+                              s.sk_blocks > 0 ? 1u : 0u};
     CUDA_CHECK(cudaLaunchKernelEx(&config, streamk_kernel<BN>, map_a, map_b, C, int(M), int(N), s, pairs_aligned));
     CUDA_CHECK_LAUNCH();
 }

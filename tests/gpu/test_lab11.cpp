@@ -46,7 +46,7 @@ const std::vector<Shape>& big_odd_shapes() {
 
 // Long K (issue 27): more rows of B than a grid's y can count in tiles of 32
 // (65535 x 32 = 2,097,120), so the operand conversion walks its tile rows;
-// one tile of C and millions of k-tiles; the shapes of labs 9's MTX files.
+// one tile of C and millions of k-tiles (lab 9's skinny shapes, here for lab 11).
 const std::vector<Shape>& long_k_shapes() {
     static const std::vector<Shape> shapes = {{3, 3, 1048577}, {7, 9, 3000017}, {1, 1, 50000000}, {130, 1, 70001}};
     return shapes;
