@@ -94,7 +94,9 @@ CPP
 
 check_all() {
   missing=()
-  command -v "$cxx" >/dev/null 2>&1 || { missing+=(compiler); return; }
+  # (CXX may carry a launcher: CXX="ccache g++" needs both programs.)
+  local word
+  for word in $cxx; do command -v "$word" >/dev/null 2>&1 || { missing+=(compiler); return; }; done
   have_header doctest/doctest.h "" || missing+=(doctest)
   have_header benchmark/benchmark.h "" || missing+=(benchmark)
   command -v pkg-config >/dev/null 2>&1 || missing+=(pkgconfig)
@@ -238,6 +240,7 @@ tmp="$build/config.mk.tmp"
 cat > "$tmp" <<MK
 # Written by tools/configure.sh; delete it (or 'make clean') to configure again.
 HAVE_CUDA := $have_cuda
+CUDA_CHOSEN_OFF := $([ "${CUDA:-}" = 0 ] && echo 1 || echo 0)
 NVCC := $nvcc
 CUDA_HOME := $cuda_home
 DETECTED_CUDA_ARCH := $cuda_arch
@@ -255,6 +258,9 @@ NCCL_CFLAGS := $nccl_cflags
 NCCL_LIBS := $nccl_libs
 MK
 mv "$tmp" "$build/config.mk"
+cuda_note="no - GPU labs left out"
+[ "${CUDA:-}" = 0 ] && cuda_note="off (CUDA=0) - GPU labs left out"
+[ $have_cuda = 1 ] && cuda_note="yes, sm_$cuda_arch $arch_note"
 echo "configure: ok (OpenBLAS: ${blas_libs}; BLIS: $([ $have_blis = 1 ] && echo yes || echo "no (optional: libblis-dev)");" \
-     "CUDA: $([ $have_cuda = 1 ] && echo "yes, sm_$cuda_arch $arch_note" || echo "no - GPU labs left out");" \
+     "CUDA: $cuda_note;" \
      "MPI: $mpi_note; NCCL: $nccl_note)" >&2

@@ -48,7 +48,7 @@ score says which attacks got through, and the feedback says which.
 15, item 1): until it lands, the checks print "pending" with the score they
 got instead of failing. Once harness/runner/ exists they are checked.
 
-Run from the repository root (make test runs it through
+Run from the repository root (make test-all runs it through
 tests/test_grading_sandbox.cpp). As root with apt-get, it installs
 bubblewrap when missing, so that the strongest level is the one tested.
 Prints one line per check; exits 1 if any fails.

@@ -123,7 +123,7 @@ check $(grep -q 'Unable to locate package' <<< "$out" && [ "$(grep -c 'dpkg prog
   "install fails: the failing step's whole output shown" "$out"
 check $([ ! -e "$work/b6/config.mk" ] && echo 0 || echo 1) "install fails: no config.mk written"
 
-# 3. The machine as it is (OpenBLAS installed here: make test needs it).
+# 3. The machine as it is (OpenBLAS installed here: make test-all needs it).
 out=$(bash tools/configure.sh "$work/b3" 2>&1); rc=$?
 check $rc "this machine: configure succeeds" "$out"
 check $(grep -q '^BLAS_LIBS := .*-lopenblas' "$work/b3/config.mk" 2>/dev/null && echo 0 || echo 1) \
