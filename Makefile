@@ -21,7 +21,7 @@
 #   make objects           compile every source file, link nothing (tools/check-package-versions.sh)
 #   make compare BEFORE=a.json AFTER=b.json [PLOT=dir]   before/after of two --json runs, with significance
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
-#   make sanitize LAB=N    the same for lab N's tests on YOUR code (SOLUTION=1: the reference)
+#   make sanitize LAB=N    the same for lab N's tests on YOUR code, building only what they need (SOLUTION=1: the reference)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
 #   make clean             remove build/ (every build, sanitizer builds and the configuration)
 #   make help              this list

@@ -67,8 +67,11 @@ if "${ns[@]}" true 2>/dev/null; then
     "$(grep '^configure' <<< "$out")"
   bad=$(contradictions "$work/cpu/config.mk" "$out")
   check $([ -z "$bad" ] && echo 0 || echo 1) "CUDA=0, no MPI: make lab1 gives no advice that contradicts configure" "$bad"
-  check $(grep -q "configured with CUDA=0" <<< "$out" && echo 0 || echo 1) \
-    "CUDA=0, no MPI: the GPU tests' skip line says CUDA=0 was chosen" "$(grep '^\[tests\]' <<< "$out")"
+  check $(grep -q "GPU tests skipped" <<< "$out" && echo 1 || echo 0) \
+    "CUDA=0, no MPI: make lab1 says nothing of the GPU labs' tests (none of them runs there)" "$(grep '^\[tests\]' <<< "$out")"
+  gpu=$("$work/cpu/bin/lab1/mmlab-tests" --test-suite=gpu-lab6 2>&1)
+  check $(grep -q "GPU tests skipped: this build was configured with CUDA=0" <<< "$gpu" && echo 0 || echo 1) \
+    "CUDA=0, no MPI: a run of GPU suites says CUDA=0 was chosen" "$(grep '^\[tests\]' <<< "$gpu")"
   out=$("${ns[@]}" bash -c "$hide_mpi" hide make --no-print-directory BUILD="$work/cpu" ONLY_LAB=1 check LAB=1 2>&1)
   bad=$(contradictions "$work/cpu/config.mk" "$out")
   check $([ -z "$bad" ] && echo 0 || echo 1) "CUDA=0, no MPI: make check LAB=1 gives none either" "$bad"
