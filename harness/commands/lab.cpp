@@ -46,7 +46,9 @@ int lab_command(const std::vector<std::string>& args) {
     print_peer_libraries(jobs);
     const BenchOutput out = measure(jobs, settings_from(o));
     print_table(out.rows);
-    const TargetVerdict v = settle(lab.judge ? lab.judge(out.rows) : TargetVerdict{true, "no target set"});
+    // (The CPU labs' timings only: a GPU kernel's time between CUDA events does not see the CPU's load.)
+    TargetVerdict v = lab.judge ? lab.judge(out.rows) : TargetVerdict{true, "no target set"};
+    if (entry.kind == Device::Cpu) v = settle(v);
     std::printf("\ntarget : %s\nresult : %s - %s%s\n", lab.target.c_str(), verdict_word(v).c_str(),
                 v.explanation.c_str(), v.inconclusive ? ("\nwhat now: " + rerun_advice()).c_str() : "");
     if (!o.json_path.empty()) write_json(o.json_path, o, out, v, lab.target);
