@@ -20,6 +20,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 unset MAKEFLAGS MFLAGS MAKELEVEL  # started from make test-all: not its jobserver
+jobs=-j"$(nproc 2>/dev/null || echo 2)"
 mmlab=${MMLAB:-build/bin/mmlab}
 build=$(dirname "$(dirname "$mmlab")")
 [ -f "$build/config.mk" ] || { echo "FAIL - no $build/config.mk: build first (make all)"; exit 1; }
@@ -42,11 +43,11 @@ contradictions() {
 }
 
 # 1. The build as it is.
-out=$(make --no-print-directory BUILD="$build" lab1 SOLUTION=1 SIZE=96 THREADS=1 2>&1); rc=$?
+out=$(make --no-print-directory "$jobs" BUILD="$build" lab1 SOLUTION=1 SIZE=96 THREADS=1 2>&1); rc=$?
 check $rc "the build as it is: make lab1 runs" "$(tail -n 20 <<< "$out")"
 bad=$(contradictions "$build/config.mk" "$out")
 check $([ -z "$bad" ] && echo 0 || echo 1) "the build as it is: make lab1 gives no advice that contradicts configure" "$bad"
-out=$(make --no-print-directory BUILD="$build" check LAB=1 2>&1); rc=$?
+out=$(make --no-print-directory "$jobs" BUILD="$build" check LAB=1 2>&1); rc=$?
 bad=$(contradictions "$build/config.mk" "$out")
 check $([ -z "$bad" ] && echo 0 || echo 1) "the build as it is: make check LAB=1 gives none either" "$bad"
 
@@ -60,7 +61,7 @@ if "${ns[@]}" true 2>/dev/null; then
   hide_mpi='for p in /usr/bin/mpicxx /usr/bin/mpic++ /usr/bin/mpirun /usr/bin/mpiexec /usr/bin/orterun \
                      /usr/lib/x86_64-linux-gnu/pkgconfig/ompi* /usr/lib/x86_64-linux-gnu/pkgconfig/mpi*; do
               [ -e "$p" ] && mount --bind /dev/null "$p"; done; exec "$@"'
-  out=$("${ns[@]}" bash -c "$hide_mpi" hide env NO_INSTALL=1 make --no-print-directory BUILD="$work/cpu" CUDA=0 \
+  out=$("${ns[@]}" bash -c "$hide_mpi" hide env NO_INSTALL=1 make --no-print-directory "$jobs" BUILD="$work/cpu" CUDA=0 \
         ONLY_LAB=1 lab1 SOLUTION=1 SIZE=96 THREADS=1 2>&1); rc=$?
   check $rc "CUDA=0, no MPI: make lab1 runs" "$(tail -n 20 <<< "$out")"
   check $([ "$(has HAVE_MPI "$work/cpu/config.mk")" = 0 ] && echo 0 || echo 1) "CUDA=0, no MPI: configure found no MPI" \
@@ -72,7 +73,7 @@ if "${ns[@]}" true 2>/dev/null; then
   gpu=$("$work/cpu/bin/lab1/mmlab-tests" --test-suite=gpu-lab6 2>&1)
   check $(grep -q "GPU tests skipped: this build was configured with CUDA=0" <<< "$gpu" && echo 0 || echo 1) \
     "CUDA=0, no MPI: a run of GPU suites says CUDA=0 was chosen" "$(grep '^\[tests\]' <<< "$gpu")"
-  out=$("${ns[@]}" bash -c "$hide_mpi" hide make --no-print-directory BUILD="$work/cpu" ONLY_LAB=1 check LAB=1 2>&1)
+  out=$("${ns[@]}" bash -c "$hide_mpi" hide make --no-print-directory "$jobs" BUILD="$work/cpu" ONLY_LAB=1 check LAB=1 2>&1)
   bad=$(contradictions "$work/cpu/config.mk" "$out")
   check $([ -z "$bad" ] && echo 0 || echo 1) "CUDA=0, no MPI: make check LAB=1 gives none either" "$bad"
 else
@@ -80,7 +81,7 @@ else
 fi
 
 # 3. make sanitize LAB=1 (MPI installed or not: a sanitizer build leaves it out on purpose).
-out=$(make --no-print-directory BUILD="$work/san" sanitize LAB=1 SOLUTION=1 2>&1); rc=$?
+out=$(make --no-print-directory "$jobs" BUILD="$work/san" sanitize LAB=1 SOLUTION=1 2>&1); rc=$?
 check $rc "make sanitize LAB=1 runs clean" "$(tail -n 20 <<< "$out")"
 bad=$(contradictions "$work/san/asan/config.mk" "$out" sanitizer)
 check $([ -z "$bad" ] && echo 0 || echo 1) "make sanitize LAB=1 gives no advice that contradicts configure" "$bad"
