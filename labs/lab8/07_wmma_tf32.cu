@@ -21,6 +21,7 @@
 #include <string>
 
 #include "gpu/cuda_check.h"
+#include "labs/common/wmma_pipeline.cuh"
 
 namespace student::lab8 {
 using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
@@ -86,18 +87,9 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     };
 
     wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[FM][FN];
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+    common::wmma_pipeline::zero_accumulators(acc);
 
-    load_next(0);
-    store_next(0);
-    __syncthreads();
-    int buf = 0;
-    for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
-        const bool more = k0 + BK < K;
-        if (more) load_next(k0 + BK);
+    common::wmma_pipeline::double_buffered_k_loop<BK>(K, load_next, store_next, [&](int buf) {
         // TODO(lab8, extension 7.1): the tensor-core inner product on copy `buf`.
         //   For kk = 0 and 8 (#pragma unroll):
         //     wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[FM];
@@ -106,10 +98,7 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
         //     b[j]: wmma::load_matrix_sync(b[j], &Bs[buf][kk][wn0 + j * 16], BN + kPad)   (j < FN)
         //     wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]) for every (i, j).
         //   (The whole warp calls these together: every lane must take part.)
-        if (more) store_next(buf ^ 1);
-        __syncthreads();
-        buf ^= 1;
-    }
+    });
 
     // Write the accumulators. A fragment that lies wholly inside C goes
     // straight to global memory when the rows allow it (store_matrix_sync
@@ -117,24 +106,7 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     // staging area per warp in shared memory (the A tiles are free now: the
     // loop ended with a barrier) and are copied out element by element.
     float* stage = &As[0][0][0] + warp * 16 * 16;
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) {
-            const std::int64_t row = m0 + wm0 + i * 16, col = n0 + wn0 + j * 16;
-            if (row >= M || col >= N) continue;  // the same for the whole warp
-            if (kVecB && row + 16 <= M && col + 16 <= N) {
-                wmma::store_matrix_sync(C + row * N + col, acc[i][j], unsigned(N), wmma::mem_row_major);
-            } else {
-                wmma::store_matrix_sync(stage, acc[i][j], 16, wmma::mem_row_major);
-                __syncwarp();
-                for (int e = lane; e < 16 * 16; e += 32) {
-                    const std::int64_t r = row + e / 16, c = col + e % 16;
-                    if (r < M && c < N) C[r * N + c] = stage[e];
-                }
-                __syncwarp();
-            }
-        }
+    common::wmma_pipeline::store_accumulators<kVecB>(acc, stage, C, m0 + wm0, n0 + wn0, M, N, lane);
 #endif
 }
 
@@ -146,7 +118,7 @@ void wmma_tf32(const float* A, const float* B, float* C, std::int64_t M, std::in
     CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
     if (major < 8)
-        throw std::runtime_error("lab8.wmma_tf32 (student): TF32 tensor cores need compute capability 8.0 or newer; this GPU is sm_" +
+        throw std::runtime_error("lab8.wmma_tf32: TF32 tensor cores need compute capability 8.0 or newer; this GPU is sm_" +
                                  std::to_string(major) + std::to_string(minor));
     const unsigned blocks = grid_for_tiles(tiles_covering(M, BM) * tiles_covering(N, BN));
     const bool vec_a = rows_are_float4_aligned(A, K);

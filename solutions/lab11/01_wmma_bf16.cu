@@ -27,6 +27,7 @@
 #include <stdexcept>
 
 #include "gpu/cuda_check.h"
+#include "labs/common/wmma_pipeline.cuh"
 
 namespace reference::lab11 {
 namespace {
@@ -86,18 +87,9 @@ __global__ void __launch_bounds__(kThreads)
     };
 
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM][FN];
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+    common::wmma_pipeline::zero_accumulators(acc);
 
-    load_next(0);
-    store_next(0);
-    __syncthreads();
-    int buf = 0;
-    for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
-        const bool more = k0 + BK < K;
-        if (more) load_next(k0 + BK);  // in flight while the tensor cores work on `buf`
+    common::wmma_pipeline::double_buffered_k_loop<BK>(K, load_next, store_next, [&](int buf) {
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 16) {
             wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> a[FM];
@@ -112,29 +104,13 @@ __global__ void __launch_bounds__(kThreads)
 #pragma unroll
                 for (int j = 0; j < FN; ++j) wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
         }
-        if (more) store_next(buf ^ 1);
-        __syncthreads();
-        buf ^= 1;
-    }
+    });
 
     // Each fragment goes through a 16 x 16 staging area of the warp's own (the
     // A tiles are free: the loop ended with a barrier) and out element by
     // element, only where it lies inside C.
     float* stage = reinterpret_cast<float*>(&As[0][0][0]) + warp * 16 * 16;
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) {
-            const std::int64_t row = m0 + wm0 + i * 16, col = n0 + wn0 + j * 16;
-            if (row >= M || col >= N) continue;  // the same for the whole warp
-            wmma::store_matrix_sync(stage, acc[i][j], 16, wmma::mem_row_major);
-            __syncwarp();
-            for (int e = lane; e < 16 * 16; e += 32) {
-                const std::int64_t r = row + e / 16, c = col + e % 16;
-                if (r < M && c < N) C[r * N + c] = stage[e];
-            }
-            __syncwarp();
-        }
+    common::wmma_pipeline::store_accumulators<false>(acc, stage, C, m0 + wm0, n0 + wn0, M, N, lane);
 #endif
 }
 
