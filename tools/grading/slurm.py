@@ -47,7 +47,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import build, checker, class_run, outputs, sandbox
+from . import build, catalog, checker, class_run, options, outputs, sandbox
 from .calibration import Calibration
 from .class_run import Starter
 from .common import REPO, SetupError, UsageError, say, warn
@@ -161,7 +161,6 @@ def read_row(state, student_folder):
 
 def worker(argv):
     """`tools/grade.py --slurm-worker prepare STATE` or `... task STATE BATCHES`: the jobs' side."""
-    from . import catalog, cli  # here: cli imports this module
     if len(argv) not in (2, 3) or argv[0] not in ("prepare", "task"):
         raise UsageError("--slurm-worker prepare STATE | task STATE BATCHES (started by --slurm, not by hand)")
     state = Path(argv[1])
@@ -169,7 +168,7 @@ def worker(argv):
     if not run:
         raise SetupError(f"{state}/run.json is missing: this job's grading run is gone")
     labs = catalog.read_catalog()
-    inputs = cli.check_inputs(cli.parse_args(run["argv"], labs), labs)
+    inputs = options.check_inputs(options.parse_args(run["argv"], labs), labs)
     if argv[0] == "prepare":
         return _prepare(state, inputs)
     return _task(state, inputs, Path(argv[2]), int(os.environ.get("SLURM_ARRAY_TASK_ID", "0")))
