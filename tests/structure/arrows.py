@@ -14,7 +14,8 @@ runs in a circle.
   pieces. harness/ knows everything below it; tests/ know everything.)
   Python: the modules of tools/grading import each other without a cycle (a
   module that needs another's piece, and is needed by it, means the piece
-  belongs in a third module, as options.py for cli.py and slurm.py). Imports
+  belongs in a third module, or is passed in: cli.py hands slurm.worker the
+  function that reads a command line back). Imports
   inside functions count too: a cycle hidden in a function is still one.
 
 Run from anywhere; prints one FAIL line per upward include or cycle, exits 1 if any.
@@ -107,7 +108,7 @@ def main():
     package = REPO / "tools" / "grading"
     for part in cycles(grading_imports(package)):
         bad += 1
-        print(f"FAIL tools/grading: {' <-> '.join(part)} import each other (move what they share into a third module)")
+        print(f"FAIL tools/grading: {' <-> '.join(part)} import each other (move what they share into a third module, or pass it in)")
     if bad:
         print(f"arrows: {bad} upward include(s) or import cycle(s)")
         return 1
