@@ -9,7 +9,7 @@
 
 #include "cpu/verify.h"
 #include "harness/catalog.h"
-#include "harness/targets.h"
+#include "harness/format.h"
 
 namespace mml {
 
