@@ -217,7 +217,7 @@ def pairs():
 def main():
     if not (REPO / "solutions").is_dir():
         print("given code: no solutions/ in this tree (a student release): nothing to compare")
-        return 0
+        return 77  # could not run here (tests/script_test.h)
     bad = not_yet = 0
     count = 0
     for starter, answer in pairs():
