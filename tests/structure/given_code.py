@@ -8,13 +8,16 @@ names mapped to the answer's (`student::` -> `reference::`, `labs/labN/` ->
 `solutions/labN/`). What remains must be the same, line for line, except where
 the starter has a TODO block. A TODO block is:
 
-  - a comment holding `TODO(` right before a definition (a line that ends in
-    `{` or `)` at the start of a function, at the brace depth of a namespace or
-    file): the definition, to its closing brace - the answer may write that
-    function, and helpers before it, as it likes;
-  - any other `TODO(` comment: the placeholder statements right after it (lines
-    that only discard or return: `(void)x;`, `(void)a, (void)b;`, `return 0;`,
-    `return {};`, `return nullptr;`) - the answer puts its code there.
+  - a TODO comment right before a function definition (a signature, then `{`
+    before any `;`): the definition, to its closing brace - the answer may
+    write that function, and helpers before it, as it likes;
+  - any other TODO comment: the placeholder statements right before or after
+    it (lines that only discard or return: `(void)x;`, `(void)a, (void)b;`,
+    `return 0;`, `return {};`, `return nullptr;`) - the answer puts its code
+    there - and the end of every brace scope that holds it: the answer may add
+    code just before the closing brace (freeing what its code made, say).
+A TODO comment is `// TODO(labN, task ...)` or `// TODO n.m:`; a mention such
+as "TODO 5.1 and 5.2 below" in a file's header is not one.
 
 The answer may put any code where the starter has a TODO block, and nowhere
 else. So a fix made to one copy of given code and not the other fails here;
@@ -109,15 +112,25 @@ def normalise(lines, lab):
 def segments(lines):
     """The starter's code cut at its TODO blocks: [given, given, ...] (one more than blocks)."""
     given, current = [], []
-    depth = 0
+    holds_todo = []  # one entry a brace scope open here: whether a TODO block is in it
     i = 0
     while i < len(lines):
         no, code = lines[i]
         if code != "@TODO":
+            # The end of a scope that holds a TODO block belongs to the block: the
+            # answer may add code just before its closing brace.
+            if code.startswith("}") and holds_todo and holds_todo[-1] and current:
+                given.append(current)
+                current = []
             current.append((no, code))
-            depth += code.count("{") - code.count("}")
+            for c in code:
+                if c == "{":
+                    holds_todo.append(False)
+                elif c == "}" and holds_todo:
+                    holds_todo.pop()
             i += 1
             continue
+        holds_todo = [True] * len(holds_todo)
         while current and PLACEHOLDER.match(current[-1][1]):
             current.pop()
         given.append(current)
@@ -199,9 +212,9 @@ NOT_YET = {
     # the answer's header declares more (the kernel handles its occupancy report needs)
     "lab6/lab6.h", "lab7/lab7.h", "lab9/one_pass.h",
     # the answer adds a helper or a handle outside the TODO block
-    "lab6/naive_coalesced.cu", "lab7/tiled.cu", "lab7/volkov.cu", "lab9/one_pass.cu", "lab9/phvm.cu",
-    # the placeholder is a declaration the task changes (kPadA = 0), or an unused-variable form
-    "lab8/03_conflict_free.cu", "lab12/summa_mpi.cpp", "lab12/summa_nccl.cu",
+    "lab7/volkov.cu", "lab9/one_pass.cu",
+    # the placeholder is a declaration the task changes (kPadA = 0); the answer's buffers sit between given lines
+    "lab8/03_conflict_free.cu", "lab12/summa_mpi.cpp",
 }
 
 
