@@ -16,8 +16,8 @@ the starter has a TODO block. A TODO block is:
     `return 0;`, `return {};`, `return nullptr;`) - the answer puts its code
     there - and the end of every brace scope that holds it: the answer may add
     code just before the closing brace (freeing what its code made, say).
-A TODO comment is `// TODO(labN, task ...)` or `// TODO n.m:`; a mention such
-as "TODO 5.1 and 5.2 below" in a file's header is not one.
+A TODO comment is `// TODO(labN, task ...)`, `// TODO n.m:`, `// TODO n.m-n.k
+(...):`; a mention such as "TODO 5.1 and 5.2 below" in a file's header is not one.
 
 The answer may put any code where the starter has a TODO block, and nowhere
 else. So a fix made to one copy of given code and not the other fails here;
@@ -36,7 +36,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
 SOURCES = {".cpp", ".cu", ".cuh", ".h"}
-TODO = re.compile(r"TODO(\(| \d+(\.\d+)*[a-z]?:)")
+TODO = re.compile(r"TODO(\(| \d[\d.a-z-]*( \([^)]*\))?:)")
 PLACEHOLDER = re.compile(r"^(\(void\)[^;]*;\s*)+$|^return( [\w:{}]*| \w+\(\))?;$|^(\(void\)\w+,\s*)*\(void\)\w+;$")
 
 
