@@ -11,6 +11,8 @@ the starter has a TODO block. A TODO block is:
   - a TODO comment right before a function definition (a signature, then `{`
     before any `;`): the definition, to its closing brace - the answer may
     write that function, and helpers before it, as it likes;
+  - a TODO comment at the end of a line of code: that line (a value the task
+    changes, as lab 8's kPadA);
   - any other TODO comment: the placeholder statements right before or after
     it (lines that only discard or return: `(void)x;`, `(void)a, (void)b;`,
     `return 0;`, `return {};`, `return nullptr;`) - the answer puts its code
@@ -136,6 +138,9 @@ def segments(lines):
         given.append(current)
         current = []
         i += 1
+        # The code on the TODO comment's own line is the line the task changes.
+        if i < len(lines) and lines[i][0] == no and lines[i][1] != "@TODO":
+            i += 1
         # Before a definition: the block is the definition to its closing brace.
         j = i
         if j < len(lines) and not PLACEHOLDER.match(lines[j][1]) and lines[j][1] != "@TODO" and at_definition(lines, j):
@@ -213,8 +218,8 @@ NOT_YET = {
     "lab6/lab6.h", "lab7/lab7.h", "lab9/one_pass.h",
     # the answer adds a helper or a handle outside the TODO block
     "lab7/volkov.cu", "lab9/one_pass.cu",
-    # the placeholder is a declaration the task changes (kPadA = 0); the answer's buffers sit between given lines
-    "lab8/03_conflict_free.cu", "lab12/summa_mpi.cpp",
+    # the answer's buffers sit between given lines
+    "lab12/summa_mpi.cpp",
 }
 
 
