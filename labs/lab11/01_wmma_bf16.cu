@@ -80,7 +80,13 @@ __global__ void __launch_bounds__(kThreads)
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM][FN];
     common::wmma_pipeline::zero_accumulators(acc);
 
-    common::wmma_pipeline::double_buffered_k_loop<BK>(K, load_next, store_next, [&](int buf) {
+    load_next(0);
+    store_next(0);
+    __syncthreads();
+    int buf = 0;
+    for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
+        const bool more = k0 + BK < K;
+        if (more) load_next(k0 + BK);  // in flight while the tensor cores work on `buf`
         // TODO(lab11, 11.1): the tensor-core inner product on copy `buf`.
         //   For kk = 0 and 16 (#pragma unroll):
         //     wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> a[FM];
@@ -91,7 +97,10 @@ __global__ void __launch_bounds__(kThreads)
         //     wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]) for every (i, j).
         //   (The whole warp calls these together: every lane must take part.)
         (void)Bs[buf][0][0];  // (delete this line when done: it only keeps nvcc from warning that Bs is unused)
-    });
+        if (more) store_next(buf ^ 1);
+        __syncthreads();
+        buf ^= 1;
+    }
 
     // Each fragment goes through a 16 x 16 staging area of the warp's own (the
     // A tiles are free: the loop ended with a barrier) and out element by

@@ -89,7 +89,13 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[FM][FN];
     common::wmma_pipeline::zero_accumulators(acc);
 
-    common::wmma_pipeline::double_buffered_k_loop<BK>(K, load_next, store_next, [&](int buf) {
+    load_next(0);
+    store_next(0);
+    __syncthreads();
+    int buf = 0;
+    for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
+        const bool more = k0 + BK < K;
+        if (more) load_next(k0 + BK);
         // TODO(lab8, extension 7.1): the tensor-core inner product on copy `buf`.
         //   For kk = 0 and 8 (#pragma unroll):
         //     wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[FM];
@@ -98,7 +104,10 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
         //     b[j]: wmma::load_matrix_sync(b[j], &Bs[buf][kk][wn0 + j * 16], BN + kPad)   (j < FN)
         //     wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]) for every (i, j).
         //   (The whole warp calls these together: every lane must take part.)
-    });
+        if (more) store_next(buf ^ 1);
+        __syncthreads();
+        buf ^= 1;
+    }
 
     // Write the accumulators. A fragment that lies wholly inside C goes
     // straight to global memory when the rows allow it (store_matrix_sync

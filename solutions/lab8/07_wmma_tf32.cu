@@ -93,7 +93,13 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[FM][FN];
     common::wmma_pipeline::zero_accumulators(acc);
 
-    common::wmma_pipeline::double_buffered_k_loop<BK>(K, load_next, store_next, [&](int buf) {
+    load_next(0);
+    store_next(0);
+    __syncthreads();
+    int buf = 0;
+    for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
+        const bool more = k0 + BK < K;
+        if (more) load_next(k0 + BK);
 #pragma unroll
         for (int kk = 0; kk < BK; kk += 8) {
             wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[FM];
@@ -107,7 +113,10 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
 #pragma unroll
                 for (int j = 0; j < FN; ++j) wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]);
         }
-    });
+        if (more) store_next(buf ^ 1);
+        __syncthreads();
+        buf ^= 1;
+    }
 
     // Write the accumulators. A fragment that lies wholly inside C goes
     // straight to global memory when the rows allow it (store_matrix_sync
