@@ -15,6 +15,8 @@ namespace mml {
 struct Shape {
     std::int64_t M = 1, N = 1, K = 1;
     double flops() const { return 2.0 * double(M) * double(N) * double(K); }
+    bool operator==(const Shape& o) const { return M == o.M && N == o.N && K == o.K; }
+    bool operator!=(const Shape& o) const { return !(*this == o); }
 };
 
 // The value written into C before every run. A quiet NaN with a recognisable

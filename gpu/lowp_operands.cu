@@ -118,8 +118,7 @@ void prepare_lowp_operands(const float* A, const float* B, Shape s, InputRoundin
 
 const LowpOperands& lowp_operands_for(const float* A, const float* B, Shape s, InputRounding format) {
     const LowpOperands& ops = store_for(format).ops;
-    if (ops.format != format || ops.made_from_A != A || ops.made_from_B != B || ops.shape.M != s.M ||
-        ops.shape.N != s.N || ops.shape.K != s.K)
+    if (ops.format != format || ops.made_from_A != A || ops.made_from_B != B || ops.shape != s)
         throw std::logic_error(std::string("lab 11: the ") + rounding_name(format) +
                                " operands were not prepared from these inputs: Stage::prepare "
                                "(prepare_lowp_operands) must run before every call");

@@ -3,16 +3,16 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <map>
 #include <memory>
 
 #include "cpu/peak.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/run_stage.h"
 #include "harness/runner/remote.h"
-#include "harness/targets.h"
+#include "harness/runner/remote_timing.h"
 
 namespace mml {
 namespace {
@@ -63,25 +63,197 @@ std::string job_name(const Job& job, int index) {
            shape_text(job.shape);
 }
 
-// The iterations of each repetition of a version that runs in the grader's
-// runner (remote.h). Each of its timed runs costs this process a check of the
-// result besides the run (in float64, a pass over A and B: for lab 9's skinny
-// products a thousand times the kernel), which the manual time Google
-// Benchmark sizes iterations by does not see: sized so, a lab 9 row took
-// minutes (H100, 2026-11-24). One timed run, on the wall clock with its check,
-// sizes them instead: about 0.2 s of wall time a repetition, 1 to 50
-// iterations. A failure is left in `failure` (the timing loop then says so).
-int remote_iterations(runner::RemoteVersion& remote, const Problem& p, const StageParams& params,
-                      const ErrorBound& bound, std::string& failure) {
-    try {
-        remote.load(p.A.data(), p.B.data(), p.shape);
-        const auto t0 = std::chrono::steady_clock::now();
-        remote.timed_run(p.shape, params, bound);
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        return int(std::clamp(0.2 / std::max(wall, 1e-6), 1.0, 50.0));
-    } catch (const std::exception& e) {
-        failure = e.what();
-        return 1;
+void initialise_benchmark_once() {
+    static bool initialised = false;
+    if (initialised) return;
+    int argc = 1;
+    char name[] = "mmlab";
+    char* argv[] = {name, nullptr};
+    benchmark::Initialize(&argc, argv);
+    initialised = true;
+}
+
+// The jobs' indices, smallest product first: the jobs of one shape end up
+// next to each other, so that only one shape's matrices live at a time.
+std::vector<std::size_t> smallest_first(const std::vector<Job>& jobs) {
+    std::vector<std::size_t> order(jobs.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return jobs[a].shape.flops() < jobs[b].shape.flops();
+    });
+    return order;
+}
+
+const StageParams& params_of(const Job& job, const BenchSettings& settings) {
+    return job.own_params ? job.params : settings.params;
+}
+
+// The row's labels, before anything runs.
+void label_row(const Job& job, const BenchSettings& settings, Measurement& m) {
+    m.stage = job.stage->name;
+    m.impl = job.impl;
+    m.runs = job.runs;
+    m.shape = job.shape;
+    m.threads = job.stage->threaded ? params_of(job, settings).threads : 1;
+}
+
+// Why the job is not run, or "" when it is: no reference version, over the
+// stage's size limit (without --force), or not available here (e.g. a
+// Hopper-only stage on an older GPU).
+std::string skip_reason(const Job& job, const BenchSettings& settings) {
+    const double macs = double(job.shape.M) * double(job.shape.N) * double(job.shape.K);
+    if (job.runs == Impl::Reference && !job.stage->reference) return kNoReference;
+    if (job.stage->max_macs > 0 && macs > job.stage->max_macs && !settings.force)
+        return "over this stage's limit of " + fixed(job.stage->max_macs / 1e9, 1) +
+               "e9 multiply-adds (too slow); --force runs it";
+    if (job.stage->unavailable) return job.stage->unavailable();
+    return "";
+}
+
+// Runs the version once on `problem` and checks the result: the row's
+// verdict. Returns the run's seconds (the pilot that sizes the timing).
+double check_once(const Job& job, const MatmulFn& fn, const StageParams& params, Problem& problem, Measurement& m) {
+    const CheckedRun first_run = run_once_and_verify(*job.stage, fn, problem, params);
+    m.passed = first_run.check.passed;
+    m.worst_ratio = first_run.check.worst_ratio;
+    m.max_abs_error = first_run.check.max_abs_error;
+    m.error_vs_unrounded = first_run.check.error_vs_unrounded;
+    m.check_method = first_run.check.method;
+    m.failure = first_run.check.failure;
+    return first_run.seconds;
+}
+
+// Registers the version's timed runs with Google Benchmark under `name`;
+// returns the repetitions. A version in the grader's runner is timed by
+// harness/runner/remote_timing.h, which leaves why a timed run failed in
+// `failure`.
+int register_timing(const std::string& name, const Job& job, const MatmulFn& fn, const StageParams& params,
+                    Problem& problem, double pilot, const BenchSettings& settings,
+                    const std::shared_ptr<std::string>& failure) {
+    Problem* p = &problem;
+    const bool on_gpu = job.stage->device == Device::Gpu;
+    const MatmulFn prepare = job.stage->prepare;  // untimed (Stage::prepare)
+    runner::RemoteVersion* remote = runner::remote_version(fn);
+    const ErrorBound bound = job.stage->bound(problem.shape, params);
+    auto* b = benchmark::RegisterBenchmark(name.c_str(), [p, fn, params, on_gpu, prepare, remote, bound,
+                                                          failure](benchmark::State& state) {
+        if (remote) {
+            runner::time_remote(state, *remote, *p, params, bound, *failure);
+            return;
+        }
+        for (auto _ : state) {
+            if (on_gpu) {
+                state.SetIterationTime(p->device().run_timed_ms(fn, params, prepare) / 1e3);
+            } else {
+                fn(p->A.data(), p->B.data(), p->C.data(), p->shape, params);
+                benchmark::ClobberMemory();
+            }
+        }
+    });
+    const bool slow = pilot > 0.25;
+    const int reps = settings.reps > 0 ? settings.reps : (slow ? 3 : 5);
+    b->Repetitions(reps)->Unit(benchmark::kMillisecond);
+    if (slow) b->Iterations(1);
+    else if (remote) b->Iterations(runner::remote_iterations(*remote, *p, params, bound, *failure));
+    else b->MinTime(0.1);
+    // GPU: the kernel time from CUDA events. CPU: wall clock - also for
+    // sizing the iterations, or a threaded stage, whose calling thread
+    // mostly waits in join (little CPU time), would run ~100x too often.
+    if (on_gpu || remote) b->UseManualTime();
+    else b->UseRealTime();
+    return reps;
+}
+
+// Runs the registered versions and files their runs and medians into the
+// rows (by_name: the job of each registered name; timed_failures: why a
+// remote version's timed runs failed, "" when they did not).
+void run_registered(const std::vector<Job>& jobs, Shape shape, const std::map<std::string, std::size_t>& by_name,
+                    const std::map<std::size_t, std::shared_ptr<std::string>>& timed_failures,
+                    const BenchSettings& settings, BenchOutput& out) {
+    if (!settings.quiet)
+        std::fprintf(stderr, "        timing %zu version(s) at %s with Google Benchmark...\n", by_name.size(),
+                     shape_text(shape).c_str());
+    CollectingReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    std::map<std::size_t, std::vector<double>> times;
+    for (const auto& [idx, why] : timed_failures)
+        if (!why->empty()) {
+            out.rows[idx].passed = false;
+            out.rows[idx].failure = *why;
+        }
+    for (RawRun r : reporter.collected) {
+        auto it = by_name.find(r.name);
+        if (it == by_name.end() || !out.rows[it->second].passed) continue;
+        r.job = int(it->second);
+        out.raw.push_back(r);
+        if (r.run_type != "iteration") continue;
+        times[it->second].push_back(r.real_seconds_per_iteration);
+        out.rows[it->second].iterations = r.iterations;
+    }
+    for (auto& [idx, t] : times) {
+        Measurement& m = out.rows[idx];
+        m.median_seconds = median(t);
+        m.gflops = shape.flops() / m.median_seconds / 1e9;
+        m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m);
+    }
+}
+
+// The jobs order[first, last), all of one shape, on one set of inputs: each
+// labelled, skipped or checked once, and the correct ones timed. `done`
+// counts the jobs started, for the progress lines.
+void measure_shape(const std::vector<Job>& jobs, const std::vector<std::size_t>& order, std::size_t first,
+                   std::size_t last, const BenchSettings& settings, std::size_t& done, BenchOutput& out) {
+    const Shape shape = jobs[order[first]].shape;
+    Problem problem(shape);
+    benchmark::ClearRegisteredBenchmarks();
+    std::map<std::string, std::size_t> by_name;
+    // Why a job's timed runs failed (only versions in another process can:
+    // each of their timed runs is checked, harness/runner/remote.h).
+    std::map<std::size_t, std::shared_ptr<std::string>> timed_failures;
+    for (std::size_t o = first; o < last; ++o) {
+        const std::size_t idx = order[o];
+        const Job& job = jobs[idx];
+        Measurement& m = out.rows[idx];
+        label_row(job, settings, m);
+        ++done;
+        const std::string skip = skip_reason(job, settings);
+        if (!skip.empty()) {
+            m.skipped = true;
+            m.skip_reason = skip;
+            continue;
+        }
+        if (!settings.quiet)
+            std::fprintf(stderr, "[%zu/%zu] checking %s (%s) at %s\n", done, jobs.size(), job.stage->name.c_str(),
+                         impl_name(job.impl), shape_text(shape).c_str());
+        const MatmulFn fn = version_of(*job.stage, job.runs);
+        const StageParams params = params_of(job, settings);
+        const double pilot = check_once(job, fn, params, problem, m);
+        if (!m.passed) continue;  // a wrong result is not timed
+        const std::string name = job_name(job, int(idx));
+        by_name[name] = idx;
+        auto failure = timed_failures[idx] = std::make_shared<std::string>();
+        m.repetitions = register_timing(name, job, fn, params, problem, pilot, settings, failure);
+    }
+    if (!by_name.empty()) run_registered(jobs, shape, by_name, timed_failures, settings, out);
+}
+
+// % of peak again, now that every row is timed: a row above the remembered
+// peak had it measured again (higher), and every row of one thread count
+// must be divided by the same peak, not the earlier rows by the lower one.
+void refresh_percent_of_peak(const std::vector<Job>& jobs, BenchOutput& out) {
+    for (std::size_t idx = 0; idx < out.rows.size(); ++idx) {
+        Measurement& m = out.rows[idx];
+        if (m.median_seconds > 0 && m.gflops > 0) m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m, false);
+    }
+}
+
+// Speedups over the reference baseline at the same shape.
+void fill_speedups(BenchOutput& out) {
+    for (auto& m : out.rows) {
+        for (const auto& base : out.rows)
+            if (base.stage == kBaselineStage && base.impl == Impl::Reference && !base.skipped && base.passed &&
+                base.median_seconds > 0 && base.shape == m.shape && m.median_seconds > 0)
+                m.speedup_vs_baseline = base.median_seconds / m.median_seconds;
     }
 }
 
@@ -90,182 +262,18 @@ int remote_iterations(runner::RemoteVersion& remote, const Problem& p, const Sta
 BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings) {
     BenchOutput out;
     out.rows.resize(jobs.size());
-    // Group jobs by shape so that only one shape's matrices live at a time.
-    std::vector<std::size_t> order(jobs.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-        return jobs[a].shape.flops() < jobs[b].shape.flops();
-    });
-    static bool initialised = false;
-    if (!initialised) {
-        int argc = 1;
-        char name[] = "mmlab";
-        char* argv[] = {name, nullptr};
-        benchmark::Initialize(&argc, argv);
-        initialised = true;
-    }
-
+    const std::vector<std::size_t> order = smallest_first(jobs);
+    initialise_benchmark_once();
     std::size_t done = 0;
     for (std::size_t first = 0; first < order.size();) {
-        const Shape shape = jobs[order[first]].shape;
         std::size_t last = first;
-        while (last < order.size() && jobs[order[last]].shape.flops() == shape.flops() &&
-               jobs[order[last]].shape.M == shape.M && jobs[order[last]].shape.N == shape.N)
-            ++last;
-        Problem problem(shape);
-        benchmark::ClearRegisteredBenchmarks();
-        std::map<std::string, std::size_t> by_name;
-        // Why a job's timed runs failed (only versions in another process can:
-        // each of their timed runs is checked, harness/runner/remote.h).
-        std::map<std::size_t, std::shared_ptr<std::string>> timed_failures;
-        for (std::size_t o = first; o < last; ++o) {
-            const std::size_t idx = order[o];
-            const Job& job = jobs[idx];
-            Measurement& m = out.rows[idx];
-            m.stage = job.stage->name;
-            m.impl = job.impl;
-            m.runs = job.runs;
-            m.shape = shape;
-            m.threads = job.stage->threaded ? (job.own_params ? job.params : settings.params).threads : 1;
-            ++done;
-            const double macs = double(shape.M) * double(shape.N) * double(shape.K);
-            if (job.runs == Impl::Reference && !job.stage->reference) {
-                m.skipped = true;
-                m.skip_reason = kNoReference;
-                continue;
-            }
-            if (job.stage->max_macs > 0 && macs > job.stage->max_macs && !settings.force) {
-                m.skipped = true;
-                m.skip_reason = "over this stage's limit of " + fixed(job.stage->max_macs / 1e9, 1) +
-                                "e9 multiply-adds (too slow); --force runs it";
-                continue;
-            }
-            if (job.stage->unavailable) {  // e.g. a Hopper-only stage on an older GPU
-                const std::string why = job.stage->unavailable();
-                if (!why.empty()) {
-                    m.skipped = true;
-                    m.skip_reason = why;
-                    continue;
-                }
-            }
-            if (!settings.quiet)
-                std::fprintf(stderr, "[%zu/%zu] checking %s (%s) at %s\n", done, jobs.size(),
-                             job.stage->name.c_str(), impl_name(job.impl), shape_text(shape).c_str());
-            const MatmulFn fn = version_of(*job.stage, job.runs);
-            const StageParams params = job.own_params ? job.params : settings.params;
-            const CheckedRun first_run = run_once_and_verify(*job.stage, fn, problem, params);
-            m.passed = first_run.check.passed;
-            m.worst_ratio = first_run.check.worst_ratio;
-            m.max_abs_error = first_run.check.max_abs_error;
-            m.error_vs_unrounded = first_run.check.error_vs_unrounded;
-            m.check_method = first_run.check.method;
-            m.failure = first_run.check.failure;
-            if (!m.passed) continue;  // a wrong result is not timed
-            const double pilot = first_run.seconds;
-
-            const std::string name = job_name(job, int(idx));
-            by_name[name] = idx;
-            Problem* p = &problem;
-            const bool on_gpu = job.stage->device == Device::Gpu;
-            const MatmulFn prepare = job.stage->prepare;  // untimed (Stage::prepare)
-            runner::RemoteVersion* remote = runner::remote_version(fn);
-            const ErrorBound bound = job.stage->bound(shape, params);
-            auto failure = timed_failures[idx] = std::make_shared<std::string>();
-            auto* b = benchmark::RegisterBenchmark(name.c_str(), [p, fn, params, on_gpu, prepare, remote, bound,
-                                                                  failure](benchmark::State& state) {
-                if (remote) {
-                    // The grader's checker: the version runs in a runner process.
-                    // Each run is timed here, on inputs the runner cannot know
-                    // before the clock starts, and its result checked.
-                    try {
-                        remote->load(p->A.data(), p->B.data(), p->shape);
-                    } catch (const std::exception& e) {
-                        *failure = e.what();
-                    }
-                    for (auto _ : state) {
-                        if (failure->empty()) {
-                            try {
-                                state.SetIterationTime(remote->timed_run(p->shape, params, bound));
-                                continue;
-                            } catch (const std::exception& e) {
-                                *failure = e.what();
-                            }
-                        }
-                        state.SkipWithError("a timed run failed (the row says why)");
-                        break;
-                    }
-                    return;
-                }
-                for (auto _ : state) {
-                    if (on_gpu) {
-                        state.SetIterationTime(p->device().run_timed_ms(fn, params, prepare) / 1e3);
-                    } else {
-                        fn(p->A.data(), p->B.data(), p->C.data(), p->shape, params);
-                        benchmark::ClobberMemory();
-                    }
-                }
-            });
-            const bool slow = pilot > 0.25;
-            const int reps = settings.reps > 0 ? settings.reps : (slow ? 3 : 5);
-            b->Repetitions(reps)->Unit(benchmark::kMillisecond);
-            if (slow) b->Iterations(1);
-            else if (remote) b->Iterations(remote_iterations(*remote, *p, params, bound, *failure));
-            else b->MinTime(0.1);
-            // GPU: the kernel time from CUDA events. CPU: wall clock - also for
-            // sizing the iterations, or a threaded stage, whose calling thread
-            // mostly waits in join (little CPU time), would run ~100x too often.
-            if (on_gpu || remote) b->UseManualTime();
-            else b->UseRealTime();
-            m.repetitions = reps;
-        }
-        if (!by_name.empty()) {
-            if (!settings.quiet)
-                std::fprintf(stderr, "        timing %zu version(s) at %s with Google Benchmark...\n",
-                             by_name.size(), shape_text(shape).c_str());
-            CollectingReporter reporter;
-            benchmark::RunSpecifiedBenchmarks(&reporter);
-            std::map<std::size_t, std::vector<double>> times;
-            for (const auto& [idx, why] : timed_failures)
-                if (!why->empty()) {
-                    out.rows[idx].passed = false;
-                    out.rows[idx].failure = *why;
-                }
-            for (RawRun r : reporter.collected) {
-                auto it = by_name.find(r.name);
-                if (it == by_name.end() || !out.rows[it->second].passed) continue;
-                r.job = int(it->second);
-                out.raw.push_back(r);
-                if (r.run_type != "iteration") continue;
-                times[it->second].push_back(r.real_seconds_per_iteration);
-                out.rows[it->second].iterations = r.iterations;
-            }
-            for (auto& [idx, t] : times) {
-                Measurement& m = out.rows[idx];
-                m.median_seconds = median(t);
-                m.gflops = shape.flops() / m.median_seconds / 1e9;
-                m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m);
-            }
-        }
+        while (last < order.size() && jobs[order[last]].shape == jobs[order[first]].shape) ++last;
+        measure_shape(jobs, order, first, last, settings, done, out);
         first = last;
     }
     benchmark::ClearRegisteredBenchmarks();
-
-    // % of peak again, now that every row is timed: a row above the remembered
-    // peak had it measured again (higher), and every row of one thread count
-    // must be divided by the same peak, not the earlier rows by the lower one.
-    for (std::size_t idx = 0; idx < out.rows.size(); ++idx) {
-        Measurement& m = out.rows[idx];
-        if (m.median_seconds > 0 && m.gflops > 0) m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m, false);
-    }
-
-    // Speedups over the reference baseline at the same shape.
-    for (auto& m : out.rows) {
-        for (const auto& base : out.rows)
-            if (base.stage == kBaselineStage && base.impl == Impl::Reference && !base.skipped &&
-                base.passed && base.median_seconds > 0 && base.shape.M == m.shape.M &&
-                base.shape.N == m.shape.N && base.shape.K == m.shape.K && m.median_seconds > 0)
-                m.speedup_vs_baseline = base.median_seconds / m.median_seconds;
-    }
+    refresh_percent_of_peak(jobs, out);
+    fill_speedups(out);
     return out;
 }
 

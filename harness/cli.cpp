@@ -9,7 +9,8 @@
 
 #include "cpu/verify.h"
 #include "harness/catalog.h"
-#include "harness/targets.h"
+#include "harness/format.h"
+#include "harness/stages/lab9/named_shapes.h"
 
 namespace mml {
 
@@ -131,14 +132,9 @@ const Stage& stage_or_error(const std::string& name) {
 }
 
 bool shape_by_name(const std::string& name, Shape& shape) {
-    // Seed 000 (PHVM), Tables 1 and 2: E is M x K, F is K x N.
-    static const struct { const char* name; Shape shape; } kNamed[] = {
-        {"MTXA", {3, 3, 50000000}}, {"MTXB", {5, 5, 300000000}}, {"MTXC", {7, 7, 2000000000}},
-        {"MTX1", {5, 5, 30000000}}, {"MTX2", {7, 7, 30000000}},  {"MTX3", {9, 9, 30000000}},
-    };
     std::string upper = name;
     for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
-    for (const auto& n : kNamed)
+    for (const auto& n : lab9::kNamedShapes)
         if (upper == n.name) {
             shape = n.shape;
             return true;

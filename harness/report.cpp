@@ -11,8 +11,8 @@
 
 #include "cpu/machine.h"
 #include "cpu/peak.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
-#include "harness/targets.h"
 
 namespace mml {
 

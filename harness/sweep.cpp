@@ -7,8 +7,8 @@
 #include "harness/bench.h"
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "harness/format.h"
 #include "harness/report.h"
-#include "harness/targets.h"
 
 namespace mml {
 namespace {
@@ -85,12 +85,12 @@ int run_sweep(const std::vector<std::string>& args) {
         bool some_not_ok = false;
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             const Measurement& m = out.rows[i];
-            if (!(jobs[i].shape.M == s.M && jobs[i].shape.N == s.N && jobs[i].shape.K == s.K)) continue;
+            if (jobs[i].shape != s) continue;
             some_not_ok |= !m.passed;
             if (m.passed && (!best || m.median_seconds < best->median_seconds)) best = &m;
         }
         for (std::size_t i = 0; i < jobs.size(); ++i) {
-            if (!(jobs[i].shape.M == s.M && jobs[i].shape.N == s.N && jobs[i].shape.K == s.K)) continue;
+            if (jobs[i].shape != s) continue;
             const Measurement& m = out.rows[i];
             std::string params;
             for (const auto& [k, v] : jobs[i].params.values) params += k + "=" + std::to_string(v) + " ";

@@ -7,17 +7,6 @@
 
 namespace mml {
 
-std::string shape_text(Shape s) {
-    if (s.M == s.N && s.N == s.K) return std::to_string(s.M) + "^3";
-    return std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
-}
-
-std::string fixed(double x, int digits) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", digits, x);
-    return buf;
-}
-
 Shape largest_shape(const std::vector<Measurement>& rows) {
     Shape best{0, 0, 0};
     for (const auto& r : rows)
@@ -25,12 +14,10 @@ Shape largest_shape(const std::vector<Measurement>& rows) {
     return best;
 }
 
-static bool same(Shape a, Shape b) { return a.M == b.M && a.N == b.N && a.K == b.K; }
-
 const Measurement* find_row(const std::vector<Measurement>& rows, const std::string& stage,
                             Impl impl, Shape shape) {
     for (const auto& r : rows)
-        if (r.stage == stage && r.impl == impl && same(r.shape, shape) && !r.skipped && r.passed)
+        if (r.stage == stage && r.impl == impl && r.shape == shape && !r.skipped && r.passed)
             return &r;
     return nullptr;
 }
@@ -38,7 +25,7 @@ const Measurement* find_row(const std::vector<Measurement>& rows, const std::str
 const Measurement* fastest_row(const std::vector<Measurement>& rows, Impl impl, Shape shape) {
     const Measurement* best = nullptr;
     for (const auto& r : rows)
-        if (r.impl == impl && same(r.shape, shape) && !r.skipped && r.passed &&
+        if (r.impl == impl && r.shape == shape && !r.skipped && r.passed &&
             (!best || r.median_seconds < best->median_seconds))
             best = &r;
     return best;

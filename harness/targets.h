@@ -1,17 +1,15 @@
 // Helpers for the labs' target judges (harness/stages/labN/stages.cpp): find a row,
-// the fastest row, the first failure, and format numbers for the verdict.
+// the fastest row, the first failure; format.h (included) writes the verdict's numbers.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "harness/format.h"
 #include "harness/stage.h"
 
 namespace mml {
-
-std::string shape_text(Shape s);       // "512^3" or "300x200x100" (M x N x K)
-std::string fixed(double x, int digits);
 
 // Largest shape (by M*N*K) among the rows.
 Shape largest_shape(const std::vector<Measurement>& rows);

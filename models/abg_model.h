@@ -48,7 +48,7 @@
 #include <vector>
 
 #include "cpu/matrix.h"
-#include "labs/common/lab12_grid.h"
+#include "cpu/process_grid.h"
 
 namespace mml::model {
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/format.h"
 #include "harness/run_stage.h"
-#include "harness/targets.h"
 
 namespace mml::testing {
 

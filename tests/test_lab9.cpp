@@ -77,10 +77,10 @@ TEST_SUITE("lab9") {
     TEST_CASE("the paper's shapes by name") {
         const auto s = mml::parse_shapes("MTXA,mtxb,MTX3,2x3x5");
         REQUIRE(s.size() == 4);
-        CHECK((s[0].M == 3 && s[0].N == 3 && s[0].K == 50000000));
-        CHECK((s[1].M == 5 && s[1].N == 5 && s[1].K == 300000000));
-        CHECK((s[2].M == 9 && s[2].N == 9 && s[2].K == 30000000));
-        CHECK((s[3].M == 2 && s[3].N == 3 && s[3].K == 5));
+        CHECK(s[0] == mml::Shape{3, 3, 50000000});
+        CHECK(s[1] == mml::Shape{5, 5, 300000000});
+        CHECK(s[2] == mml::Shape{9, 9, 30000000});
+        CHECK(s[3] == mml::Shape{2, 3, 5});
         mml::Shape c;
         REQUIRE(mml::shape_by_name("MTXC", c));
         CHECK(c.K == 2000000000);  // past 2^31 elements in E: 64-bit indexing

@@ -88,7 +88,7 @@ public:
     }
 
     double timed_run(Shape s, const StageParams& p, const ErrorBound& bound) override {
-        if (loaded_generation_ != c_->generation() || s.M != shape_.M || s.N != shape_.N || s.K != shape_.K)
+        if (loaded_generation_ != c_->generation() || s != shape_)
             throw std::logic_error("a timed run of " + stage_ + " without its inputs loaded");
         // A fresh secret seed from this process's own generator; its K factors
         // made here, before the clock, for the check (scale_factors.h).

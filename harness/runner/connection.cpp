@@ -12,7 +12,7 @@
 namespace mml::runner::detail {
 
 void Connection::prepare(Shape s) {
-    if (base_ && s.M == shape_.M && s.N == shape_.N && s.K == shape_.K) return;
+    if (base_ && s == shape_) return;
     unmap();
     const Layout l = layout_of(s);
     const int fd = memfd_create("mmlab-shared", MFD_CLOEXEC | MFD_ALLOW_SEALING);

@@ -73,7 +73,7 @@ DeviceSide::~DeviceSide() = default;
 void DeviceSide::reset() { state_.reset(); }
 
 bool DeviceSide::loaded(Shape s) const {
-    return state_ && state_->shape.M == s.M && state_->shape.N == s.N && state_->shape.K == s.K;
+    return state_ && state_->shape == s;
 }
 
 void DeviceSide::load(Shape s, const float* A, const float* B) {

@@ -21,6 +21,7 @@
 #include <string>
 
 #include "gpu/cuda_check.h"
+#include "labs/common/wmma_pipeline.cuh"
 
 namespace student::lab8 {
 using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
@@ -86,10 +87,7 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     };
 
     wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[FM][FN];
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+    common::wmma_pipeline::zero_accumulators(acc);
 
     load_next(0);
     store_next(0);
@@ -117,24 +115,7 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     // staging area per warp in shared memory (the A tiles are free now: the
     // loop ended with a barrier) and are copied out element by element.
     float* stage = &As[0][0][0] + warp * 16 * 16;
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) {
-            const std::int64_t row = m0 + wm0 + i * 16, col = n0 + wn0 + j * 16;
-            if (row >= M || col >= N) continue;  // the same for the whole warp
-            if (kVecB && row + 16 <= M && col + 16 <= N) {
-                wmma::store_matrix_sync(C + row * N + col, acc[i][j], unsigned(N), wmma::mem_row_major);
-            } else {
-                wmma::store_matrix_sync(stage, acc[i][j], 16, wmma::mem_row_major);
-                __syncwarp();
-                for (int e = lane; e < 16 * 16; e += 32) {
-                    const std::int64_t r = row + e / 16, c = col + e % 16;
-                    if (r < M && c < N) C[r * N + c] = stage[e];
-                }
-                __syncwarp();
-            }
-        }
+    common::wmma_pipeline::store_accumulators<kVecB>(acc, stage, C, m0 + wm0, n0 + wn0, M, N, lane);
 #endif
 }
 
@@ -146,7 +127,7 @@ void wmma_tf32(const float* A, const float* B, float* C, std::int64_t M, std::in
     CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
     if (major < 8)
-        throw std::runtime_error("lab8.wmma_tf32 (student): TF32 tensor cores need compute capability 8.0 or newer; this GPU is sm_" +
+        throw std::runtime_error("lab8.wmma_tf32: TF32 tensor cores need compute capability 8.0 or newer; this GPU is sm_" +
                                  std::to_string(major) + std::to_string(minor));
     const unsigned blocks = grid_for_tiles(tiles_covering(M, BM) * tiles_covering(N, BN));
     const bool vec_a = rows_are_float4_aligned(A, K);

@@ -27,6 +27,7 @@
 #include <stdexcept>
 
 #include "gpu/cuda_check.h"
+#include "labs/common/wmma_pipeline.cuh"
 
 namespace reference::lab11 {
 namespace {
@@ -86,10 +87,7 @@ __global__ void __launch_bounds__(kThreads)
     };
 
     wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc[FM][FN];
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+    common::wmma_pipeline::zero_accumulators(acc);
 
     load_next(0);
     store_next(0);
@@ -121,20 +119,7 @@ __global__ void __launch_bounds__(kThreads)
     // A tiles are free: the loop ended with a barrier) and out element by
     // element, only where it lies inside C.
     float* stage = reinterpret_cast<float*>(&As[0][0][0]) + warp * 16 * 16;
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) {
-            const std::int64_t row = m0 + wm0 + i * 16, col = n0 + wn0 + j * 16;
-            if (row >= M || col >= N) continue;  // the same for the whole warp
-            wmma::store_matrix_sync(stage, acc[i][j], 16, wmma::mem_row_major);
-            __syncwarp();
-            for (int e = lane; e < 16 * 16; e += 32) {
-                const std::int64_t r = row + e / 16, c = col + e % 16;
-                if (r < M && c < N) C[r * N + c] = stage[e];
-            }
-            __syncwarp();
-        }
+    common::wmma_pipeline::store_accumulators<false>(acc, stage, C, m0 + wm0, n0 + wn0, M, N, lane);
 #endif
 }
 

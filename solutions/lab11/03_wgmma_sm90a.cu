@@ -44,57 +44,11 @@
 
 #include "gpu/cuda_check.h"
 #include "labs/common/hopper_ptx.cuh"
+#include "labs/common/wgmma_given.cuh"
 
 namespace reference::lab11 {
 namespace {
-using namespace ::lab11;  // the given PTX wrappers (labs/common/hopper_ptx.cuh)
-
-// Block tile: BM x BN of C, BN = 256 (or 128 for products too small to fill
-// the GPU with 256-wide tiles: launch() picks). Each stage holds 128 bytes of
-// k per tile row - the width of the 128-byte swizzle: 64 bf16 or 32 TF32.
-constexpr int BM = 128;
-constexpr int kRowBytes = 128;
-constexpr int kConsumers = 2;      // consumer warpgroups: 64 rows of the block tile each
-constexpr int kThreads = 128 * (1 + kConsumers);
-constexpr int kATileBytes = BM * kRowBytes;  // 16 KB
-constexpr int kRingBytes = 192 * 1024;       // stages: 4 of 48 KB (BN = 256) or 6 of 32 KB (BN = 128)
-constexpr int kGroupRows = 8;      // tile order: 8 tile rows walked together (L2 reuse of B)
-constexpr int kProducerRegs = 40, kConsumerRegs = 232;  // 128*40 + 256*232 <= 65536
-
-template <int BN>
-struct Tiling {
-    static constexpr int kBTileBytes = BN * kRowBytes;
-    static constexpr int kStageBytes = kATileBytes + kBTileBytes;
-    static constexpr int kStages = kRingBytes / kStageBytes;
-    static constexpr int kSmemBytes = kStages * kStageBytes + 1024;  // + room to align the ring to 1024 bytes
-    static constexpr int kAccRegs = BN / 2;                           // 64 x BN floats over 128 threads
-};
-
-// What depends on the input type: its size, k per instruction, the TMA's element type, the instruction.
-template <typename T>
-struct Operand;
-template <>
-struct Operand<__nv_bfloat16> {
-    static constexpr int kInstrK = 16;
-    static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-    __device__ static void mma(float (&d)[128], std::uint64_t a, std::uint64_t b, int scale_d) {
-        wgmma_m64n256k16_bf16(d, a, b, scale_d);
-    }
-    __device__ static void mma(float (&d)[64], std::uint64_t a, std::uint64_t b, int scale_d) {
-        wgmma_m64n128k16_bf16(d, a, b, scale_d);
-    }
-};
-template <>
-struct Operand<float> {  // TF32 values held in float32
-    static constexpr int kInstrK = 8;
-    static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-    __device__ static void mma(float (&d)[128], std::uint64_t a, std::uint64_t b, int scale_d) {
-        wgmma_m64n256k8_tf32(d, a, b, scale_d);
-    }
-    __device__ static void mma(float (&d)[64], std::uint64_t a, std::uint64_t b, int scale_d) {
-        wgmma_m64n128k8_tf32(d, a, b, scale_d);
-    }
-};
+using namespace ::lab11;  // the given PTX wrappers and tiling (labs/common/hopper_ptx.cuh, wgmma_given.cuh)
 
 // The shared-memory matrix descriptor of a K-major tile written by the TMA
 // with the 128-byte swizzle (PTX ISA, "Matrix Descriptor Format"): rows of 128
@@ -108,34 +62,6 @@ __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
            | (std::uint64_t(16 >> 4) << 16)    // bits 16-29: leading-dimension byte offset / 16 (unused here: 1)
            | (std::uint64_t(1024 >> 4) << 32)  // bits 32-45: stride byte offset / 16: one 8-row atom to the next
            | (std::uint64_t(1) << 62);         // bits 62-63: swizzle mode 1 = 128 bytes
-}
-
-// Tile number -> its first row and column of C. Tiles go down kGroupRows tile
-// rows, then one tile column right: the blocks at work together read a few
-// B tile columns and a band of A, which stay in L2.
-struct TileOrigin {
-    int m0, n0;
-};
-template <int BN>
-__device__ __forceinline__ TileOrigin tile_origin(int tile, int tiles_m, int tiles_n) {
-    const int per_group = kGroupRows * tiles_n;
-    const int first_row = tile / per_group * kGroupRows;
-    const int rows = min(tiles_m - first_row, kGroupRows);
-    const int in_group = tile % per_group;
-    return {(first_row + in_group % rows) * BM, in_group / rows * BN};
-}
-
-// Two neighbouring elements of one row of C, each only if inside C.
-__device__ __forceinline__ void store_pair(float* C, int row, int col, float x, float y, int M, int N,
-                                           bool pairs_aligned) {
-    if (row >= M || col >= N) return;
-    float* p = C + std::int64_t(row) * N + col;
-    if (pairs_aligned && col + 1 < N) {
-        *reinterpret_cast<float2*>(p) = make_float2(x, y);
-    } else {
-        p[0] = x;
-        if (col + 1 < N) p[1] = y;
-    }
 }
 
 template <typename T, int BN>
@@ -231,35 +157,6 @@ __global__ void __launch_bounds__(kThreads, 1)
     __trap();  // built for another GPU: the launcher never gets here
 #endif
 }
-
-int sm_count() {
-    static const int count = [] {
-        int device = 0, n = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, device));
-        return n;
-    }();
-    return count;
-}
-
-void require_hopper(const char* stage) {
-    int device = 0, major = 0, minor = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
-    if (major != 9)
-        throw std::runtime_error(std::string(stage) + " needs a Hopper GPU (sm_90: wgmma, TMA, setmaxnreg); this GPU is sm_" +
-                                 std::to_string(major) + std::to_string(minor));
-}
-
-// The tensor maps of the last call, kept: encoding them is host work inside the
-// timed call, and the harness calls with the same operands again and again.
-struct MapCache {
-    const void* a = nullptr;
-    const void* bt = nullptr;
-    std::int64_t ld = 0, M = 0, N = 0, K = 0;
-    CUtensorMap map_a{}, map_b{};
-};
 
 template <typename T, int BN>
 void launch_tiles(const T* A, const T* Bt, std::int64_t ld, float* C, std::int64_t M, std::int64_t N,

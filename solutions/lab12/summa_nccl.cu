@@ -39,8 +39,8 @@ void summa_nccl(const GpuSumma& g) {
 
     for (std::size_t s = 0; s < g.panels.size(); ++s) {
         const Panel& p = g.panels[s];
-        const std::int64_t w = p.width();
         const int buf = static_cast<int>(s % 2);
+        const std::int64_t w = p.width();
 
         // ---- communication stream: step s's panels into buffer `buf`
         if (s >= 2) CUDA_CHECK(cudaStreamWaitEvent(g.comm, g.product_done[buf], 0));  // its last reader is done

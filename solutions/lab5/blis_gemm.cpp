@@ -13,7 +13,7 @@
 // sequential, cache-resident, zero-padded operands for every FMA.
 //
 // The order. These are BLIS's five loops with the parts of A and B
-// exchanged. The starter (and this file until 2026-11-24) runs BLIS's own
+// exchanged. The starter runs BLIS's own
 // order: jc, pc (pack a B panel, L3), ic (pack an A block, L2), jr (a B
 // micro-panel in L1), ir (A micro-panels streaming from L2), so successive
 // micro-kernel calls walk DOWN a column of C tiles. Here the A sliver sits
@@ -25,13 +25,10 @@
 // MR = 12 rows of a C tile are ldc floats apart, at n = 2048 8 KiB, so all
 // 24 lines of a tile fall into the same 2 of L1's 64 sets (12 ways), and
 // its rows on 12 pages; the column walk brings such a tile every call, the
-// row walk the next lines of rows it is already reading. Measured there
-// (2026-11-24, 1 thread, n = 2048, CPU time): loops 1-2 of the column walk
-// lost 7-11 % against the same loops on a C whose rows were padded to 2064
-// floats; in this order the padding makes no difference. The whole product
-// went from 0.90-0.93x OpenBLAS's speed to 1.00-1.05x, median 1.04x (handouts/lab5.md).
-// The AVX2 kernels run at least as fast in this order on that Xeon; on the
-// AVX2 Zen 3 the two orders were level when we tried (handouts/lab5.md).
+// row walk the next lines of rows it is already reading: padding C's rows
+// sped the column walk up and made no difference to this order, which beat
+// the column walk against OpenBLAS; the AVX2 kernels lose nothing by it
+// (the numbers: handouts/data/lab5-blis-xeon.txt, handouts/lab5.md).
 //
 // Threads: C is cut into a grid of tm x tn blocks, one per thread, and each
 // thread runs the five loops above on its own block with its own packed
@@ -39,14 +36,12 @@
 // ever waits for another until the end. On 2 threads and a square C the
 // grid is 1 x 2: loop 3's range (N) is split, each core keeps its B blocks
 // in its own L2, and both pack the whole A panel - twice the A packing (1.8 %
-// of the time of a 1-thread product at n = 2048), for no barrier. We also
-// ran BLIS's way, the A panel packed once by both threads together into a
-// shared buffer with a barrier per (ic, pc) step (2026-11-24, Xeon, n = 1000
-// and 2048, 2 threads, interleaved): on a quiet machine level with this
-// (0.98-1.05x), but with other programs on the cores far worse - a thread
-// waiting at the barrier spins (libgomp's default) on a core the late
-// thread or the other programs need: 0.57x OpenBLAS's speed with two busy
-// loops running, where this design kept 0.88-0.98x. On many cores the
+// of the time of a 1-thread product at n = 2048), for no barrier. BLIS's
+// way, the A panel packed once by both threads together into a shared
+// buffer with a barrier per (ic, pc) step, is level with this on a quiet
+// machine but far worse with other programs on the cores: a thread waiting
+// at the barrier spins (libgomp's default) on a core the late thread or the
+// other programs need (handouts/data/lab5-blis-xeon.txt). On many cores the
 // redundant packing grows (each thread packs K * (M/tm + N/tn) floats), and
 // sharing the panels would pay off again; thread_grid keeps the blocks
 // square-ish to hold it down. A narrow C (N = 1, 50) is cut across M.
@@ -59,10 +54,9 @@
 // packed just before loop 1 uses it, into a one-sliver buffer that stays in
 // L1 (macro_kernel_packing_a). That is what a narrow C needed: with N <= 192
 // a sliver serves N/32 <= 6 micro-kernel calls after its round trip through
-// L3, and 2048 x N x 2048 ran at 0.83x (N = 32) to 0.96x (N = 192) the
-// speed of BLIS's order (A block in L2), 0.79-0.95x OpenBLAS's on 1 thread;
-// on the fly, at 1.03-1.05x (2026-11-25, handouts/lab5.md, "Narrow C,
-// small products, ...").
+// L3, which made narrow products slower than BLIS's order and than
+// OpenBLAS; packed on the fly they ran faster (handouts/data/lab5-blis-xeon.txt,
+// handouts/lab5.md, "Narrow C, small products, ...").
 //
 // Small products start fewer threads (threads_worth_starting, below).
 //
@@ -196,11 +190,9 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
 // floats) just before loop 1 uses it, and loop 1 then reads it from L1.
 // No software prefetch here: fetching the next sliver's MR rows of A into
 // L2 during loop 1 (as macro_kernel does with the packed sliver) made it
-// slower in 7 of 8 interleaved pairs (AVX-512 Xeon, 2026-11-25, 1 thread,
-// 2048 x N x 2048 with N = 32, 64, 192 and 1000^3, ratios to OpenBLAS in the
-// same run; a busy machine: by 2-39 %, and 7 % faster in the eighth) - at
-// N = 32 loop 1 is one call, and its 200 prefetches come all at once. The
-// hardware prefetcher follows the MR rows being packed.
+// slower (handouts/data/lab5-blis-xeon.txt) - at N = 32 loop 1 is one call,
+// and its 200 prefetches come all at once. The hardware prefetcher follows
+// the MR rows being packed.
 void macro_kernel_packing_a(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
                             const float* A, std::int64_t lda, float* sliver, const float* b_packed, float* C,
                             std::int64_t ldc, bool accumulate) {
@@ -215,16 +207,13 @@ void macro_kernel_packing_a(const KernelSet& kernels, std::int64_t mc, std::int6
 // --------------------------------------------------------------------------
 // Loops 5, 4 and 3 (task 5b), on a grid of threads (see the top of the file).
 
-// A thread gets at least 2^16 multiply-adds: the measured crossover. On
-// the 2-core AVX-512 Xeon (2026-11-25, a quiet machine, lab5.blis on 1 and
-// on 2 threads in the same rounds, twice) 2 threads were slower at 32^3
-// (33 against 55 GFLOP/s), level at 48^3 (69-71 / 67-69), and faster from
-// 64^3 on (131 / 96-102; 100^3: 134 / 93). Starting a team of 2 OpenMP
-// threads and waiting for it (an empty parallel region) took 0.75 us there
-// when the worker was still spinning from the last region - libgomp spins
-// a while before it sleeps, and back-to-back calls find it awake - 2-8 us
-// once it slept, and milliseconds when another program had the other core.
-// So 32^3 runs on 1 thread, 64^3 and up on 2.
+// A thread gets at least 2^16 multiply-adds: the measured crossover (on the
+// 2-core Xeon 2 threads were slower at 32^3, level at 48^3, faster from 64^3
+// on: handouts/data/lab5-blis-xeon.txt). Below it, starting a team of OpenMP
+// threads and waiting for it costs more than the second thread saves -
+// microseconds when the worker still spins from the last region (libgomp
+// spins a while before it sleeps), more once it slept, milliseconds when
+// another program has the other core. So 32^3 runs on 1 thread, 64^3 and up on 2.
 int threads_worth_starting(std::int64_t M, std::int64_t N, std::int64_t K, int threads) {
     constexpr std::int64_t kMinMultiplyAddsPerThread = std::int64_t(1) << 16;
     const std::int64_t worth = std::max<std::int64_t>(1, M * N * K / kMinMultiplyAddsPerThread);

@@ -64,9 +64,6 @@ void launch_tiled(const float* A, const float* B, float* C, std::int64_t M, std:
 
 }  // namespace
 
-mml::gpu::KernelHandle tiled16_handle() { return {reinterpret_cast<const void*>(&tiled_kernel<16>), 16 * 16}; }
-mml::gpu::KernelHandle tiled32_handle() { return {reinterpret_cast<const void*>(&tiled_kernel<32>), 32 * 32}; }
-
 void matmul_tiled16(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                     std::int64_t K) {
     launch_tiled<16>(A, B, C, M, N, K);
@@ -76,5 +73,8 @@ void matmul_tiled32(const float* A, const float* B, float* C, std::int64_t M, st
                     std::int64_t K) {
     launch_tiled<32>(A, B, C, M, N, K);
 }
+
+mml::gpu::KernelHandle tiled16_handle() { return {reinterpret_cast<const void*>(&tiled_kernel<16>), 16 * 16}; }
+mml::gpu::KernelHandle tiled32_handle() { return {reinterpret_cast<const void*>(&tiled_kernel<32>), 32 * 32}; }
 
 }  // namespace reference::lab7

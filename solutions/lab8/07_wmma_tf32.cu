@@ -26,6 +26,7 @@
 #include <string>
 
 #include "gpu/cuda_check.h"
+#include "labs/common/wmma_pipeline.cuh"
 
 namespace reference::lab8 {
 using namespace mml::gpu;  // tiles_covering, load4_or_zero, ... (gpu/tile_io.cuh)
@@ -90,10 +91,7 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     };
 
     wmma::fragment<wmma::accumulator, 16, 16, 8, float> acc[FM][FN];
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) wmma::fill_fragment(acc[i][j], 0.0f);
+    common::wmma_pipeline::zero_accumulators(acc);
 
     load_next(0);
     store_next(0);
@@ -126,24 +124,7 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     // staging area per warp in shared memory (the A tiles are free now: the
     // loop ended with a barrier) and are copied out element by element.
     float* stage = &As[0][0][0] + warp * 16 * 16;
-#pragma unroll
-    for (int i = 0; i < FM; ++i)
-#pragma unroll
-        for (int j = 0; j < FN; ++j) {
-            const std::int64_t row = m0 + wm0 + i * 16, col = n0 + wn0 + j * 16;
-            if (row >= M || col >= N) continue;  // the same for the whole warp
-            if (kVecB && row + 16 <= M && col + 16 <= N) {
-                wmma::store_matrix_sync(C + row * N + col, acc[i][j], unsigned(N), wmma::mem_row_major);
-            } else {
-                wmma::store_matrix_sync(stage, acc[i][j], 16, wmma::mem_row_major);
-                __syncwarp();
-                for (int e = lane; e < 16 * 16; e += 32) {
-                    const std::int64_t r = row + e / 16, c = col + e % 16;
-                    if (r < M && c < N) C[r * N + c] = stage[e];
-                }
-                __syncwarp();
-            }
-        }
+    common::wmma_pipeline::store_accumulators<kVecB>(acc, stage, C, m0 + wm0, n0 + wn0, M, N, lane);
 #endif
 }
 

@@ -136,6 +136,7 @@ async_copy_kernel(const float* __restrict__ A, const float* __restrict__ B, floa
         for (int s = 0; s < TN / 4; ++s) copy4(&b[set][4 * s], Bs_stage + k * BN + col0 + s * T::LANES_N * 4);
     };
 
+    float acc[TM][TN] = {};
     // The pipeline: S - 1 k-steps in flight ahead of the one computed. Each
     // thread commits one group of copies per k-step (empty past the end), so
     // "at most S - 2 groups pending" means: the step about to be read is here.
@@ -148,7 +149,6 @@ async_copy_kernel(const float* __restrict__ A, const float* __restrict__ B, floa
     cp_async_wait<S - 2>();
     __syncthreads();
 
-    float acc[TM][TN] = {};
     int read = 0, write = S - 1;  // the stage computed on, the stage refilled
     load_fragments(0, As, Bs, 0);
     for (int step = 0; step < steps; ++step) {

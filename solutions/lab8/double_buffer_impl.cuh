@@ -112,9 +112,8 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
     };
     auto store_next = [&](int buf) {  // registers -> shared copy `buf`
 #pragma unroll
-        for (int l = 0; l < kLoadsA; ++l) {
-            store4_down_column(a_smem[l] + buf * kCopyA, BM + T::kPadA, a_next[l]);  // the transpose
-        }
+        for (int l = 0; l < kLoadsA; ++l)  // the transpose: 4 scalar stores down a column of As
+            store4_down_column(a_smem[l] + buf * kCopyA, BM + T::kPadA, a_next[l]);
 #pragma unroll
         for (int l = 0; l < kLoadsB; ++l) *reinterpret_cast<float4*>(b_smem[l] + buf * kCopyB) = b_next[l];
     };

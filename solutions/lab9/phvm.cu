@@ -60,8 +60,8 @@ __global__ void basicmm_kernel(const float* __restrict__ e, const float* __restr
 __global__ void phvm_kernel(const float* __restrict__ e, const float* __restrict__ f, i64 n, i64 K,
                             float* __restrict__ out) {
     extern __shared__ float sh[];
-    const i64 stride = (i64)gridDim.x * blockDim.x;
     float acc = 0.f;
+    const i64 stride = (i64)gridDim.x * blockDim.x;
     // L4 (coalesced): neighbouring threads take neighbouring k.
     for (i64 k = (i64)blockIdx.x * blockDim.x + threadIdx.x; k < K; k += stride) acc += e[k] * f[k * n];
     const float s = block_sum(acc, sh);

@@ -141,13 +141,19 @@ def check_inputs(options, labs):
 
 def main(argv):
     if argv[:1] == ["--slurm-worker"]:  # a job that --slurm submitted (slurm.py)
-        return slurm.worker(argv[1:])
+        return slurm.worker(argv[1:], read_inputs)
     labs = catalog.read_catalog()
     options = parse_args(argv, labs)
     inputs = check_inputs(options, labs)
     if options.slurm:
         return slurm.grade_class_slurm(inputs, list(argv))
     return class_run.grade_class(inputs)
+
+
+def read_inputs(argv):
+    """The command line `argv`, parsed and checked: what a Slurm job reads back from its run."""
+    labs = catalog.read_catalog()
+    return check_inputs(parse_args(argv, labs), labs)
 
 
 def interrupted(signum, frame):

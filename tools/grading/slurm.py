@@ -159,17 +159,17 @@ def read_row(state, student_folder):
 
 # ---------------------------------------------------------------- the workers (on the nodes)
 
-def worker(argv):
-    """`tools/grade.py --slurm-worker prepare STATE` or `... task STATE BATCHES`: the jobs' side."""
-    from . import catalog, cli  # here: cli imports this module
+def worker(argv, read_inputs):
+    """`tools/grade.py --slurm-worker prepare STATE` or `... task STATE BATCHES`: the jobs' side.
+    read_inputs(argv): the grading run's command line, parsed and checked as cli.py does (cli.py
+    passes it in: this module does not import cli, which imports this one)."""
     if len(argv) not in (2, 3) or argv[0] not in ("prepare", "task"):
         raise UsageError("--slurm-worker prepare STATE | task STATE BATCHES (started by --slurm, not by hand)")
     state = Path(argv[1])
     run = _read_json(state / "run.json")
     if not run:
         raise SetupError(f"{state}/run.json is missing: this job's grading run is gone")
-    labs = catalog.read_catalog()
-    inputs = cli.check_inputs(cli.parse_args(run["argv"], labs), labs)
+    inputs = read_inputs(run["argv"])
     if argv[0] == "prepare":
         return _prepare(state, inputs)
     return _task(state, inputs, Path(argv[2]), int(os.environ.get("SLURM_ARRAY_TASK_ID", "0")))

@@ -13,10 +13,10 @@
 #include <vector>
 
 #include "harness/csv_file.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/report.h"
 #include "harness/stages/lab10/lab10.h"
-#include "harness/targets.h"
 #include "models/lh_kernels.h"
 
 namespace mml::lab10 {

@@ -23,10 +23,10 @@
 #include "gpu/latency.h"
 #include "gpu/occupancy.h"
 #include "harness/cli.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/run_stage.h"
 #include "harness/stages/lab10/lab10.h"
-#include "harness/targets.h"
 #include "models/lh_kernels.h"
 #include "models/tensor_peaks.h"
 

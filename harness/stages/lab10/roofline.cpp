@@ -17,12 +17,12 @@
 #include "harness/cli.h"
 #include "harness/commands.h"
 #include "harness/csv_file.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/jobs.h"
 #include "harness/report.h"
 #include "harness/run_stage.h"
 #include "harness/stages/lab10/lab10.h"
-#include "harness/targets.h"
 
 namespace mml::lab10 {
 namespace {

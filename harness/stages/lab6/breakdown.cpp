@@ -4,9 +4,9 @@
 
 #include "cpu/matrix.h"
 #include "cpu/verify.h"
-#include "harness/targets.h"
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/report.h"
 #include "harness/run_stage.h"

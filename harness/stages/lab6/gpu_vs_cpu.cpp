@@ -13,10 +13,10 @@
 #include "cpu/verify.h"
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/report.h"
 #include "harness/run_stage.h"
-#include "harness/targets.h"
 
 namespace mml {
 namespace {

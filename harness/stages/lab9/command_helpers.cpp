@@ -11,8 +11,8 @@
 #include "cpu/stats.h"
 #include "gpu/device_info.h"
 #include "harness/cli.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
-#include "harness/targets.h"
 
 namespace mml::lab9 {
 

@@ -10,12 +10,12 @@
 #include "harness/cli.h"
 #include "harness/commands.h"
 #include "harness/csv_file.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/report.h"
 #include "harness/run_stage.h"
 #include "harness/stages/lab9/command_helpers.h"
 #include "harness/stages/lab9/lab9.h"
-#include "harness/targets.h"
 
 namespace mml::lab9 {
 namespace {

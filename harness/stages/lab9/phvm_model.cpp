@@ -9,10 +9,10 @@
 #include "gpu/latency.h"
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/report.h"
 #include "harness/stages/lab9/command_helpers.h"
-#include "harness/targets.h"
 #include "models/phvm_config_model.h"
 
 namespace mml::lab9 {

@@ -1,5 +1,5 @@
-// Lab 12's block distribution and SUMMA panels (lab12_grid.h).
-#include "labs/common/lab12_grid.h"
+// Lab 12's block distribution and SUMMA panels (process_grid.h).
+#include "cpu/process_grid.h"
 
 #include <algorithm>
 #include <cstdlib>
