@@ -25,11 +25,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, calibration, checker, outputs, sandbox, score, testcases
+from . import build, calibration, checker, escape, outputs, sandbox, score, testcases
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
 from .sandbox import Limits, STOPPING, kill_running, probe_sandbox
-from .student import ClassSetup, grade_student
+from .student import ClassSetup, grade_student, grader_error_row
 
 
 @dataclass
@@ -174,7 +174,11 @@ def grade_students(setup, students, staging, jobs, progress=None):
     progress = progress or Progress(len(students))
 
     def one(i):
-        row = grade_student(setup, i, students[i], staging)
+        t0 = time.monotonic()
+        try:
+            row = grade_student(setup, i, students[i], staging)
+        except Exception as e:  # a student the grader failed on is that student's grader error, never the run's end
+            row = grader_error_row(students[i].name, f"{type(e).__name__}: {e}", time.monotonic() - t0)
         if STOPPING.is_set():
             return  # interrupted: this student's row is not a grade
         with lock:
@@ -208,7 +212,7 @@ def summary_head(inputs, started, starter, limits, cal, notes):
              f"MiB, output {o.max_output_mb} MiB", f"weights: {inputs.weights_path if inputs.given_weights else 'all 1'}"]
     lines += ["note: " + n for n in notes + starter.notes + cal.lines]
     if inputs.stray:
-        lines.append("ignored (not folders): " + ", ".join(inputs.stray))
+        lines.append("ignored (not folders): " + ", ".join(escape.line(n) for n in inputs.stray))
     gpu_tests = [n for s, n in starter.tests if is_gpu_suite(s)]
     if gpu_tests and starter.gpu_note:
         lines.append(f"GPU tests NOT RUN here ({starter.gpu_note}): {len(gpu_tests)} test(s) scored 0 for everyone")

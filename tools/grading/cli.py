@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import catalog, class_run, intake, outputs, sandbox, score, slurm
+from . import catalog, class_run, escape, intake, outputs, sandbox, score, slurm
 from .calibration import AUTO_TIMEOUT_FACTOR, AUTO_TIMEOUT_MAX, AUTO_TIMEOUT_MIN
 from .common import PROG, REPO, SetupError, UsageError
 
@@ -164,10 +164,10 @@ def command_line(argv):
     try:
         return main(argv)
     except UsageError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
+        print(f"{PROG}: error: {escape.line(e)}", file=sys.stderr)
         return 2
     except SetupError as e:
-        print(f"{PROG}: cannot grade: {e}", file=sys.stderr)
+        print(f"{PROG}: cannot grade: {escape.line(e)}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, sandbox.Stopped):
         print(f"{PROG}: interrupted: nothing written", file=sys.stderr)

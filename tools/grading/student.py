@@ -93,7 +93,11 @@ class _StudentGrading:
             if not s.options.keep:
                 shutil.rmtree(tree, ignore_errors=True)
                 shutil.rmtree(logs, ignore_errors=True)
-        return self._write(out_dir, build_status, time.monotonic() - t0)
+        seconds = time.monotonic() - t0
+        try:
+            return self._write(out_dir, build_status, seconds)
+        except Exception as e:  # writing this student's files failed (their names, their text): theirs alone
+            return self._write_error(out_dir, e, seconds)
 
     def _none_run(self, why):
         for _, n in self.setup.tests:
@@ -171,3 +175,25 @@ class _StudentGrading:
                                     seconds, containment=describe(s.limits))
         return outputs.StudentRow(name, build_status, card.score, card.max_score, card.cells, self.flags,
                                   card.statuses, seconds)
+
+    def _write_error(self, out_dir, error, seconds):
+        """The row of a student whose files could not be written: a grader error with the reason (scored 0,
+        regraded by hand), and a short feedback.txt where even that can be written."""
+        reason = f"{type(error).__name__}: {error}"
+        row = grader_error_row(self.folder.name, f"writing the results failed ({reason})", seconds,
+                               sum(self.setup.weights.get(n, 0) for _, n in self.setup.tests), self.flags)
+        try:
+            d = out_dir / outputs.safe_name(self.folder.name)
+            d.mkdir(parents=True, exist_ok=True)
+            outputs.atomic_write(d / "feedback.txt", f"The grading script failed while writing your results "
+                                 f"({reason}); your instructor has been told.\n")
+        except Exception:
+            pass  # the row says it all
+        return row
+
+
+def grader_error_row(name, reason, seconds=0.0, max_score=0.0, flags=()):
+    """A student's row when the grader itself failed on them: 0 points, build "grader-error", the reason as
+    the first review flag (summary.txt counts them; grades.csv and the progress line show the reason)."""
+    return outputs.StudentRow(name, "grader-error", 0.0, max_score, {}, [f"grader error: {reason}"] + list(flags),
+                              {}, seconds)
