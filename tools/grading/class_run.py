@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, calibration, checker, escape, outputs, sandbox, score, testcases
+from . import build, calibration, checker, escape, outputs, sandbox, score, similarity, testcases
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
 from .sandbox import Limits, STOPPING, kill_running, probe_sandbox
@@ -226,11 +226,25 @@ def write_outputs(inputs, started, starter, limits, cal, notes, rows, staging, w
     names = [n for s, n in starter.tests]
     outputs.atomic_write(staging / "grades.csv", outputs.grades_csv(rows, names, options.perf))
     results = outputs.class_results(score.graded_order(names, options.perf), cal.free, rows)
+    results += class_similarity(inputs, starter, staging)
     results += ["", outputs.wall_time_line(rows, wall_seconds, how)]
     summary = summary_head(inputs, started, starter, limits, cal, notes) + [""] + results
     outputs.atomic_write(staging / "summary.txt", "\n".join(summary) + "\n")
     outputs.publish(staging, inputs.out)
     return results
+
+
+def class_similarity(inputs, starter, staging):
+    """With --similarity: similarity.html into staging, and summary.txt's lines about it (a failure is a line,
+    never the loss of the grades)."""
+    if not getattr(inputs.options, "similarity", False):
+        return []
+    try:
+        return [""] + similarity.class_similarity(inputs.students, inputs.lab, starter.lab_files,
+                                                  REPO / inputs.lab.folder, staging)
+    except Exception as e:
+        warn(f"the similarity report failed ({type(e).__name__}: {e}); the grades are written without it")
+        return ["", f"similarity: the report failed ({type(e).__name__}: {e})"]
 
 
 def say_done(inputs, rows, results):
