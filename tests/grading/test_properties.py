@@ -175,7 +175,7 @@ def writers_any_text(name, notes, output, flags):
 def crafted_comment_file():
     """A 1 MiB file of /* without */ (inside a string literal: valid C++): the old regular expressions took
     hours on it; in one pass it is well under a second (the bound is loose: a busy machine must not fail it)."""
-    text = 'const char* s = "' + "/*" * (512 * 1024 - 20) + '";\n'
+    text = 'const char* s = "' + "/* " * (1024 * 1024 // 3 - 10) + '";\n'
     tmp = Path(tempfile.mkdtemp(prefix="mmlab-prop-"))
     try:
         for d in ("s", "t"):
