@@ -61,7 +61,9 @@ def check_out(out, sub):
 
 def safe_name(name):
     # Letters and digits of any script stay (a class of 张三, 李四 must not all become "__"); what a shell or
-    # a file system could trip on (spaces, quotes, slashes, control characters) becomes "_".
+    # a file system could trip on (spaces, quotes, slashes, control characters) becomes "_"; a byte of a name
+    # that is not UTF-8 (a surrogate escape) becomes xNN, so that two such names stay two folders.
+    name = re.sub("[\udc80-\udcff]", lambda m: f"x{ord(m.group()) - 0xDC00:02x}", name)
     return re.sub(r"[^\w.@+-]", "_", name).encode("utf-8")[:200].decode("utf-8", "ignore") or "_"
 
 

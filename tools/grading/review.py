@@ -78,6 +78,11 @@ def _matches(code, pattern):
             for m in re.finditer(pattern, code)}
 
 
+def clip(match, most=80):
+    """A match as a flag quotes it: at most `most` characters (a string can be a whole file long)."""
+    return match if len(match) <= most else match[:most] + "..."
+
+
 def flags_in_process(student_dir, starter_dir, used):
     """review_flags' work, in this process (without its time limit)."""
     def code(path):
@@ -89,7 +94,7 @@ def flags_in_process(student_dir, starter_dir, used):
         for pattern, what in SUSPICIOUS:
             new = _matches(mine, pattern) - _matches(given, pattern)
             if new:
-                shown = ", ".join(sorted(new)[:3]) + (", ..." if len(new) > 3 else "")
+                shown = ", ".join(clip(m) for m in sorted(new)[:3]) + (", ..." if len(new) > 3 else "")
                 flags.append(f"{n}: {what} ({shown})")
     return flags
 
