@@ -31,7 +31,9 @@ def lines_and_blocks():
 
 
 def csv_cells():
-    for text in ("=1+1", "+1", "-1", "@SUM(A1)", "\tx", "=HYPERLINK(\"http://x\")"):
+    check(escape.csv_cell("\tx") == "\\tx" and escape.csv_cell("\r=1") == "\\r=1",
+          "a cell starting with a tab or CR: the escape (a backslash) comes first, so it is no formula")
+    for text in ("=1+1", "+1", "-1", "@SUM(A1)", "=HYPERLINK(\"http://x\")"):
         cell = escape.csv_cell(text)
         check(cell[:1] == "'" and cell[1:] == escape.line(text), f"{text!r}: a leading apostrophe", cell)
     for text in ("alice", "张三", "", "1=1", " =x", "'quoted"):
