@@ -7,13 +7,16 @@ identifiers renamed, functions reordered, reformatted (and all three at
 once). The planted pairs must rank at the top, above every pair of
 independent solutions, and at or above the share that shows them side by
 side; the independent ones below it; two untouched starters share nothing
-(the starter never counts). The page is escaped (a folder named like an HTML
+(the starter never counts); the shares the same in another process (copydetect
+hashes with Python's salted hash()). The page is escaped (a folder named like an HTML
 tag). Without copydetect: the one-line error naming the fix; this test then
 says it is skipped. No build; seconds."""
 import sys
 sys.dont_write_bytecode = True
+import os
 import re
 import shutil
+import subprocess
 from pathlib import Path
 
 import checks
@@ -105,8 +108,27 @@ def ranking(tmp):
           "two untouched starters share nothing: the starter's code never counts", "; ".join(shown))
     check("<b>all_three&amp" not in page and "&lt;b&gt;all_three&amp;amp" in page and "<mark>" in page,
           "the page: names and code HTML-escaped, shared regions marked", page[:300])
+    # copydetect hashes with Python's salted hash(): the shares must not depend on the salt (another run).
+    child = subprocess.run([sys.executable, "-B", "-c", CHILD, str(sub)], stdout=subprocess.PIPE, text=True,
+                           env=dict(os.environ, PYTHONHASHSEED="12345"), cwd=Path(__file__).parent)
+    mine = "\n".join(f"{p[1]}|{p[2]}|{p[0]:.6f}" for p in pairs)
+    check(child.returncode == 0 and child.stdout.strip() == mine, "the same shares in another process (another "
+          "hash salt): two runs write the same report", child.stdout[:300])
     check(lines[0].startswith("similarity (--similarity; no score changed): ") and "similarity.html" in lines[0],
           "summary.txt's lines: how many pairs, where the page is", "\n".join(lines))
+
+
+CHILD = """
+import sys
+from pathlib import Path
+import checks
+from grading import similarity
+from grading.common import REPO
+files = ["locality.cpp", "locality.h"]
+docs = {s.name: similarity.submission_text(s, 2, files) for s in sorted(Path(sys.argv[1]).iterdir())}
+for p in similarity.ranked_pairs(docs, similarity.submission_text(REPO, 2, files)):
+    print(f"{p[1]}|{p[2]}|{p[0]:.6f}")
+"""
 
 
 def missing_detector():
