@@ -129,7 +129,7 @@ def odd_names_and_write_errors(tmp):
     raw = (tmp / "out" / "ivy" / "feedback.txt").read_bytes()
     text = raw.decode("utf-8")
     check(row.build == "ok" and row.score == 2.0 and "caf\\xe9\\xff.cpp" in text and "\x1b" not in text
-          and "\\x1b[2J" in text, "file names not UTF-8 or with escape sequences: graded, named escaped in the "
+          and "\\x1b[2J" in text and "6 | 6 ok\\n.cpp" in text, "file names not UTF-8 or with escape sequences: graded, named escaped in the "
           "feedback", f"{row.build} {row.score} {text[-400:]!r}")
     real = student.outputs.write_student_files
 

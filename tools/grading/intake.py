@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from .common import UsageError
+from .escape import line  # a name in a note stays one line of it, whatever its bytes
 from .review import strip_comments
 
 # A handed-in file larger than this is refused (the starter's is used).
@@ -72,10 +73,10 @@ def find_lab_files(folder, lab_number, lab_files):
     notes = []
     if found:
         notes.append(f"lab {lab_number} files in {len(found)} folders ("
-                     + ", ".join(str(f.relative_to(folder.parent)) for f in found[:5])
+                     + ", ".join(line(f.relative_to(folder.parent)) for f in found[:5])
                      + "), so none was graded: hand in one copy")
     if archives:
-        notes.append("an archive (" + ", ".join(str(Path(f).relative_to(folder.parent)) for f in archives[:5])
+        notes.append("an archive (" + ", ".join(line(Path(f).relative_to(folder.parent)) for f in archives[:5])
                      + "), which is not unpacked: hand in the files themselves (or unpack it and grade again)")
     return None, notes
 
@@ -130,7 +131,7 @@ def copy_submission_files(src, folder, lab_number, lab_files, dest, build_dir):
     skip = {"labs", f"lab{lab_number}"} if src == folder else set()
     for e in sorted(src.iterdir(), key=lambda e: e.name):
         if e.name not in lab_files and e.name not in skip and not e.name.startswith("."):
-            extra.append(e.name + ("/" if e.is_dir() else ""))
+            extra.append(line(e.name) + ("/" if e.is_dir() else ""))
     problems = list(refused)
     if extra:
         shown = ", ".join(extra[:20]) + (f" and {len(extra) - 20} more" if len(extra) > 20 else "")

@@ -16,7 +16,7 @@ import shutil
 import time
 from dataclasses import dataclass, field
 
-from . import build, checker, intake, outputs, review, score, testcases
+from . import build, checker, escape, intake, outputs, review, score, testcases
 from .sandbox import describe
 from .testcases import TestResult
 
@@ -105,7 +105,7 @@ class _StudentGrading:
 
     def _no_lab_files(self, found_notes):
         lab, folder = self.setup.lab.number, self.folder
-        where = ", ".join(f"{folder.name}/{p}" for p in (f"labs/lab{lab}/", f"lab{lab}/", ""))
+        where = ", ".join(f"{escape.line(folder.name)}/{p}" for p in (f"labs/lab{lab}/", f"lab{lab}/", ""))
         self.feedback.append(f"No lab {lab} files found: looked for {', '.join(sorted(self.setup.lab_files))} in "
                              f"{where} (the folder itself) and the folders below it. Nothing was graded."
                              + "".join(f"\nFound {n}." for n in found_notes))
@@ -124,7 +124,7 @@ class _StudentGrading:
         used, starter, refused, problems = intake.copy_submission_files(src, folder, s.lab.number, s.lab_files,
                                                                         tree / s.lab.folder, tree / "build")
         self.flags.extend(refused)  # the starter was graded in its place: worth a look
-        self.feedback.append(f"Files graded from your submission ({src.relative_to(folder.parent)}): "
+        self.feedback.append(f"Files graded from your submission ({escape.line(src.relative_to(folder.parent))}): "
                              f"{', '.join(used) if used else 'none'}")
         # A missing file with a task fails that task; one without (a header) loses nothing: say which.
         todo = [n for n in starter if "TODO" in (s.base / s.lab.folder / n).read_text("utf-8", "replace")]
