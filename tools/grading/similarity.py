@@ -32,6 +32,8 @@ from .common import UsageError
 NOISE, GUARANTEE = 25, 25
 # Pairs shown side by side: a share of SHOW_AT or more, at most SHOW_MAX of them; rows of the table, at most.
 SHOW_AT, SHOW_MAX, TABLE_MAX = 0.6, 50, 500
+# Characters of one document shown side by side (a file may be 1 MiB: the page stays readable).
+SHOW_CHARS = 60_000
 INSTALL = "python3 -m pip install copydetect"
 
 
@@ -81,18 +83,21 @@ def ranked_pairs(documents, starter_text):
     return pairs
 
 
-def marked(text, slices):
-    """text as HTML, the regions [start, end) of slices (copydetect's 2xN array) in <mark>."""
+def marked(text, slices, most=SHOW_CHARS):
+    """text (its first `most` characters) as HTML, the regions [start, end) of slices (copydetect's 2xN
+    array) in <mark>."""
     out, at = [], 0
     regions = sorted(zip(slices[0], slices[1])) if len(slices) and len(slices[0]) else []
     for start, end in regions:
-        start, end = max(int(start), at), int(end)
+        start, end = max(int(start), at), min(int(end), most)
         if end <= start:
             continue
         out.append(_html(text[at:start]))
         out.append("<mark>" + _html(text[start:end]) + "</mark>")
         at = end
-    out.append(_html(text[at:]))
+    out.append(_html(text[at:most]))
+    if len(text) > most:
+        out.append(f"\n... ({len(text) - most} more characters not shown)")
     return "".join(out)
 
 
