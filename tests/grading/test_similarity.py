@@ -114,6 +114,9 @@ def ranking(tmp):
     mine = "\n".join(f"{p[1]}|{p[2]}|{p[0]:.6f}" for p in pairs)
     check(child.returncode == 0 and child.stdout.strip() == mine, "the same shares in another process (another "
           "hash salt): two runs write the same report", child.stdout[:300])
+    long = similarity.marked("<" * (similarity.SHOW_CHARS + 5), ([0], [3]))
+    check(long.startswith("<mark>&lt;&lt;&lt;</mark>&lt;") and long.endswith("(5 more characters not shown)"),
+          "a long document: its start shown (escaped, marked), the rest counted", long[-60:])
     check(lines[0].startswith("similarity (--similarity; no score changed): ") and "similarity.html" in lines[0],
           "summary.txt's lines: how many pairs, where the page is", "\n".join(lines))
 
