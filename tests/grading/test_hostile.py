@@ -43,6 +43,9 @@ score says which attacks got through, and the feedback says which.
   odd names     two reference copies named "-rf $(touch PWNED) 'x'" and
                 "tab<TAB>new<NEWLINE>line"                          6/6 each, nothing run
   zz_after      the reference, graded after vandal: the starter was not poisoned  6/6
+  text attacks  file and folder names that are not UTF-8, a 1 MiB file of /*,
+                terminal escapes and formulas in what the review quotes
+                (hostile_text.py: they must not stop, stall or mislead the run)  6/6 each
 
 (*) These two depend on the trusted checker / untrusted runner split (issue
 15, item 1): until it lands, the checks print "pending" with the score they
@@ -67,6 +70,7 @@ import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True
+import hostile_text  # noqa: E402 (after: no __pycache__ in the checkout)
 REPO = Path(__file__).resolve().parent.parent.parent
 GRADE = [sys.executable, "-B", str(REPO / "tools" / "grade.py")]
 SPLIT_LANDED = (REPO / "harness" / "runner").is_dir()
@@ -374,6 +378,7 @@ def make_class(sub, tmp, port, udp_port, abstract):
     (sub / "linked").symlink_to("/root")  # a student folder that is a link: not a student
     write(sub / "zz_after" / "labs" / "lab1", ref)
     cases.append(Case("zz_after", 6))
+    cases += hostile_text.add_cases(sub, ref, write, Case)
     return cases, earlier_out
 
 
@@ -458,6 +463,7 @@ def main():
             if run == 1:
                 level = re.search(r"^containment: (\w+)", (out / "summary.txt").read_text(), re.M).group(1)
                 check_results(out, cases, level)
+                hostile_text.check_shown(out, text, check)
                 check_outside(tmp, sub, victim_hash, listeners, work)
         check(csvs[0] == csvs[1], "the two runs' grades.csv files are identical")
     finally:
@@ -474,8 +480,7 @@ def check_results(out, cases, level):
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
     print(f"note - containment level here: {level}", flush=True)
     for c in cases:
-        key = "'" + c.name if c.name[:1] in "=+-@" else c.name
-        row = rows.get(key)
+        row = rows.get(hostile_text.csv_key(c.name))
         if row is None:
             check(False, f"{c.name!r}: has a row in grades.csv", str(sorted(rows)))
             continue

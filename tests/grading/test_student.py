@@ -4,13 +4,16 @@ folder to results.json and feedback.txt, in a made-up tree (fake_tree.py:
 a Makefile that builds in no time, a test program that passes when the
 student's kernel says WORKS). Covers the files used, taken from the starter
 and flagged; a failed build; no lab files; the time budget; tests not graded;
-a GPU test not run; --perf; and a grader error kept to that student. A few
-seconds."""
+a GPU test not run; --perf; a grader error kept to that student, also one
+while writing their files; file names that are not UTF-8 or hold escape
+sequences. A few seconds."""
 import sys
 sys.dont_write_bytecode = True
 import argparse
 import json
+import os
 import shutil
+from pathlib import Path
 
 import checks
 from checks import Scratch, check
@@ -115,8 +118,39 @@ def grader_error(tmp):
     check(all(t["output"] == "NOT RUN: grading error" for t in results["tests"]), "its tests: not run, grading error")
 
 
+def odd_names_and_write_errors(tmp):
+    s = setup(tmp)
+    folder = tmp / "subs" / "ivy"
+    (folder / LAB.folder).mkdir(parents=True)
+    (folder / LAB.folder / "kernel.cpp").write_text("// WORKS\n")
+    for raw in (b"caf\xe9\xff.cpp", b"\x1b[2J\x1b[1;1H6 | 6 ok\n.cpp", b"=HYPERLINK(1)"):
+        Path(os.fsdecode(os.fsencode(folder / LAB.folder) + b"/" + raw)).write_text("x")
+    row = student.grade_student(s, 0, folder, tmp / "out")
+    raw = (tmp / "out" / "ivy" / "feedback.txt").read_bytes()
+    text = raw.decode("utf-8")
+    check(row.build == "ok" and row.score == 2.0 and "caf\\xe9\\xff.cpp" in text and "\x1b" not in text
+          and "\\x1b[2J" in text and "6 | 6 ok\\n.cpp" in text, "file names not UTF-8 or with escape sequences: graded, named escaped in the "
+          "feedback", f"{row.build} {row.score} {text[-400:]!r}")
+    real = student.outputs.write_student_files
+
+    def failing(*a, **k):
+        raise OSError(28, "No space left on device")
+    student.outputs.write_student_files = failing
+    try:
+        row = student.grade_student(s, 1, folder, tmp / "out2")
+    finally:
+        student.outputs.write_student_files = real
+    fb = (tmp / "out2" / "ivy" / "feedback.txt").read_text()
+    check(row.build == "grader-error" and row.score == 0 and row.max == 4.0 and "No space left" in row.flags[0]
+          and "failed while writing your results" in fb,
+          "writing a student's files fails: that student's grader error with the reason, a short feedback",
+          f"{row} {fb!r}")
+
+
 with Scratch() as tmp:
     good(tmp / "a")
+with Scratch() as tmp:
+    odd_names_and_write_errors(tmp)
 with Scratch() as tmp:
     missing_and_broken(tmp)
 with Scratch() as tmp:

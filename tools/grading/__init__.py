@@ -24,10 +24,12 @@ The modules, in the order a run uses them (each says more in its header):
   checker.py      the trusted checker and the untrusted runner: paths, command lines, running the checker
   testcases.py    listing the lab's test cases, running one (through the checker); the --perf target
   calibration.py  each test on the untouched starter and the reference: free tests, time limits
-  review.py       review flags: code worth an instructor's look (never a score)
+  review.py       review flags: code worth an instructor's look (never a score), with its own time budget
   score.py        the weights file; one student's points
   student.py      one student, from their folder to their results
   outputs.py      grades.csv, results.json, feedback.txt, summary.txt; OUT replaced whole
+  escape.py       student text made safe for where it is shown (terminal, files, CSV, Gradescope)
+  similarity.py   --similarity: pairs of submissions sharing code beyond the starter (copydetect)
   class_run.py    the whole run over a class, step by step
   slurm.py        the same run as Slurm jobs (--slurm): a prepare job, a job array, the merge; restartable
   common.py       the repository's path, the run-ending errors, printing
@@ -35,6 +37,6 @@ The modules, in the order a run uses them (each says more in its header):
 handouts/grading.md is the instructors' manual (layout of a submission,
 scoring, weights, containment and its limits); tests/grading/ holds the
 tests (test_grade.py end to end, test_<module>.py per module). Python 3.10+
-standard library only: the XML, JSON and CSV handling, the time limits and
+standard library only (--similarity's copydetect aside, imported only then): the XML, JSON and CSV handling, the time limits and
 the parallel runs would be fragile in a shell script.
 """

@@ -25,11 +25,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, calibration, checker, outputs, sandbox, score, testcases
+from . import build, calibration, checker, escape, outputs, sandbox, score, similarity, testcases
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
 from .sandbox import Limits, STOPPING, kill_running, probe_sandbox
-from .student import ClassSetup, grade_student
+from .student import ClassSetup, grade_student, grader_error_row
 
 
 @dataclass
@@ -174,7 +174,11 @@ def grade_students(setup, students, staging, jobs, progress=None):
     progress = progress or Progress(len(students))
 
     def one(i):
-        row = grade_student(setup, i, students[i], staging)
+        t0 = time.monotonic()
+        try:
+            row = grade_student(setup, i, students[i], staging)
+        except Exception as e:  # a student the grader failed on is that student's grader error, never the run's end
+            row = grader_error_row(students[i].name, f"{type(e).__name__}: {e}", time.monotonic() - t0)
         if STOPPING.is_set():
             return  # interrupted: this student's row is not a grade
         with lock:
@@ -208,7 +212,7 @@ def summary_head(inputs, started, starter, limits, cal, notes):
              f"MiB, output {o.max_output_mb} MiB", f"weights: {inputs.weights_path if inputs.given_weights else 'all 1'}"]
     lines += ["note: " + n for n in notes + starter.notes + cal.lines]
     if inputs.stray:
-        lines.append("ignored (not folders): " + ", ".join(inputs.stray))
+        lines.append("ignored (not folders): " + ", ".join(escape.line(n) for n in inputs.stray))
     gpu_tests = [n for s, n in starter.tests if is_gpu_suite(s)]
     if gpu_tests and starter.gpu_note:
         lines.append(f"GPU tests NOT RUN here ({starter.gpu_note}): {len(gpu_tests)} test(s) scored 0 for everyone")
@@ -222,11 +226,25 @@ def write_outputs(inputs, started, starter, limits, cal, notes, rows, staging, w
     names = [n for s, n in starter.tests]
     outputs.atomic_write(staging / "grades.csv", outputs.grades_csv(rows, names, options.perf))
     results = outputs.class_results(score.graded_order(names, options.perf), cal.free, rows)
+    results += class_similarity(inputs, starter, staging)
     results += ["", outputs.wall_time_line(rows, wall_seconds, how)]
     summary = summary_head(inputs, started, starter, limits, cal, notes) + [""] + results
     outputs.atomic_write(staging / "summary.txt", "\n".join(summary) + "\n")
     outputs.publish(staging, inputs.out)
     return results
+
+
+def class_similarity(inputs, starter, staging):
+    """With --similarity: similarity.html into staging, and summary.txt's lines about it (a failure is a line,
+    never the loss of the grades)."""
+    if not getattr(inputs.options, "similarity", False):
+        return []
+    try:
+        return [""] + similarity.class_similarity(inputs.students, inputs.lab, starter.lab_files,
+                                                  REPO / inputs.lab.folder, staging)
+    except Exception as e:
+        warn(f"the similarity report failed ({type(e).__name__}: {e}); the grades are written without it")
+        return ["", f"similarity: the report failed ({type(e).__name__}: {e})"]
 
 
 def say_done(inputs, rows, results):

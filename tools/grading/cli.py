@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import catalog, class_run, intake, outputs, sandbox, score, slurm
+from . import catalog, class_run, escape, intake, outputs, sandbox, score, similarity, slurm
 from .calibration import AUTO_TIMEOUT_FACTOR, AUTO_TIMEOUT_MAX, AUTO_TIMEOUT_MIN
 from .common import PROG, REPO, SetupError, UsageError
 
@@ -53,6 +53,9 @@ def parse_args(argv, labs):
     p.add_argument("--perf-points", type=float, default=1.0, help="points for the target with --perf (default 1)")
     p.add_argument("--perf-threads", type=int, default=0, help="threads for --perf (default: all cores)")
     p.add_argument("--perf-size", help="sizes for --perf, as mmlab --size takes them (default: the lab's own)")
+    p.add_argument("--similarity", action="store_true",
+                   help="also rank the pairs of submissions that share code beyond the starter (OUT/similarity.html; "
+                        "never changes a score; needs copydetect: handouts/grading.md)")
     p.add_argument("--fresh-build", action="store_true",
                    help="do not start from this checkout's build/ (slower; use if build/ may be stale)")
     p.add_argument("--work", help="folder for the temporary build trees (default: the system's temp folder)")
@@ -134,6 +137,8 @@ def check_inputs(options, labs):
     for tool in ("make", "bash", "g++"):
         if not shutil.which(tool):
             raise UsageError(f"'{tool}' is not installed here: grading builds the code (see README.md)")
+    if options.similarity:
+        similarity.detector()  # installed, or one line naming the fix
     if options.work and not Path(options.work).is_dir():
         raise UsageError(f"--work {options.work} is not a folder")
     return Inputs(options, lab, sub, students, stray, out, weights_path, given_weights, sandbox.grading_user())
@@ -170,10 +175,10 @@ def command_line(argv):
     try:
         return main(argv)
     except UsageError as e:
-        print(f"{PROG}: error: {e}", file=sys.stderr)
+        print(f"{PROG}: error: {escape.line(e)}", file=sys.stderr)
         return 2
     except SetupError as e:
-        print(f"{PROG}: cannot grade: {e}", file=sys.stderr)
+        print(f"{PROG}: cannot grade: {escape.line(e)}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, sandbox.Stopped):
         print(f"{PROG}: interrupted: nothing written", file=sys.stderr)

@@ -5,6 +5,8 @@ one line on stderr), and how progress and warnings are printed."""
 import sys
 from pathlib import Path
 
+from . import escape
+
 # tools/grading/common.py -> the repository root.
 REPO = Path(__file__).resolve().parent.parent.parent
 # The name the grader gives itself in its messages ("grade: error: ...").
@@ -20,12 +22,13 @@ class SetupError(Exception):
 
 
 def say(msg=""):
-    """A line of progress on stdout, at once (a class takes minutes; the instructor watches)."""
-    print(msg, flush=True)
+    """A line of progress on stdout, at once (a class takes minutes; the instructor watches); student text in
+    it cannot reach the terminal as control characters (escape.block)."""
+    print(escape.block(msg), flush=True)
 
 
 def warn(msg):
-    print(f"{PROG}: warning: {msg}", file=sys.stderr, flush=True)
+    print(f"{PROG}: warning: {escape.block(msg)}", file=sys.stderr, flush=True)
 
 
 def fmt(number):

@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 from .common import UsageError
+from .escape import line  # a name in a note stays one line of it, whatever its bytes
+from .review import strip_comments
 
 # A handed-in file larger than this is refused (the starter's is used).
 MAX_SUBMITTED_FILE_BYTES = 1024 * 1024
@@ -71,17 +73,17 @@ def find_lab_files(folder, lab_number, lab_files):
     notes = []
     if found:
         notes.append(f"lab {lab_number} files in {len(found)} folders ("
-                     + ", ".join(str(f.relative_to(folder.parent)) for f in found[:5])
+                     + ", ".join(line(f.relative_to(folder.parent)) for f in found[:5])
                      + "), so none was graded: hand in one copy")
     if archives:
-        notes.append("an archive (" + ", ".join(str(Path(f).relative_to(folder.parent)) for f in archives[:5])
+        notes.append("an archive (" + ", ".join(line(Path(f).relative_to(folder.parent)) for f in archives[:5])
                      + "), which is not unpacked: hand in the files themselves (or unpack it and grade again)")
     return None, notes
 
 
 def solutions_includes(text):
     """The paths of the #include lines of C++ source text (comments removed) that name something in solutions/."""
-    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)
+    text = strip_comments(text)  # in one pass: a regular expression takes quadratic time on many /*
     paths = re.findall(r'(?m)^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]*)[>"]', text)
     return [p for p in paths if re.search(r"(?:^|/)solutions(?:/|$)", p.strip())]
 
@@ -116,8 +118,8 @@ def copy_submission_files(src, folder, lab_number, lab_files, dest, build_dir):
         elif f.stat().st_size > MAX_SUBMITTED_FILE_BYTES:
             refused.append(f"{n}: larger than {MAX_SUBMITTED_FILE_BYTES // 1024} KiB: refused, "
                            "the starter version was used")
-        elif new_solutions_include(f, dest / n):
-            refused.append(f"{n}: includes {new_solutions_include(f, dest / n)}: files from solutions/ (the reference "
+        elif (bad := new_solutions_include(f, dest / n)):
+            refused.append(f"{n}: includes {bad}: files from solutions/ (the reference "
                            "solution) are not available to submissions: refused, the starter version was used")
         else:
             data = f.read_bytes()
@@ -129,7 +131,7 @@ def copy_submission_files(src, folder, lab_number, lab_files, dest, build_dir):
     skip = {"labs", f"lab{lab_number}"} if src == folder else set()
     for e in sorted(src.iterdir(), key=lambda e: e.name):
         if e.name not in lab_files and e.name not in skip and not e.name.startswith("."):
-            extra.append(e.name + ("/" if e.is_dir() else ""))
+            extra.append(line(e.name) + ("/" if e.is_dir() else ""))
     problems = list(refused)
     if extra:
         shown = ", ".join(extra[:20]) + (f" and {len(extra) - 20} more" if len(extra) > 20 else "")

@@ -2,12 +2,11 @@
 replaces OUT as a whole at the end (so an interrupted run leaves OUT as it
 was): per student, results.json (Gradescope's autograder format) and
 feedback.txt (what the student reads); for the class, grades.csv (one row per
-student, one column per test case; cells a spreadsheet would run as formulas
-made text) and summary.txt. Also the checks that OUT may be written at all,
-made before anything is."""
+student, one column per test case) and summary.txt. Also the checks that OUT
+may be written at all, made before anything is. Every text written passes
+through escape.py (student text made safe to show), every student's name as
+one line of it."""
 
-import csv
-import io
 import json
 import os
 import re
@@ -16,6 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import escape
 from .common import UsageError, fmt
 from .score import PERF_KEY
 
@@ -61,34 +61,24 @@ def check_out(out, sub):
 
 def safe_name(name):
     # Letters and digits of any script stay (a class of 张三, 李四 must not all become "__"); what a shell or
-    # a file system could trip on (spaces, quotes, slashes, control characters) becomes "_".
+    # a file system could trip on (spaces, quotes, slashes, control characters) becomes "_"; a byte of a name
+    # that is not UTF-8 (a surrogate escape) becomes xNN, so that two such names stay two folders.
+    name = re.sub("[\udc80-\udcff]", lambda m: f"x{ord(m.group()) - 0xDC00:02x}", name)
     return re.sub(r"[^\w.@+-]", "_", name).encode("utf-8")[:200].decode("utf-8", "ignore") or "_"
 
 
-def spreadsheet_cell(text):
-    # A cell that begins with =, +, -, @ (or a tab or carriage return) is a formula to Excel, LibreOffice and
-    # Google Sheets: a student folder named =HYPERLINK(...) would run in the instructor's spreadsheet. Such a
-    # cell gets a leading apostrophe, the spreadsheets' mark for "this is text" (they do not show it).
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def atomic_write(path, text):
-    """Writes path whole or not at all (a reader never sees half a file)."""
+    """Writes path whole or not at all (a reader never sees half a file); no control character but newlines
+    and tabs, and nothing that is not UTF-8, gets into it (escape.block)."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
+        f.write(escape.block(text))
     os.replace(tmp, path)
-
-
-def shown_name(name):
-    """A student's folder name for a line of text: control characters (a newline in a folder name) escaped,
-    so that one student stays one line of the progress and summary.txt."""
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in name)
 
 
 def feedback_text(lab_number, name, notes, card, build_status, results, containment=None):
     """feedback.txt: the score, the notes on the submission (files used, build errors), a line per test."""
-    head = [f"matmul-lab, lab {lab_number}: {shown_name(name)}", f"Score: {fmt(card.score)} / {fmt(card.max_score)}",
+    head = [f"matmul-lab, lab {lab_number}: {escape.line(name)}", f"Score: {fmt(card.score)} / {fmt(card.max_score)}",
             f"Build: {build_status}"] + ([f"Sandbox: {containment}"] if containment else []) + [""]
     body = list(notes)
     if results:
@@ -139,7 +129,7 @@ def results_json(lab_number, notes, card, build_status, seconds, containment=Non
               "extra_data": {"lab": lab_number, "build": build_status, "max_score": card.max_score}}
     if perf_summary is not None:
         result["leaderboard"] = leaderboard(perf_summary)
-    return result
+    return escape.gradescope(result)
 
 
 def write_student_files(out_dir, lab_number, name, notes, card, build_status, results, seconds, containment=None):
@@ -161,14 +151,12 @@ def grades_csv(rows, test_names, perf):
     order = list(test_names) + ([PERF_KEY] if perf else [])
     header = ["student", "build", "score", "max"] + list(test_names) + (["performance target"] if perf else []) + \
              ["review"]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
+    lines = [escape.csv_row(header)]
     for r in rows:
-        w.writerow([spreadsheet_cell(r.student), r.build, fmt(r.score), fmt(r.max)] +
-                   [cell if cell == "" else fmt(cell) for cell in (r.cells.get(n, 0) for n in order)]
-                   + [spreadsheet_cell("; ".join(r.flags))])
-    return buf.getvalue()
+        lines.append(escape.csv_row([r.student, r.build, fmt(r.score), fmt(r.max)] +
+                                    [cell if cell == "" else fmt(cell) for cell in (r.cells.get(n, 0) for n in order)]
+                                    + ["; ".join(r.flags)]))
+    return "".join(lines)
 
 
 def clock(seconds):
@@ -182,8 +170,8 @@ def progress_line(row, done=None, total=None, eta_seconds=None):
     `[k/N] student — score / max build, seconds — ETA mm:ss` (and the review flags)."""
     head = f"[{done}/{total}] " if done is not None else "  "
     eta = f" — ETA {clock(eta_seconds)}" if eta_seconds is not None else ""
-    return (f"{head}{shown_name(row.student)} — {fmt(row.score)} / {fmt(row.max)} {row.build}, {row.seconds:.1f} s{eta}"
-            + ("   [review: " + "; ".join(row.flags) + "]" if row.flags else ""))
+    return escape.line(f"{head}{escape.line(row.student)} — {fmt(row.score)} / {fmt(row.max)} {row.build}, "
+                       f"{row.seconds:.1f} s{eta}" + ("   [review: " + "; ".join(row.flags) + "]" if row.flags else ""))
 
 
 def wall_time_line(rows, wall_seconds, how):
@@ -203,13 +191,17 @@ def class_results(order, free, rows):
             lines.append(f"     not graded  {label} (passes on the untouched starter)")
         else:
             lines.append(f"  {passed:4d} / {len(rows)}  {label}")
+    errors = [r for r in rows if r.build == "grader-error"]
+    if errors:
+        lines.append(f"  GRADER ERRORS: {len(errors)} student(s) not graded because the grader failed on them "
+                     f"(the reason is in their review line): {', '.join(escape.line(r.student) for r in errors[:20])}")
     lines.append("")
     lines.append("per student:")
     for r in rows:
-        lines.append(f"  {shown_name(r.student):<24} {fmt(r.score):>6} / {fmt(r.max):<6} {r.build:<13} "
+        lines.append(f"  {escape.line(r.student):<24} {fmt(r.score):>6} / {fmt(r.max):<6} {r.build:<13} "
                      f"{r.seconds:6.1f} s")
         for fl in r.flags:
-            lines.append(f"      review: {fl}")
+            lines.append(f"      review: {escape.line(fl)}")
     return lines
 
 

@@ -47,7 +47,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from . import build, checker, class_run, outputs, sandbox
+from . import build, checker, class_run, escape, outputs, sandbox
 from .calibration import Calibration
 from .class_run import Starter
 from .common import REPO, SetupError, UsageError, say, warn
@@ -74,7 +74,7 @@ def _read_json(path, default=None):
 
 def _write_json(path, data):
     path.parent.mkdir(parents=True, exist_ok=True)
-    outputs.atomic_write(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    outputs.atomic_write(path, json.dumps(data, indent=1) + "\n")
 
 
 # ---------------------------------------------------------------- fingerprints
@@ -425,7 +425,7 @@ def _merge(state, inputs, jobs, started, t0, done_before):
     if missing:
         ended = final_states(jobs)
         failed = {k: v for k, v in ended.items() if not v.startswith("COMPLETED")}
-        warn(f"{len(missing)} student(s) have no result: {', '.join(outputs.shown_name(m) for m in missing[:20])}"
+        warn(f"{len(missing)} student(s) have no result: {', '.join(escape.line(m) for m in missing[:20])}"
              + (f" (jobs that did not complete: {', '.join(f'{k} {v}' for k, v in sorted(failed.items()))})"
                 if failed else "") + f"; the tasks' logs are in {state}/logs; run the same command again to grade "
              f"only those; {inputs.out} is unchanged")

@@ -16,7 +16,7 @@ import shutil
 import time
 from dataclasses import dataclass, field
 
-from . import build, checker, intake, outputs, review, score, testcases
+from . import build, checker, escape, intake, outputs, review, score, testcases
 from .sandbox import describe
 from .testcases import TestResult
 
@@ -93,7 +93,11 @@ class _StudentGrading:
             if not s.options.keep:
                 shutil.rmtree(tree, ignore_errors=True)
                 shutil.rmtree(logs, ignore_errors=True)
-        return self._write(out_dir, build_status, time.monotonic() - t0)
+        seconds = time.monotonic() - t0
+        try:
+            return self._write(out_dir, build_status, seconds)
+        except Exception as e:  # writing this student's files failed (their names, their text): theirs alone
+            return self._write_error(out_dir, e, seconds)
 
     def _none_run(self, why):
         for _, n in self.setup.tests:
@@ -101,7 +105,7 @@ class _StudentGrading:
 
     def _no_lab_files(self, found_notes):
         lab, folder = self.setup.lab.number, self.folder
-        where = ", ".join(f"{folder.name}/{p}" for p in (f"labs/lab{lab}/", f"lab{lab}/", ""))
+        where = ", ".join(f"{escape.line(folder.name)}/{p}" for p in (f"labs/lab{lab}/", f"lab{lab}/", ""))
         self.feedback.append(f"No lab {lab} files found: looked for {', '.join(sorted(self.setup.lab_files))} in "
                              f"{where} (the folder itself) and the folders below it. Nothing was graded."
                              + "".join(f"\nFound {n}." for n in found_notes))
@@ -120,7 +124,7 @@ class _StudentGrading:
         used, starter, refused, problems = intake.copy_submission_files(src, folder, s.lab.number, s.lab_files,
                                                                         tree / s.lab.folder, tree / "build")
         self.flags.extend(refused)  # the starter was graded in its place: worth a look
-        self.feedback.append(f"Files graded from your submission ({src.relative_to(folder.parent)}): "
+        self.feedback.append(f"Files graded from your submission ({escape.line(src.relative_to(folder.parent))}): "
                              f"{', '.join(used) if used else 'none'}")
         # A missing file with a task fails that task; one without (a header) loses nothing: say which.
         todo = [n for n in starter if "TODO" in (s.base / s.lab.folder / n).read_text("utf-8", "replace")]
@@ -171,3 +175,25 @@ class _StudentGrading:
                                     seconds, containment=describe(s.limits))
         return outputs.StudentRow(name, build_status, card.score, card.max_score, card.cells, self.flags,
                                   card.statuses, seconds)
+
+    def _write_error(self, out_dir, error, seconds):
+        """The row of a student whose files could not be written: a grader error with the reason (scored 0,
+        regraded by hand), and a short feedback.txt where even that can be written."""
+        reason = f"{type(error).__name__}: {error}"
+        row = grader_error_row(self.folder.name, f"writing the results failed ({reason})", seconds,
+                               sum(self.setup.weights.get(n, 0) for _, n in self.setup.tests), self.flags)
+        try:
+            d = out_dir / outputs.safe_name(self.folder.name)
+            d.mkdir(parents=True, exist_ok=True)
+            outputs.atomic_write(d / "feedback.txt", f"The grading script failed while writing your results "
+                                 f"({reason}); your instructor has been told.\n")
+        except Exception:
+            pass  # the row says it all
+        return row
+
+
+def grader_error_row(name, reason, seconds=0.0, max_score=0.0, flags=()):
+    """A student's row when the grader itself failed on them: 0 points, build "grader-error", the reason as
+    the first review flag (summary.txt counts them; grades.csv and the progress line show the reason)."""
+    return outputs.StudentRow(name, "grader-error", 0.0, max_score, {}, [f"grader error: {reason}"] + list(flags),
+                              {}, seconds)
