@@ -75,21 +75,40 @@ Prediction predict(Algorithm a, Shape s, lab12::Grid grid, const Machine& m, boo
             p.comm_s += comm.back();
             p.compute_s += comp.back();
         }
-        // The two streams of abg_model.h; without overlap the broadcasts of
-        // step s+1 also wait for the product of step s.
-        double ready = 0, done_prev2 = 0, done_prev = 0;  // done(s-2), done(s-1)
-        for (std::size_t k = 0; k < panels.size(); ++k) {
-            const double buffer_free = overlap ? done_prev2 : done_prev;
-            ready = std::max(ready, buffer_free) + comm[k];
-            const double done = std::max(ready, done_prev) + comp[k];
-            done_prev2 = done_prev;
-            done_prev = done;
-        }
-        p.time_s = done_prev;
+        p.time_s = pipeline_time(comm, comp, overlap);
     }
     p.efficiency = p.time_s > 0 ? T1 / (p.P * p.time_s) : 0;
     p.tflops = p.time_s > 0 ? s.flops() / p.time_s / 1e12 : 0;
     return p;
+}
+
+double pipeline_time(const std::vector<double>& comm, const std::vector<double>& comp, bool overlap) {
+    // Without overlap the transfers of step k+1 also wait for product k.
+    double ready = 0, done_prev2 = 0, done_prev = 0;  // done(k-2), done(k-1)
+    for (std::size_t k = 0; k < comm.size() && k < comp.size(); ++k) {
+        const double buffer_free = overlap ? done_prev2 : done_prev;
+        ready = std::max(ready, buffer_free) + comm[k];
+        const double done = std::max(ready, done_prev) + comp[k];
+        done_prev2 = done_prev;
+        done_prev = done;
+    }
+    return done_prev;
+}
+
+double predict_run(const RunInputs& in, const std::vector<double>& widths, const std::vector<double>& bytes_a,
+                   const std::vector<double>& bytes_b, bool overlap) {
+    const std::size_t S = std::min(widths.size(), std::min(bytes_a.size(), bytes_b.size()));
+    std::vector<double> comm(S), comp(S);
+    for (std::size_t k = 0; k < S; ++k) {
+        const double a = bytes_a[k] > 0 ? in.alpha_a + bytes_a[k] * in.beta_a : 0.0;
+        const double b = bytes_b[k] > 0 ? in.alpha_b + bytes_b[k] * in.beta_b : 0.0;
+        comm[k] = in.parallel ? std::max(a, b) : a + b;
+        // With overlap, product k runs beside step k+1's transfers, if any.
+        const bool beside = overlap && k + 1 < S && bytes_a[k + 1] + bytes_b[k + 1] > 0;
+        const double slow = beside && in.gamma_step > 0 ? in.gamma_beside / in.gamma_step : 1.0;
+        comp[k] = 2.0 * in.rows * in.cols * widths[k] * (k == 0 ? in.gamma_first : in.gamma_step) * slow;
+    }
+    return pipeline_time(comm, comp, overlap);
 }
 
 Link fit_link(const std::vector<Sample>& samples, const std::string& source) {

@@ -114,6 +114,34 @@ double allreduce_time(int q, double bytes, const Link& l);
 // max_panel: as summa_panels (0: as wide as the blocks allow).
 Prediction predict(Algorithm a, Shape s, lab12::Grid grid, const Machine& m, bool overlap, std::int64_t max_panel);
 
+// The two streams' pipeline (above) over per-step costs: comm[k] the
+// seconds of step k's transfers, comp[k] of its product; the time the last
+// product ends. overlap false: step k+1's transfers wait for product k.
+double pipeline_time(const std::vector<double>& comm, const std::vector<double>& comp, bool overlap);
+
+// One SUMMA run's inputs, all measured in the run's own launch (mmlab-nccl
+// gemm, before its timed repetitions; model_inputs.h), none taken from
+// SUMMA's own times:
+//   moving n bytes of a step's A panel costs  alpha_a + n beta_a, of its B
+//   panel  alpha_b + n beta_b  (the run's transport - NCCL broadcasts or
+//   copy-engine copies - at this P, each panel timed alone at a 1-wide and at
+//   the widest width); the two run one after the other (NCCL: one stream) or
+//   side by side (the copy engines: `parallel`, the step costs the longer);
+//   a step's product of width w costs  2 m n w gamma, gamma timed on the
+//   panel shape run: the first product (C written only), a later one alone
+//   (C read and written), and a later one while a step's panels move on the
+//   other stream (where that is the design: overlap on, something to move).
+struct RunInputs {
+    double alpha_a = 0, beta_a = 0, alpha_b = 0, beta_b = 0;
+    bool parallel = false;
+    double gamma_first = 0, gamma_step = 0, gamma_beside = 0;
+    double rows = 0, cols = 0;  // this rank's block of C
+};
+// widths[k]: step k's panel width; bytes_a[k], bytes_b[k]: the bytes of its A
+// and B panels this rank's transfers move (0: that panel does not move, no alpha either).
+double predict_run(const RunInputs& in, const std::vector<double>& widths, const std::vector<double>& bytes_a,
+                   const std::vector<double>& bytes_b, bool overlap);
+
 // alpha and beta of a link from a broadcast micro-benchmark between 2
 // processes (q = 2: one hop): alpha = the time of the smallest message,
 // beta = (time of the largest - alpha) / its bytes; the samples are kept as

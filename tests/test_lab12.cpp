@@ -241,6 +241,38 @@ TEST_SUITE("lab12-given") {
         // A K narrower than 256: as wide as the blocks allow (K = 100 in 2 blocks of 50 on a 2 x 2 grid).
         CHECK(md::default_gpu_panel({4096, 4096, 100}, {2, 2}, m) == 50);
     }
+    TEST_CASE("the model from one run's own inputs (predict_run): steps add up alone, overlap hides the smaller stream") {
+        namespace md = mml::model;
+        md::RunInputs in;
+        in.alpha_a = in.alpha_b = 1e-5;
+        in.beta_a = in.beta_b = 1e-11;            // 100 GB/s
+        in.gamma_first = in.gamma_step = 1e-14;   // 100 TFLOP/s
+        in.gamma_beside = 1.1e-14;                // 10 % slower beside traffic
+        in.rows = in.cols = 10000;
+        const std::vector<double> w = {100, 100, 100}, a = {4e5, 4e5, 4e5}, b = {4e5, 4e5, 4e5};
+        const double comp = 2.0 * 10000 * 10000 * 100 * 1e-14, one = 1e-5 + 4e5 * 1e-11, comm = 2 * one;
+        // Without overlap every step is its transfers (A then B), then its product (products alone).
+        CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (comm + comp)));
+        // With overlap (transfers shorter than products): the first transfers, then the products, each but
+        // the last beside the next step's transfers.
+        CHECK(comm < comp);
+        CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(comm + 2 * comp * 1.1 + comp));
+        // Side by side (two copy engines), a step's transfers cost the longer of the two.
+        in.parallel = true;
+        CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (one + comp)));
+        in.parallel = false;
+        // Nothing to move: the products alone, no alpha, overlap or not.
+        const std::vector<double> none = {0, 0, 0};
+        CHECK(md::predict_run(in, w, none, none, true) == doctest::Approx(3 * comp));
+        CHECK(md::predict_run(in, w, none, none, false) == doctest::Approx(3 * comp));
+        // Transfers longer than products: the transfers set the pace, the last product follows them.
+        in.beta_a = in.beta_b = 1e-9;
+        const double slow = 2 * (1e-5 + 4e5 * 1e-9);
+        CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(3 * slow + comp));
+        // pipeline_time is the recurrence predict() uses: one step is comm + comp either way.
+        CHECK(md::pipeline_time({2.0}, {3.0}, true) == doctest::Approx(5.0));
+        CHECK(md::pipeline_time({2.0}, {3.0}, false) == doctest::Approx(5.0));
+    }
     TEST_CASE("a wrong rank layout fails its check (the blocks handed out row-major, the algorithm told column-major)" *
               doctest::skip(kNoMpi)) {
         const l12::Launch l = l12::launch("mmlab-mpi", 4, {"gemm", "--algo", "summa", "--grid", "2x2", "--size", "64,8x12x16",

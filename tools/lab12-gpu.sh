@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
 # Lab 12 on a GPU machine, in one call: build; lab 12's GPU tests (gpu-lab12,
-# gpu-lab12-peers) with one rank per GPU; the benchmarks: SUMMA with and
-# without overlap, fp32 and bf16 (cuBLAS tiles) and lab 8's kernel, beside
-# cuBLAS on one GPU and cublasXt, at 8192^3 (and 16384^3); NCCL and MPI
-# broadcast / allreduce times; compute-sanitizer memcheck on the NCCL path
-# (one rank: --always-broadcast sends every panel through NCCL), after the
-# timings so that a short budget keeps them; the alpha-beta-gamma model from
-# what was just measured (it needs no GPU: mmlab abg-model --measured
-# results.txt gives the same table on any machine).
-# Every step has a time limit inside LAB12_GPU_BUDGET_S (default 480 s).
+# gpu-lab12-peers) with one rank per GPU; the benchmarks: SUMMA fp32 and bf16
+# with the panels moved by NCCL and by the copy engines (--transport
+# nccl,copy), overlap on, beside cuBLAS on one GPU and cublasXt, at 8192^3
+# (checked) and 16384^3 (timing only, with several GPUs), lab 11's tile and
+# overlap off at 8192^3; NCCL and MPI broadcast / allreduce times;
+# compute-sanitizer memcheck on both transports (one rank:
+# --always-broadcast moves every panel), after the timings so that a short
+# budget keeps them; the alpha-beta-gamma model beside every SUMMA run (each
+# run measures its own inputs first: model_inputs.h; it needs no GPU: mmlab
+# abg-model --measured results.txt gives the same tables on any machine).
+# Every step has a time limit inside LAB12_GPU_BUDGET_S (default 570 s).
 # Logs go to $OUT (the device tool brings them back) or build/lab12-gpu;
 # results.txt holds every RESULT line (handouts/data/lab12-h100.txt is one).
 # LAB12_GPU_STEPS="build tests bench panel scale comm cpu sanitizer model" picks steps (they run in that
-# order; scale (16384^3 timing only), panel (one GPU: where the panels' time goes) and cpu (the CPU
-# targets on this machine's quiet cores) only when named);
-# LAB12_RANKS (default: every GPU) sets the ranks of the GPU tests and benchmarks;
-# 16384^3 runs with several GPUs, or with LAB12_BIG=1 (it needs minutes: see bench).
+# order; panel (one GPU: where the panels' time goes) and cpu (the CPU targets on this machine's
+# quiet cores) only when named; scale (16384^3, timing only) only with several GPUs or LAB12_BIG=1);
+# LAB12_RANKS (default: every GPU) sets the ranks of the GPU tests and the sanitizer;
+# LAB12_NPS (default: the same) the GPU counts the benchmarks run on, e.g. "2,4" on a 4-GPU machine.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/lab12-gpu}
 mkdir -p "$out"
-budget=${LAB12_GPU_BUDGET_S:-480}
-steps=${LAB12_GPU_STEPS:-build tests bench comm sanitizer model}
+budget=${LAB12_GPU_BUDGET_S:-570}
+steps=${LAB12_GPU_STEPS:-build tests bench scale comm sanitizer model}
 source tools/lib/steps.sh   # t0, left, want, step, limited
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}   # NVLink multicast stays off on shared machines
 export MMLAB=build/bin/mmlab
@@ -33,12 +35,15 @@ results="$out/results.txt"
 nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm --format=csv,noheader
 gpus=$(nvidia-smi --query-gpu=name --format=csv,noheader | wc -l)
 ranks=${LAB12_RANKS:-$gpus}
+nps=${LAB12_NPS:-$ranks}
+most=${nps##*,}
 date -u
 echo "mpirun: $(command -v mpirun || echo none) $(mpirun --version 2>/dev/null | head -n1); nproc $(nproc); ranks $ranks"
 
 if want build; then
   step "build"
-  limited 240 make -j"$(nproc)" all > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; echo "BUILD FAILED"; }
+  limited 240 make -j"$(nproc)" build/bin/mmlab build/bin/mmlab-nccl build/bin/mmlab-mpi build/bin/mmlab-tests \
+    > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; echo "BUILD FAILED"; }
   grep -E "^configure" "$out/build.log"
   ls -la build/bin/ | grep mmlab
 fi
@@ -46,7 +51,7 @@ fi
 if want tests; then
   step "lab 12 GPU tests ($ranks rank(s); the CPU ones run in CI)"
   # (line-buffered, with each case's duration: a case cut by the limit still shows)
-  MML_LAB12_RANKS=$ranks limited "${LAB12_TESTS_S:-150}" stdbuf -oL bash tools/run-tests.sh build/bin/mmlab-tests \
+  MML_LAB12_RANKS=$ranks limited "${LAB12_TESTS_S:-100}" stdbuf -oL bash tools/run-tests.sh build/bin/mmlab-tests \
     --test-suite=gpu-lab12,gpu-lab12-peers --duration=true > "$out/tests.log" 2>&1
   echo "rc=$?"; grep -E "^\[tests\]|test cases:" "$out/tests.log"; tail -n1 "$out/tests.log"
   grep -B3 -A8 "ERROR" "$out/tests.log" | head -40
@@ -54,27 +59,20 @@ fi
 
 if want bench; then
   # Each launch checks its products against float64 on the host (the
-  # randomized check: about 10 s at 8192^3 on 16 cores, 8x that at 16384^3)
-  # and starts CUDA and NCCL (a few seconds): few, full launches. Every
-  # launch's RESULT lines are saved as it ends (results.txt).
-  step "benchmarks on $ranks GPU(s): SUMMA (overlap on/off, fp32/bf16) beside cuBLAS and cublasXt at 8192^3"
-  limited 170 build/bin/mmlab nccl-gemm --np "$ranks" --size 8192 --precision fp32,bf16 --overlap on,off --reps 5 \
-    --save "$results" > "$out/bench.txt" 2>&1
+  # randomized check: about 10 s at 8192^3 on 16 cores) and starts CUDA and
+  # NCCL (a few seconds): few, full launches; mmlab nccl-gemm runs each
+  # configuration on every --np. Every launch's RESULT lines are saved as it
+  # ends (results.txt).
+  step "benchmarks on $nps GPU(s), 8192^3 checked: SUMMA fp32/bf16 moved by NCCL and by the copy engines, beside cuBLAS and cublasXt"
+  limited 170 build/bin/mmlab nccl-gemm --np "$nps" --size 8192 --precision fp32,bf16 --overlap on --transport nccl,copy \
+    --reps 5 --save "$results" > "$out/bench.txt" 2>&1
   echo "8192: rc $?"
-  limited 50 build/bin/mmlab nccl-gemm --np "$ranks" --size 8192 --precision fp32 --overlap on --always-broadcast \
+  limited 30 build/bin/mmlab nccl-gemm --np "$most" --size 8192 --precision fp32 --overlap off --transport copy \
     --no-peers --reps 5 --save "$results" >> "$out/bench.txt" 2>&1
-  echo "8192 always-broadcast: rc $?"
-  limited 40 build/bin/mmlab nccl-gemm --np "$ranks" --size 8192 --tile lab8 --overlap on --no-peers --reps 3 \
-    --save "$results" >> "$out/bench.txt" 2>&1
-  echo "8192 lab 8 tiles: rc $?"
-  limited 40 build/bin/mmlab nccl-gemm --np "$ranks" --size 8192 --precision bf16 --tile lab11 --overlap on --no-peers \
-    --reps 3 --save "$results" >> "$out/bench.txt" 2>&1
-  echo "8192 lab 11 tiles (bf16, sm_90 only): rc $?"
-  if [ "${LAB12_BIG:-0}" = 1 ] || [ "$ranks" -gt 1 ]; then
-    limited 200 build/bin/mmlab nccl-gemm --np "$ranks" --size 16384 --precision fp32,bf16 --overlap on,off --reps 3 \
-      --save "$results" >> "$out/bench.txt" 2>&1
-    echo "16384: rc $?"
-  fi
+  echo "8192 overlap off (copy): rc $?"
+  limited 30 build/bin/mmlab nccl-gemm --np "$most" --size 8192 --precision bf16 --tile lab11 --overlap on --transport copy \
+    --no-peers --reps 5 --save "$results" >> "$out/bench.txt" 2>&1
+  echo "8192 lab 11 tiles (bf16, sm_90 only, copy): rc $?"
   grep -E "^(summa|rows|cublas)|NOT RUN|^GPU:" "$out/bench.txt"
 fi
 
@@ -102,27 +100,31 @@ if want panel; then
       delete f }'
 fi
 
-if want scale; then
+if want scale && { [ "${LAB12_BIG:-0}" = 1 ] || [ "$most" -gt 1 ]; }; then
   # 16384^3 on every GPU against one GPU, timing only (--no-check: the
   # float64 check costs minutes at this size; the same code is checked at
-  # 8192^3 by the bench step and at odd shapes by the tests).
-  step "16384^3, timing only: SUMMA on $ranks GPU(s) (fp32 overlap on/off, bf16) beside cuBLAS on one GPU and cublasXt"
+  # 8192^3 by the bench step and at odd shapes by the tests). The model's
+  # table marks these runs "timing only".
+  step "16384^3, timing only: SUMMA on $nps GPU(s) (fp32, bf16; NCCL and copy) beside cuBLAS on one GPU and cublasXt"
   nccl() { local np=$1; shift; limited 60 mpirun -np "$np" "${run_as_root[@]}" --oversubscribe -x NCCL_NVLS_ENABLE \
              build/bin/mmlab-nccl gemm --size 16384 --no-check "$@" 2>&1 | tee -a "$out/bench.txt" | grep '^RESULT' >> "$results"; }
   nccl 1 --algo cublas --precision fp32 --reps 3
-  nccl "$ranks" --algo summa --precision fp32 --overlap on --reps 3
-  nccl "$ranks" --algo summa --precision fp32 --overlap off --reps 3
   nccl 1 --algo cublas --precision bf16 --reps 3
-  nccl "$ranks" --algo summa --precision bf16 --overlap on --reps 3
+  for np in ${nps//,/ }; do
+    [ "$np" -gt 1 ] || continue
+    for prec in fp32 bf16; do for tr in nccl copy; do
+      nccl "$np" --algo summa --precision "$prec" --overlap on --transport "$tr" --reps 3
+    done; done
+  done
   nccl 1 --algo cublasxt --reps 1 --warmup 0
-  grep '^RESULT' "$results" | grep 'M=16384' | sed -E 's/.*(P=[0-9]+) algo=([a-z]+).* overlap=([a-z]+).* precision=([a-z0-9]+).* seconds=([0-9.e-]+).*/\1 \2 \3 \4 \5 s/'
+  grep '^RESULT' "$results" | grep 'M=16384' | sed -E 's/.*(P=[0-9]+) algo=([a-z]+).* precision=([a-z0-9]+) seconds=([0-9.e-]+).*/\1 \2 \3 \4 s/'
 fi
 
 if want comm; then
   step "broadcast / allreduce: NCCL on $ranks GPU(s), MPI on 2 processes"
-  limited 40 build/bin/mmlab comm-bench --engine nccl --np "$ranks" --bytes 8,65536,1048576,16777216,268435456,1073741824 \
+  limited 30 build/bin/mmlab comm-bench --engine nccl --np "$ranks" --bytes 8,65536,1048576,16777216,268435456,1073741824 \
     --save "$results" > "$out/comm.txt" 2>&1
-  limited 40 build/bin/mmlab comm-bench --engine mpi --np 2 --bytes 8,65536,1048576,16777216,67108864 \
+  limited 20 build/bin/mmlab comm-bench --engine mpi --np 2 --bytes 8,65536,1048576,16777216,67108864 \
     --save "$results" >> "$out/comm.txt" 2>&1
   grep -vE "^(machine|peak|compiler|gpu)" "$out/comm.txt" | head -40
   cat "$out/comm.txt" >> "$out/bench.txt" && rm -f "$out/comm.txt"  # (at most 8 files come back)
@@ -154,10 +156,11 @@ if want cpu; then
 fi
 
 if want sanitizer; then
-  step "compute-sanitizer memcheck, the NCCL path on $ranks rank(s) (fp32 with overlap, bf16 without, lab 8's and lab 11's tiles)"
-  for args in "--precision fp32 --overlap on" "--precision bf16 --overlap off" "--tile lab8" "--precision bf16 --tile lab11"; do
+  step "compute-sanitizer memcheck on $ranks rank(s): the copy engines (fp32; bf16 with lab 11's tile, overlap off), NCCL (bf16)"
+  for args in "--transport copy --precision fp32" "--transport copy --precision bf16 --tile lab11 --overlap off" \
+              "--precision bf16 --overlap on"; do
     # shellcheck disable=SC2086
-    limited 90 mpirun -np "$ranks" "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
+    limited 45 mpirun -np "$ranks" "${run_as_root[@]}" -x NCCL_NVLS_ENABLE compute-sanitizer --tool memcheck --error-exitcode 99 \
       --print-limit 10 build/bin/mmlab-nccl gemm --always-broadcast --size 1,37x29x1,127x129x131,300x200x100 \
       --panel 7 --reps 1 --warmup 0 $args >> "$out/sanitizer.log" 2>&1
     rc=$?

@@ -6,7 +6,7 @@
 // broadcast still goes through NCCL (--always-broadcast), so the NCCL path is
 // tested on one GPU. Suite gpu-lab12 (graded: the version under test);
 // gpu-lab12-peers: cuBLAS, cublasXt, lab 8's and lab 11's kernels as the
-// tile product (given code and peers, never graded).
+// tile product, the copy-engine transport (given code and peers, never graded).
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -73,6 +73,20 @@ TEST_SUITE("gpu-lab12-peers") {
                         {"gemm", "--algo", "cublasxt", "--size", lab12_sizes(shapes), "--reps", "1", "--warmup", "0"},
                         shapes.size());
     }
+    TEST_CASE("the copy-engine transport (given code: CUDA IPC, cudaMemcpy2DAsync), fp32 and bf16, overlap on and off" *
+              doctest::skip(kNoNccl)) {
+        // One rank copies every panel from itself (--always-broadcast); several fetch them from their
+        // owners over NVLink. Narrow panels (5, 7: many steps, both buffers reused), the default, big odd shapes.
+        const std::vector<std::string> copy = {"--transport", "copy", "--impl", "reference"};
+        auto with = [&](std::vector<std::string> extra) {
+            extra.insert(extra.end(), copy.begin(), copy.end());
+            return extra;
+        };
+        if (check_gpu(with({"--always-broadcast", "--panel", "7"})) &&
+            check_gpu(with({"--always-broadcast", "--overlap", "off", "--panel", "5"})) &&
+            check_gpu(with({"--always-broadcast", "--precision", "bf16", "--panel", "7"})))
+            check_gpu(with({}), {{1025, 777, 2049}, {2000, 3000, 1000}});
+    }
     TEST_CASE("lab 8's kernel as the tile product (strided panels, accumulation through cublasSgeam)" *
               doctest::skip(kNoNccl)) {
         const l12::Launch info = l12::launch("mmlab-nccl", 1, {"gemm", "--tile", "lab8", "--size", "1", "--reps", "1"});
@@ -124,6 +138,9 @@ TEST_SUITE("gpu-lab12-peers") {
             {1, {"gemm", "--algo", "cublasxt", "--precision", "bf16"}, "no bf16 product"},
             {1, {"gemm", "--overlap", "maybe"}, "use on or off"},
             {1, {"gemm", "--tile", "lab11"}, "add --precision bf16"},
+            {1, {"gemm", "--transport", "pigeon"}, "use nccl or copy"},
+            {1, {"gemm", "--transport", "copy", "--impl", "student"}, "not yours"},
+            {1, {"gemm", "--transport", "copy", "--algo", "cublas"}, "moves SUMMA's panels"},
         };
         for (const Case& c : cases) {
             const l12::Launch l = l12::launch("mmlab-nccl", c.np, c.args);

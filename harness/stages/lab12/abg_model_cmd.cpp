@@ -133,11 +133,13 @@ std::vector<ModelRow> gpu_model_rows(const GpuModelInputs& in, const std::vector
             std::int64_t panel = model::default_gpu_panel(s, grid, in.machine);
             for (const Fields& f : measured) {
                 if (field(f, "algo") != "summa" || number(f, "P") != P || field(f, "precision") != precision ||
-                    field(f, "check") != "ok" || field(f, "always_broadcast") == "1")
+                    (field(f, "check") != "ok" && field(f, "check") != "skipped") ||
+                    field(f, "always_broadcast") == "1" || field(f, "transport") == "copy")
                     continue;
                 const Shape ms = shape_of(f);
                 if (ms.M != s.M || ms.N != s.N || ms.K != s.K) continue;
                 (field(f, "overlap") == "off" ? r.measured_serial_s : r.measured_overlap_s) = number(f, "seconds");
+                r.timing_only |= field(f, "check") == "skipped";
                 if (number(f, "panel", 0) > 0 && grid_text(grid) == field(f, "grid")) panel = static_cast<std::int64_t>(number(f, "panel"));
             }
             r.panel = panel;
@@ -183,6 +185,7 @@ void print_gpu_model(const GpuModelInputs& in, const std::vector<ModelRow>& rows
                     measured += std::string(measured.empty() ? "" : " / ") + format_seconds(r.measured_serial_s) +
                                 " (predicted " +
                                 fixed(100 * (r.summa_serial.time_s - r.measured_serial_s) / r.measured_serial_s, 0) + "%)";
+                if (r.timing_only) measured += ", timing only";
             }
             std::printf("%5d %5d %6s %8lld %5lld | %9s %6s | %9s %6s | %10s %9.1f %6s | %s\n", r.P, r.summa_overlap.nodes,
                         grid_text(r.grid).c_str(), static_cast<long long>(r.shape.M), r.summa_overlap.steps,
@@ -371,6 +374,7 @@ int abg_model_command(const std::vector<std::string>& args) {
     const std::vector<ModelRow> rows = gpu_model_rows(in, measured, gpu_n, precision);
     print_gpu_model(in, rows, precision);
     if (!csv.empty()) write_model_csv(csv, rows, precision);
+    print_run_models(measured);  // informative: the exit code stays that of the parts above
     return rc;
 }
 

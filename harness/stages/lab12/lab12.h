@@ -53,6 +53,7 @@ struct NcclRequest {
     std::vector<std::string> precisions = {"fp32"};
     std::vector<std::string> tiles = {"cublas"};
     std::vector<std::string> overlaps = {"on"};
+    std::vector<std::string> transports = {"nccl"};  // how SUMMA's panels move: nccl, copy
     std::string grid;
     long long panel = 0;      // 0: the program's default (model::default_gpu_panel)
     bool always_broadcast = false;  // broadcasts even along rows/columns of one process

@@ -28,11 +28,17 @@ struct ModelRow {
     std::int64_t panel = 0;  // SUMMA's panel width: the measured run's, else model::default_gpu_panel
     model::Prediction rows_1d, summa_serial, summa_overlap;
     double measured_overlap_s = -1, measured_serial_s = -1;  // mmlab-nccl SUMMA, where measured
+    bool timing_only = false;  // a measured run was not checked (--no-check)
 };
 std::vector<ModelRow> gpu_model_rows(const GpuModelInputs& in, const std::vector<Fields>& measured, std::int64_t n,
                                      const std::string& precision);
 void print_gpu_model(const GpuModelInputs& in, const std::vector<ModelRow>& rows, const std::string& precision);
 void write_model_csv(const std::string& path, const std::vector<ModelRow>& rows, const std::string& precision);
+
+// Every SUMMA run in `measured` (mmlab-nccl RESULT lines, checked or timing
+// only) beside model_seconds, the prediction from its own launch's inputs
+// (model_runs.cpp). Returns 1 when one is off by more than 10 %, else 0.
+int print_run_models(const std::vector<Fields>& measured);
 
 // The H100 run recorded in the repository (handouts/data/lab12-h100.txt); "" when absent.
 std::string recorded_gpu_file();

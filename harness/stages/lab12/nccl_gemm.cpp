@@ -66,27 +66,31 @@ Table run_nccl(const NcclRequest& r) {
             for (const std::string& impl : r.impls)
                 for (const std::string& prec : r.precisions)
                     for (const std::string& tile : r.tiles)
-                        for (const std::string& ov : r.overlaps) {
+                        for (const std::string& ov : r.overlaps)
+                            for (const std::string& tr : r.transports) {
                             if (tile == "lab8" && prec != "fp32") continue;   // lab 8's kernel is float32 only
                             if (tile == "lab11" && prec != "bf16") continue;  // lab 11's is bf16 only
+                            if (tr == "copy" && impl == "student") continue;  // the copy transport is given code
                             std::vector<std::string> a = {"gemm",        "--algo", algo,       "--impl",  impl,
                                                           "--size",      sizes,    "--precision", prec, "--tile",
-                                                          tile,          "--overlap", ov,      "--reps",
-                                                          std::to_string(r.reps)};
+                                                          tile,          "--overlap", ov,      "--transport",
+                                                          tr,            "--reps", std::to_string(r.reps)};
                             if (algo == "summa" && !r.grid.empty()) a.insert(a.end(), {"--grid", r.grid});
                             if (r.panel > 0) a.insert(a.end(), {"--panel", std::to_string(r.panel)});
                             if (r.always_broadcast) a.push_back("--always-broadcast");
                             say(P, a);
                             add_launch(t, launch("mmlab-nccl", P, a),
-                                       algo + " " + prec + " " + tile + " overlap " + ov + " on " + std::to_string(P) + " GPU(s)",
+                                       algo + " " + prec + " " + tile + " overlap " + ov + " " + tr + " on " +
+                                           std::to_string(P) + " GPU(s)",
                                        r.save);
                         }
     return t;
 }
 
 void print_nccl(const Table& t) {
-    std::printf("%-8s %-9s %-4s %-6s %-3s %2s %-5s %-18s %10s %8s %7s %7s %7s %8s  %s\n", "algo", "impl", "prec", "tile",
-                "ovl", "P", "grid", "shape", "time", "TFLOP/s", "strong", "weak", "comm", "exposed", "check (error / bound)");
+    std::printf("%-8s %-9s %-4s %-6s %-3s %-5s %2s %-5s %-18s %10s %8s %7s %7s %7s %8s %16s  %s\n", "algo", "impl", "prec",
+                "tile", "ovl", "moves", "P", "grid", "shape", "time", "TFLOP/s", "strong", "weak", "comm", "exposed",
+                "model (error)", "check (error / bound)");
     for (const Fields& f : t.rows) {
         const std::string algo = field(f, "algo");
         const bool peer = algo == "cublas" || algo == "cublasxt";
@@ -110,15 +114,20 @@ void print_nccl(const Table& t) {
         std::string check = field(f, "check");
         if (check == "ok") check += " (" + fixed(number(f, "worst_ratio"), 3) + ")";
         if (wrong) check += ": " + field(f, "failure");
-        const double t_s = number(f, "seconds");
-        std::printf("%-8s %-9s %-4s %-6s %-3s %2d %-5s %-18s %10s %8s %7s %7s %7s %8s  %s\n", algo.c_str(),
+        const double t_s = number(f, "seconds"), model_s = number(f, "model_seconds", -1);
+        const std::string model = peer || wrong || model_s < 0 || t_s <= 0
+                                      ? "-"
+                                      : format_seconds(model_s) + " (" + fixed(100 * (model_s - t_s) / t_s, 0) + "%)";
+        std::printf("%-8s %-9s %-4s %-6s %-3s %-5s %2d %-5s %-18s %10s %8s %7s %7s %7s %8s %16s  %s\n", algo.c_str(),
                     peer ? "-" : field(f, "impl").c_str(), field(f, "precision").c_str(),
-                    algo == "cublasxt" ? "-" : field(f, "tile").c_str(), peer ? "-" : field(f, "overlap").c_str(), P,
+                    algo == "cublasxt" ? "-" : field(f, "tile").c_str(), peer ? "-" : field(f, "overlap").c_str(),
+                    peer ? "-" : field(f, "transport").c_str(), P,
                     field(f, "grid").c_str(), row_shape(f).c_str(), wrong ? "-" : format_seconds(t_s).c_str(),
                     wrong ? "-" : fixed(number(f, "gflops") / 1000, 2).c_str(), wrong ? "-" : percent(strong).c_str(),
                     wrong ? "-" : percent(weak).c_str(),
                     peer || wrong ? "-" : percent(number(f, "comm_fraction", -1)).c_str(),
-                    peer || wrong ? "-" : percent(t_s > 0 ? number(f, "exposed_seconds") / t_s : -1).c_str(), check.c_str());
+                    peer || wrong ? "-" : percent(t_s > 0 ? number(f, "exposed_seconds") / t_s : -1).c_str(), model.c_str(),
+                    check.c_str());
     }
     for (const std::string& n : t.notes) std::printf("%s\n", n.c_str());
     for (const std::string& e : t.errors) std::printf("NOT RUN: %s\n", e.c_str());
@@ -127,8 +136,11 @@ void print_nccl(const Table& t) {
         std::printf("GPU: %s (%s visible), NCCL %s. Time: MPI_Wtime from a barrier until both streams of the slowest rank\n"
                     "are idle, median. strong = T(cuBLAS, one GPU, whole size) / (P x T); weak = T(cuBLAS, one GPU, the\n"
                     "per-GPU block) / T. comm = the communication stream's busy time (CUDA events) / T; exposed = the\n"
-                    "time not covered by products (T - product time): what overlap did not hide. cublasxt: A, B, C in\n"
-                    "host memory, every GPU present (its time includes the host transfers).\n",
+                    "time not covered by products (T - product time): what overlap did not hide. moves: nccl = NCCL\n"
+                    "broadcasts, copy = the copy engines (CUDA IPC). model: the alpha-beta-gamma prediction from inputs\n"
+                    "measured in the same launch before the timed runs (transfers at two panel widths, the products at\n"
+                    "the panel shapes run, alone and beside traffic; model_inputs.h), not from SUMMA's times. cublasxt:\n"
+                    "A, B, C in host memory, every GPU present (its time includes the host transfers).\n",
                     field(f, "device").c_str(), field(f, "gpus").c_str(), field(f, "nccl").c_str());
     }
 }
@@ -136,15 +148,16 @@ void print_nccl(const Table& t) {
 namespace {
 
 const char* kUsage = R"(usage: mmlab nccl-gemm [--algo summa,rows] [--np 1,2] [--size LIST] [--impl student|reference|both]
-                       [--precision fp32,bf16] [--tile cublas,lab8,lab11] [--overlap on,off] [--grid RxC]
+                       [--precision fp32,bf16] [--tile cublas,lab8,lab11] [--overlap on,off] [--transport nccl,copy] [--grid RxC]
                        [--panel W] [--always-broadcast] [--reps R] [--no-peers] [--save FILE]
 Lab 12's GPU SUMMA (build/bin/mmlab-nccl, one MPI process per GPU: mpirun -np P), checked
 against the float64 product gathered on rank 0, beside the peers: cuBLAS on one GPU (at
 the whole size: strong-scaling efficiency; at the per-GPU block: weak-scaling efficiency)
 and cublasXt on every GPU present (host-resident A, B, C; fp32). --tile: the per-tile
 product (cuBLAS, lab 8's kernel for fp32, lab 11's wgmma kernel for bf16 on sm_90); --overlap off: each step's broadcasts wait
-for the previous product. Defaults: --algo summa, --np 1, --size 8192, --precision fp32,
---tile cublas, --overlap on,off, --reps 5. --always-broadcast: broadcasts (and packing) even
+for the previous product; --transport copy: the panels moved by the copy engines (CUDA IPC, one node)
+instead of NCCL's kernels. Defaults: --algo summa, --np 1, --size 8192, --precision fp32,
+--tile cublas, --overlap on,off, --transport nccl, --reps 5. --always-broadcast: broadcasts (and packing) even
 along rows or columns of one process, so that one GPU runs the whole machinery. --save FILE
 appends the RESULT lines to FILE (mmlab abg-model --measured reads them). Exit: 0 all correct, 1 a check failed, 2 bad input,
 no GPU or a missing part (the line says what to install).
@@ -173,6 +186,7 @@ int nccl_gemm_command(const std::vector<std::string>& args) {
         else if (f == "--precision") r.precisions = choose(f, {"fp32", "bf16"});
         else if (f == "--tile") r.tiles = choose(f, {"cublas", "lab8", "lab11"});
         else if (f == "--overlap") r.overlaps = choose(f, {"on", "off"});
+        else if (f == "--transport") r.transports = choose(f, {"nccl", "copy"});
         else if (f == "--grid") r.grid = a.value(f);
         else if (f == "--panel") r.panel = parse_integer(a.value(f), f, 0, 1LL << 40);
         else if (f == "--reps") r.reps = static_cast<int>(parse_integer(a.value(f), f, 1, 1000));

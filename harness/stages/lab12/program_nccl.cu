@@ -12,19 +12,23 @@
 //     --algo summa | rows   the GPU SUMMA (rows = the grid P x 1)
 //     --algo cublas         one cuBLAS call on one GPU (the peer: -np 1)
 //     --algo cublasxt       cublasXtSgemm on every GPU present, A, B, C in host memory (-np 1)
+//     --transport nccl|copy the panels by NCCL broadcasts (the lab's) or by
+//                           the copy engines (summa_copy.h); either way the
+//                           model's inputs are measured first (model_inputs.h)
 //   mmlab-nccl bench  ncclBroadcast / ncclAllReduce times per message size.
 //   mmlab-nccl info   the GPUs, NCCL's version.
 // Answers: RESULT lines on rank 0's stdout (protocol.h); exit 0 all checks
 // passed, 1 one failed, 2 bad input or no GPU (one line from rank 0). What it
 // does as mmlab-mpi does (main, the shared options, inputs, the check, the
 // RESULT line) is program_common.h's; this file is the GPU engine: its
-// options, the GPU and NCCL set-up, the timed run, the NCCL bench.
-#include <cublasXt.h>
+// options, the timed run, the NCCL bench (the GPU and NCCL set-up: gpu_setup.h;
+// the cublasXt peer: cublasxt_peer.h).
 #include <cuda_runtime.h>
 #include <mpi.h>
 #include <nccl.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,7 +38,10 @@
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
+#include "harness/stages/lab12/cublasxt_peer.h"
+#include "harness/stages/lab12/gpu_setup.h"
 #include "harness/stages/lab12/gpu_versions.h"
+#include "harness/stages/lab12/model_inputs.h"
 #include "harness/stages/lab12/mpi_blocks.h"
 #include "harness/stages/lab12/program_common.h"
 #include "labs/common/lab12_gpu.h"
@@ -62,117 +69,12 @@ gemm options:
                             model::default_gpu_panel: one panel where nothing is broadcast)
   --always-broadcast        broadcast even along a row or column of one process (tests: runs
                             NCCL on one GPU)
+  --transport nccl|copy     how the panels move (default nccl): NCCL broadcasts (SMs), or the copy
+                            engines fetching them from their owners over CUDA IPC (one node; the
+                            given SUMMA of harness/stages/lab12/summa_copy.h: --impl reference)
   --reps R --warmup W       timed and untimed repetitions (default 5 and 2)
   --seed S, --no-check, --c-out DIR, --fault rank-layout   as in mmlab-mpi
 )";
-
-// ---------------------------------------------------------------- the GPU and NCCL
-
-int g_local_rank = 0, g_local_size = 1, g_devices = 0;
-ncclComm_t g_world_comm = nullptr;
-
-std::string nccl_version() {
-    int v = 0;
-    nccl_check(ncclGetVersion(&v), "ncclGetVersion");
-    // Since NCCL 2.9 the code is major*10000 + minor*100 + patch.
-    return std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." + std::to_string(v % 100);
-}
-
-std::string device_name() {
-    cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, g_local_rank));
-    return prop.name;
-}
-
-// One GPU per process: local rank i (among the processes of this node) takes GPU i.
-void pick_device() {
-    MPI_Comm node = MPI_COMM_NULL;
-    mpi_check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world().rank, MPI_INFO_NULL, &node),
-              "MPI_Comm_split_type");
-    mpi_check(MPI_Comm_rank(node, &g_local_rank), "MPI_Comm_rank");
-    mpi_check(MPI_Comm_size(node, &g_local_size), "MPI_Comm_size");
-    mpi_check(MPI_Comm_free(&node), "MPI_Comm_free");
-    const cudaError_t err = cudaGetDeviceCount(&g_devices);
-    int ok = err == cudaSuccess && g_devices > 0;
-    int all_ok = 0;
-    mpi_check(MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
-    if (!all_ok)
-        throw Usage(std::string("needs a CUDA GPU per process, but ") +
-                    (err != cudaSuccess ? std::string("cudaGetDeviceCount says: ") + cudaGetErrorString(err)
-                                        : std::string("this machine has none")));
-    int fits = g_local_size <= g_devices, all_fit = 0;
-    mpi_check(MPI_Allreduce(&fits, &all_fit, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
-    if (!all_fit)
-        throw Usage(std::to_string(g_local_size) + " processes on one node but only " + std::to_string(g_devices) +
-                    " GPU(s): one process per GPU (mpirun -np " + std::to_string(g_devices) + " here)");
-    CUDA_CHECK(cudaSetDevice(g_local_rank));
-}
-
-// This process's GPU, then all ranks' NCCL communicator, from an id made by
-// rank 0 and broadcast over MPI.
-void set_up_gpu() {
-    pick_device();
-    ncclUniqueId id{};
-    if (world().rank == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
-    mpi_check(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD), "MPI_Bcast (NCCL id)");
-    nccl_check(ncclCommInitRank(&g_world_comm, world().size, id, world().rank), "ncclCommInitRank");
-}
-
-// The ranks of g_world_comm with the same color, ordered by key.
-ncclComm_t split_world(int color, int key) {
-    ncclComm_t out = nullptr;
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 18, 0)
-    nccl_check(ncclCommSplit(g_world_comm, color, key, &out, nullptr), "ncclCommSplit");
-#else  // older NCCL: the same from MPI, an id per group
-    MPI_Comm group = MPI_COMM_NULL;
-    mpi_check(MPI_Comm_split(MPI_COMM_WORLD, color, key, &group), "MPI_Comm_split");
-    int r = 0, n = 1;
-    MPI_Comm_rank(group, &r);
-    MPI_Comm_size(group, &n);
-    ncclUniqueId id{};
-    if (r == 0) nccl_check(ncclGetUniqueId(&id), "ncclGetUniqueId");
-    mpi_check(MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, group), "MPI_Bcast (NCCL id)");
-    nccl_check(ncclCommInitRank(&out, n, id, r), "ncclCommInitRank");
-    mpi_check(MPI_Comm_free(&group), "MPI_Comm_free");
-#endif
-    return out;
-}
-
-struct Stream {
-    cudaStream_t s = nullptr;
-    Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
-    ~Stream() {
-        if (s) cudaStreamDestroy(s);
-    }
-};
-struct Event {
-    cudaEvent_t e = nullptr;
-    Event() { CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming)); }
-    ~Event() {
-        if (e) cudaEventDestroy(e);
-    }
-};
-struct Comm {
-    ncclComm_t c = nullptr;
-    ~Comm() {
-        if (c) ncclCommDestroy(c);
-    }
-};
-
-// A block of host floats on the device, as float or as bfloat16.
-gpu::DeviceBuffer<char> to_device(const float* host, std::int64_t count, Precision p) {
-    gpu::DeviceBuffer<char> out(std::max<std::size_t>(1, count * element_bytes(p)));
-    if (count == 0) return out;
-    if (p == Precision::Fp32) {
-        CUDA_CHECK(cudaMemcpy(out.get(), host, count * sizeof(float), cudaMemcpyHostToDevice));
-    } else {
-        gpu::DeviceBuffer<float> tmp(count);
-        tmp.copy_from_host(host);
-        to_bf16(tmp.get(), out.get(), count, nullptr);
-        CUDA_CHECK(cudaDeviceSynchronize());
-    }
-    return out;
-}
 
 // ---------------------------------------------------------------- gemm
 
@@ -182,6 +84,7 @@ struct GpuArgs {
     TileKernel tile = TileKernel::Cublas;
     bool overlap = true;
     bool always_broadcast = false;
+    bool copy = false;  // --transport copy
     bool distributed() const { return g.algo == "summa" || g.algo == "rows"; }
 };
 
@@ -206,6 +109,10 @@ GpuArgs parse_gemm(const std::vector<std::string>& args) {
             c.overlap = v == "on";
         } else if (f == "--always-broadcast") {
             c.always_broadcast = true;
+        } else if (f == "--transport") {
+            const std::string v = value();
+            require_one_of(f, v, {"nccl", "copy"});
+            c.copy = v == "copy";
         } else {
             return false;
         }
@@ -225,43 +132,14 @@ GpuArgs parse_gemm(const std::vector<std::string>& args) {
         throw Usage("--tile lab11 is lab 11's bf16 kernel (wgmma): add --precision bf16");
     if (c.tile == TileKernel::Lab11 && !lab11_kernel_available())
         throw Usage("--tile lab11: lab 11's kernel is not in this build (built without the reference solutions)");
-    if (c.distributed() && !gpu_version(g.reference))
+    if (c.copy && !c.distributed())
+        throw Usage("--transport copy moves SUMMA's panels: use it with --algo summa or rows");
+    if (c.copy && !g.reference)
+        throw Usage("--transport copy runs the given copy-engine SUMMA, not yours: use --impl reference with it, "
+                    "or --transport nccl for your version");
+    if (c.distributed() && !c.copy && !gpu_version(g.reference))
         throw Usage("the reference is not in this build (built without the solutions, as the grader builds submissions)");
     return c;
-}
-
-double cublasxt_seconds(const Matrix& A, const Matrix& B, Matrix& C, Shape s) {
-    cublasXtHandle_t xt = nullptr;
-    auto check = [](cublasStatus_t st, const char* what) {
-        if (st != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string(what) + " failed: " + cublasGetStatusString(st));
-    };
-    check(cublasXtCreate(&xt), "cublasXtCreate");
-    std::vector<int> ids(g_devices);
-    for (int d = 0; d < g_devices; ++d) ids[d] = d;
-    check(cublasXtDeviceSelect(xt, g_devices, ids.data()), "cublasXtDeviceSelect");
-    const float one = 1.0f, zero = 0.0f;
-    const double t0 = MPI_Wtime();
-    // Row-major C = A*B as column-major C^T = B^T A^T; cublasXt moves the
-    // tiles between host and GPUs itself.
-    check(cublasXtSgemm(xt, CUBLAS_OP_N, CUBLAS_OP_N, s.N, s.M, s.K, &one, B.data(), s.N, A.data(), s.K, &zero, C.data(),
-                        s.N),
-          "cublasXtSgemm");
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const double t = MPI_Wtime() - t0;
-    check(cublasXtDestroy(xt), "cublasXtDestroy");
-    return t;
-}
-
-// The cublasXt peer: A, B and C stay in rank 0's host memory (one process).
-Measured run_cublasxt(const GpuArgs& c, ShapeRun& r) {
-    Measured m;
-    for (int rep = 0; rep < c.g.warmup + c.g.reps; ++rep) {
-        poison(r.C);
-        const double t = cublasxt_seconds(r.A, r.B, r.C, r.shape);
-        if (rep >= c.g.warmup) m.seconds.push_back(t);
-    }
-    m.fields.add("tile_product", "cublasXt on " + std::to_string(g_devices) + " GPU(s), A, B, C in host memory");
-    return m;
 }
 
 // Hands out the blocks and moves them to the GPU, runs SUMMA (or, for the
@@ -285,7 +163,6 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
     Stream comm_stream, compute_stream;
     TileGemm gemm(c.tile, c.precision, compute_stream.s);
     const std::size_t es = element_bytes(c.precision);
-    Comm row, col;
     std::int64_t widest = 0;
     for (const Panel& p : panels) widest = std::max(widest, p.width());
     gpu::DeviceBuffer<char> a_panel[2], b_panel[2];
@@ -293,16 +170,15 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
     StepTimer timer(panels.size());
     GpuSumma ctx;
     if (distributed) {
-        row.c = split_world(mine.row, mine.col);
-        col.c = split_world(mine.col, mine.row);
+        const GridComms comms = grid_comms(r.grid, mine.row, mine.col);
         for (int b = 0; b < 2; ++b) {
             a_panel[b] = gpu::DeviceBuffer<char>(std::max<std::size_t>(1, mine.rows() * widest * es));
             b_panel[b] = gpu::DeviceBuffer<char>(std::max<std::size_t>(1, widest * mine.cols() * es));
         }
         ctx.L = mine;
         ctx.panels = panels;
-        ctx.row_comm = row.c;
-        ctx.col_comm = col.c;
+        ctx.row_comm = comms.row;
+        ctx.col_comm = comms.col;
         ctx.comm = comm_stream.s;
         ctx.gemm = &gemm;
         ctx.precision = c.precision;
@@ -321,15 +197,23 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
         ctx.always_broadcast = c.always_broadcast;
         ctx.timer = &timer;
     }
-    const SummaGpuFn fn = distributed ? gpu_version(g.reference) : nullptr;
+    const SummaGpuFn fn = distributed && !c.copy ? gpu_version(g.reference) : nullptr;
+    // The copy transport reaches the owners' blocks (uploaded above: every
+    // rank's are there once all have passed the first barrier below).
+    mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier (blocks uploaded)");
+    std::unique_ptr<PeerBlocks> peers;
+    if (distributed && c.copy) peers = std::make_unique<PeerBlocks>(r.layouts, rank, dA.get(), dB.get());
     Measured m;
+    if (distributed) measure_model_inputs(ctx, peers.get(), m.fields);
     std::vector<double> comm, gemm_s;
     for (int rep = 0; rep < g.warmup + g.reps; ++rep) {
         poison_device(dC.get(), c_count, nullptr);
         CUDA_CHECK(cudaDeviceSynchronize());
         mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
         const double t0 = MPI_Wtime();
-        if (distributed)
+        if (peers)
+            summa_copy(ctx, *peers);
+        else if (distributed)
             fn(ctx);
         else
             gemm.run(dA.get(), s.K, dB.get(), s.N, dC.get(), s.N, s.M, s.N, s.K, false);
@@ -344,6 +228,7 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
         comm.push_back(comm_t);
         gemm_s.push_back(gemm_t);
     }
+    if (peers) peers->close();
     if (gathers_c(g)) {
         Matrix C_loc(1, std::max<std::int64_t>(1, c_count));
         if (c_count) CUDA_CHECK(cudaMemcpy(C_loc.data(), dC.get(), c_count * sizeof(float), cudaMemcpyDeviceToHost));
@@ -392,16 +277,19 @@ int gemm_command(const std::vector<std::string>& args) {
     const std::string device = device_name();
     const gpu::DeviceInfo info = gpu::read_device_info();
     require_tile_gpu(c.tile, info);
+    if (c.copy && !one_node())
+        throw Usage("--transport copy needs every rank on one node (CUDA IPC): use --transport nccl across nodes");
     const model::Machine rule = panel_machine(c.precision, info);
     GemmEngine engine;
     engine.name = "nccl";
     engine.grid_of = [&](const GemmArgs& g, Shape s) { return shared_grid(g, s, !c.distributed()); };
     engine.run = [&](ShapeRun& r) {
         const std::int64_t panel = c.g.panel > 0 ? c.g.panel : model::default_gpu_panel(r.shape, r.grid, rule);
-        Measured m = c.g.algo == "cublasxt" ? run_cublasxt(c, r) : run_gpu(c, r, panel);
+        Measured m = c.g.algo == "cublasxt" ? run_cublasxt(c.g, r) : run_gpu(c, r, panel);
         m.fields.add("precision", precision_name(c.precision))
             .add("tile", c.g.algo == "cublasxt" ? "cublasxt" : tile_name(c.tile));
         m.fields.add("overlap", c.overlap ? "on" : "off").add("always_broadcast", c.always_broadcast ? 1 : 0);
+        m.fields.add("transport", c.distributed() ? (c.copy ? "copy" : "nccl") : "-");
         m.fields.add("panel", static_cast<long long>(panel));
         m.fields.add("panel_from", c.g.panel > 0 ? "--panel" : "model");
         m.fields.add("device", device).add("gpus", g_devices).add("nccl", nccl_version());
@@ -464,6 +352,7 @@ int main(int argc, char** argv) {
     using namespace mml::lab12;
     return program_main(argc, argv, "mmlab-nccl", kUsage,
                         {{"gemm", gemm_command}, {"bench", bench_command}, {"info", info_command}}, [] {
+                            free_grid_comms();
                             if (g_world_comm) ncclCommDestroy(g_world_comm);
                         });
 }

@@ -1,0 +1,82 @@
+// SUMMA with the panels moved by the GPUs' copy engines (mmlab-nccl gemm
+// --transport copy): given code beside the lab's NCCL version, to show how
+// close to P x one GPU the products can come when moving the panels takes no
+// SMs from them.
+//
+// Why it can: a panel's source never changes during the product (it is a
+// piece of its owner's A or B block), so a rank that needs it can fetch it
+// itself - a cudaMemcpy2DAsync from the owner's memory into its own panel
+// buffer, which the copy engines run over NVLink while every SM multiplies.
+// The owner takes no part and nothing has to wait across processes: the
+// blocks are uploaded before the first barrier and freed after the last.
+// The owners' memory is reached through CUDA IPC: each rank exports its A
+// and B blocks (cudaIpcGetMemHandle), the handles go round over MPI, and
+// each rank opens those of its process row (A) and column (B). So every rank
+// must sit on one node (a Usage error otherwise).
+//
+// The steps, buffers and events are those of the NCCL version
+// (solutions/lab12/summa_nccl.cu): step s's panels land in buffer s % 2 on
+// the communication stream while step s-1 is multiplied. The B panel's copy
+// forks onto a stream of its own and joins back, so that the A and B panels
+// (from two different owners on a 2-D grid) move on two copy engines at once. A rank that owns a
+// panel multiplies it where it lies (no copy), unless always_broadcast asks
+// for the copies anyway (one GPU then copies from itself: the tests).
+#pragma once
+
+#include <vector>
+
+#include "labs/common/lab12_nccl.h"
+
+namespace mml::lab12 {
+
+// Every rank's A and B blocks as this process reaches them: its own
+// pointers, or the peers' opened IPC handles (null: not needed here).
+class PeerBlocks {
+public:
+    // Collective over MPI_COMM_WORLD. layouts: every rank's (index = rank).
+    PeerBlocks(const std::vector<Layout>& layouts, int rank, const void* A_loc, const void* B_loc);
+    ~PeerBlocks();  // closes the handles (close() first on the normal path)
+    PeerBlocks(const PeerBlocks&) = delete;
+    PeerBlocks& operator=(const PeerBlocks&) = delete;
+    // Collective: closes this rank's handles, then a barrier, so that no
+    // owner frees a block another rank still has open.
+    void close();
+
+    const void* A(int rank) const { return a_[rank]; }
+    const void* B(int rank) const { return b_[rank]; }
+    const Layout& layout(int rank) const { return layouts_[rank]; }
+    // The B panels' stream, and the events that fork it from and join it to
+    // the communication stream.
+    cudaStream_t side() const { return side_; }
+    cudaEvent_t fork() const { return fork_; }
+    cudaEvent_t join() const { return join_; }
+
+private:
+    std::vector<Layout> layouts_;
+    std::vector<const void*> a_, b_;
+    std::vector<void*> opened_;  // to cudaIpcCloseMemHandle
+    cudaStream_t side_ = nullptr;
+    cudaEvent_t fork_ = nullptr, join_ = nullptr;
+};
+
+// Step s's panels into g.a_panel[s % 2] / g.b_panel[s % 2] (or the local
+// block where this rank owns them), on `stream` (the B panel forked onto
+// peers.side() and joined back): the copies alone, without SUMMA's events or timers. Returns the A and B operands of step s and their row
+// strides. Used by summa_copy and by the model's transfer measurement.
+// `moves` picks the panels moved (the model times each alone).
+struct StepOperands {
+    const void* a = nullptr;
+    std::int64_t lda = 0;
+    const void* b = nullptr;
+};
+enum Moves { kMoveA = 1, kMoveB = 2, kMoveBoth = 3 };
+StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s, cudaStream_t stream,
+                       int moves = kMoveBoth);
+// Bytes of the panels `moves` picks that this rank receives in step s (0 where it owns them).
+double copy_step_bytes(const GpuSumma& g, std::size_t s, int moves = kMoveBoth);
+
+// The whole product, enqueued on g.comm and g.gemm->stream(); returns
+// without waiting (as summa_nccl).
+void summa_copy(const GpuSumma& g, const PeerBlocks& peers);
+
+}  // namespace mml::lab12

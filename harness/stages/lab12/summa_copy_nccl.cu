@@ -1,0 +1,142 @@
+// SUMMA with copy-engine transfers (summa_copy.h).
+#include "harness/stages/lab12/summa_copy.h"
+
+#include <mpi.h>
+
+#include "gpu/cuda_check.h"
+#include "harness/stages/lab12/program_common.h"
+#include "labs/common/lab12_comm.h"
+
+namespace mml::lab12 {
+
+PeerBlocks::PeerBlocks(const std::vector<Layout>& layouts, int rank, const void* A_loc, const void* B_loc)
+    : layouts_(layouts), a_(layouts.size(), nullptr), b_(layouts.size(), nullptr) {
+    const int P = static_cast<int>(layouts.size());
+    a_[rank] = A_loc;
+    b_[rank] = B_loc;
+    CUDA_CHECK(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
+    CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
+    // Two handles per rank, gathered everywhere: [2r] its A, [2r+1] its B.
+    cudaIpcMemHandle_t mine[2];
+    CUDA_CHECK(cudaIpcGetMemHandle(&mine[0], const_cast<void*>(A_loc)));
+    CUDA_CHECK(cudaIpcGetMemHandle(&mine[1], const_cast<void*>(B_loc)));
+    std::vector<cudaIpcMemHandle_t> all(2 * P);
+    mpi_check(MPI_Allgather(mine, static_cast<int>(sizeof mine), MPI_BYTE, all.data(), static_cast<int>(sizeof mine),
+                            MPI_BYTE, MPI_COMM_WORLD),
+              "MPI_Allgather (CUDA IPC handles)");
+    const Layout& me = layouts[rank];
+    auto open = [&](const cudaIpcMemHandle_t& h) {
+        void* p = nullptr;
+        CUDA_CHECK(cudaIpcOpenMemHandle(&p, h, cudaIpcMemLazyEnablePeerAccess));
+        opened_.push_back(p);
+        return static_cast<const void*>(p);
+    };
+    for (int r = 0; r < P; ++r) {
+        if (r == rank) continue;
+        if (layouts[r].row == me.row) a_[r] = open(all[2 * r]);      // my process row: its A panels
+        if (layouts[r].col == me.col) b_[r] = open(all[2 * r + 1]);  // my process column: its B panels
+    }
+}
+
+PeerBlocks::~PeerBlocks() {
+    for (void* p : opened_) cudaIpcCloseMemHandle(p);  // close() did it on the normal path
+    if (join_) cudaEventDestroy(join_);
+    if (fork_) cudaEventDestroy(fork_);
+    if (side_) cudaStreamDestroy(side_);
+}
+
+void PeerBlocks::close() {
+    CUDA_CHECK(cudaDeviceSynchronize());  // no copy still reads them
+    for (void* p : opened_) CUDA_CHECK(cudaIpcCloseMemHandle(p));
+    opened_.clear();
+    mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier (IPC handles closed)");
+}
+
+namespace {
+
+int rank_at(const Grid& g, int row, int col) { return row * g.cols + col; }
+
+bool copies_a(const GpuSumma& g, const Panel& p) {
+    return (g.L.grid.cols > 1 || g.always_broadcast) && (p.a_owner != g.L.col || g.always_broadcast);
+}
+bool copies_b(const GpuSumma& g, const Panel& p) {
+    return (g.L.grid.rows > 1 || g.always_broadcast) && (p.b_owner != g.L.row || g.always_broadcast);
+}
+
+}  // namespace
+
+double copy_step_bytes(const GpuSumma& g, std::size_t s, int moves) {
+    const Panel& p = g.panels[s];
+    const double w = static_cast<double>(p.width()), es = static_cast<double>(g.elem_bytes);
+    return ((moves & kMoveA) && copies_a(g, p) ? g.L.rows() * w * es : 0.0) +
+           ((moves & kMoveB) && copies_b(g, p) ? w * g.L.cols() * es : 0.0);
+}
+
+StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s, cudaStream_t stream, int moves) {
+    const Layout& L = g.L;
+    const Panel& p = g.panels[s];
+    const std::int64_t m = L.rows(), n = L.cols(), w = p.width();
+    const std::size_t es = g.elem_bytes;
+    const int buf = static_cast<int>(s % 2);
+    StepOperands op;
+    bool joins = false;
+    // B first, forked onto the side stream (it then runs beside A's copy):
+    // the w rows from k0 of the owner's B block (in my process column: my
+    // columns), contiguous already.
+    const int b_rank = rank_at(L.grid, p.b_owner, L.col);
+    const Layout& lb = peers.layout(b_rank);
+    const char* b_src = static_cast<const char*>(peers.B(b_rank)) + (p.k0 - lb.kb0) * n * es;
+    if (copies_b(g, p)) {
+        if (n > 0 && w > 0 && (moves & kMoveB)) {
+            CUDA_CHECK(cudaEventRecord(peers.fork(), stream));
+            CUDA_CHECK(cudaStreamWaitEvent(peers.side(), peers.fork(), 0));
+            CUDA_CHECK(cudaMemcpyAsync(g.b_panel[buf], b_src, w * n * es, cudaMemcpyDeviceToDevice, peers.side()));
+            CUDA_CHECK(cudaEventRecord(peers.join(), peers.side()));
+            joins = true;
+        }
+        op.b = g.b_panel[buf];
+    } else {
+        op.b = b_src;
+    }
+    // A: the w columns from k0 of the owner's A block (the owner is in my
+    // process row, so its block has my rows), packed row after row.
+    const int a_rank = rank_at(L.grid, L.row, p.a_owner);
+    const Layout& la = peers.layout(a_rank);
+    const char* a_src = static_cast<const char*>(peers.A(a_rank)) + (p.k0 - la.ka0) * es;
+    if (copies_a(g, p)) {
+        if (m > 0 && w > 0 && (moves & kMoveA))
+            CUDA_CHECK(cudaMemcpy2DAsync(g.a_panel[buf], w * es, a_src, la.a_depth() * es, w * es, m,
+                                         cudaMemcpyDeviceToDevice, stream));
+        op.a = g.a_panel[buf];
+        op.lda = w;
+    } else {  // my own columns, read in place with my block's row stride
+        op.a = a_src;
+        op.lda = la.a_depth();
+    }
+    if (joins) CUDA_CHECK(cudaStreamWaitEvent(stream, peers.join(), 0));
+    return op;
+}
+
+void summa_copy(const GpuSumma& g, const PeerBlocks& peers) {
+    const cudaStream_t compute = g.gemm->stream();
+    const std::int64_t m = g.L.rows(), n = g.L.cols();
+    for (std::size_t s = 0; s < g.panels.size(); ++s) {
+        const int buf = static_cast<int>(s % 2);
+        // ---- communication stream: step s's panels into buffer `buf`
+        if (s >= 2) CUDA_CHECK(cudaStreamWaitEvent(g.comm, g.product_done[buf], 0));  // its last reader is done
+        if (!g.overlap && s >= 1) CUDA_CHECK(cudaStreamWaitEvent(g.comm, g.product_done[1 - buf], 0));
+        if (g.timer) g.timer->comm_begin(s, g.comm);
+        const StepOperands op = copy_step(g, peers, s, g.comm);
+        if (g.timer) g.timer->comm_end(s, g.comm);
+        CUDA_CHECK(cudaEventRecord(g.panel_ready[buf], g.comm));
+        // ---- compute stream: C (+)= A panel * B panel
+        CUDA_CHECK(cudaStreamWaitEvent(compute, g.panel_ready[buf], 0));
+        if (g.timer) g.timer->gemm_begin(s, compute);
+        g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, g.panels[s].width(), s > 0);
+        if (g.timer) g.timer->gemm_end(s, compute);
+        CUDA_CHECK(cudaEventRecord(g.product_done[buf], compute));
+    }
+}
+
+}  // namespace mml::lab12
