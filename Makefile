@@ -2,7 +2,10 @@
 #   make / make all        build build/bin/mmlab (the harness) and build/bin/mmlab-tests (the tests)
 #   make labN              your lab N (labs/catalog.txt lists them): its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
-#   make test              every test (reference code; GPU tests where a GPU is), ends with "N passed, N failed"
+#   make test              the tests of the labs, the harness and the tools every user runs (reference
+#                          code; GPU tests where a GPU is), ends with "N passed, N failed"
+#   make test-all          make test plus the instructors' tooling: grading end to end, the hostile set,
+#                          Slurm, Gradescope, Classroom, the release, set-up simulations (what CI runs)
 #   make demo [PLOT=dir]   the whole progression (reference solutions); PLOT=dir also writes its JSON and charts
 #   make demo LAB=N        one lab's demo: every stage of lab N (reference) beside the baseline, same knobs
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
@@ -18,7 +21,7 @@
 #   make objects           compile every source file, link nothing (tools/check-package-versions.sh)
 #   make compare BEFORE=a.json AFTER=b.json [PLOT=dir]   before/after of two --json runs, with significance
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)
-#   make sanitize LAB=N    the same for lab N's tests on YOUR code (SOLUTION=1: the reference)
+#   make sanitize LAB=N    the same for lab N's tests on YOUR code, building only what they need (SOLUTION=1: the reference)
 #   make gpu-check         GPU machine: build, every test, GPU tests under compute-sanitizer, starters, benchmarks
 #   make clean             remove build/ (every build, sanitizer builds and the configuration)
 #   make help              this list
@@ -141,6 +144,9 @@ ifeq ($(HAVE_CUDA),1)
 else
   CU_SRCS :=
   CORE_SRCS += harness/gpu_backend_none.cpp
+  # Its "why no GPU" names how this build was configured: CUDA=0, or no nvcc.
+  $(BUILD)/obj/harness/gpu_backend_none.cpp.o: CXXFLAGS += -DMML_CUDA_CHOSEN_OFF=$(or $(CUDA_CHOSEN_OFF),0)
+  $(BUILD)/obj/harness/gpu_backend_none.cpp.o: $(BUILD)/config.mk
 endif
 REF_BIND_SRCS := $(foreach f,$(REG_SRCS),$(if $(filter references%,$(notdir $(f))),$(f)))
 REG_SRCS := $(filter-out $(REF_BIND_SRCS),$(REG_SRCS))
@@ -172,6 +178,28 @@ ifeq ($(NO_REFERENCE),1)
   REF_BIND_SRCS :=
   REF_LIBS :=
   REF_TEST_SRCS :=
+endif
+
+# ONLY_LAB=N (make sanitize LAB=N passes it to its builds): mmlab and
+# mmlab-tests with labs 1..N alone (a lab builds on the ones before it) and,
+# of the tests, only the files that hold lab N's suites - what lab N's tests
+# need, not every lab's - in a folder of their own ($(BUILD)/bin/lab<N>), so
+# that the whole build's programs stay as they are. Objects are shared.
+ifneq ($(ONLY_LAB),)
+  ifeq ($(filter $(ONLY_LAB),$(LAB_NUMBERS)),)
+    $(error ONLY_LAB=$(ONLY_LAB) is not a lab: one of $(LAB_NUMBERS))
+  endif
+  ONLY_LABS := $(foreach n,$(LAB_NUMBERS),$(if $(shell [ $(n) -le $(ONLY_LAB) ] && echo y),$(n)))
+  only_labs = $(filter $(foreach n,$(ONLY_LABS),$(1)$(n)/%),$(2))
+  REG_SRCS := $(call only_labs,harness/stages/lab,$(REG_SRCS))
+  REF_BIND_SRCS := $(call only_labs,harness/stages/lab,$(REF_BIND_SRCS))
+  STAGE_SRCS := $(filter-out labs/lab%,$(STAGE_SRCS)) $(call only_labs,labs/lab,$(STAGE_SRCS))
+  REF_SRCS := $(call only_labs,solutions/lab,$(REF_SRCS))
+  GIVEN_SRCS := $(if $(GIVEN_SRCS),$(call given_to,$(ONLY_LAB)))
+  TEST_SRCS := tests/main.cpp $(filter-out tests/main.cpp,$(shell grep -lE \
+               'TEST_SUITE\("($(subst $(COMMA),|,$(call lab_suites,$(ONLY_LAB))))"\)' $(TEST_SRCS) /dev/null))
+  REF_TEST_SRCS :=
+  BIN := $(BUILD)/bin/lab$(ONLY_LAB)
 endif
 
 obj = $(patsubst %,$(BUILD)/obj/%.o,$(1))
@@ -323,9 +351,19 @@ $(BUILD)/compile_commands.json: $(BIN)/mmlab $(BIN)/mmlab-tests $(MPI_PROGRAMS)
 .PHONY: objects
 objects: $(CC_OBJS)
 
-# Every test, against the reference solutions (and GPU tests where a GPU is).
-# MML_GRADING_TESTS=1: the grading script's tests run too (tests/test_grading.cpp).
+# The tests in two tiers, against the reference solutions (and GPU tests
+# where a GPU is). make test: what every user runs - the labs, the harness,
+# the tools (plots, compare). make test-all: that and the instructors' tooling,
+# INSTRUCTOR_SUITES (tools/grade.py end to end with its hostile set and Slurm,
+# Gradescope, Classroom, the student release, the golden outputs, set-up on
+# simulated machines); their long cases run only where MML_GRADING_TESTS is set.
+INSTRUCTOR_SUITES := grading,grading-units,packaging,golden,setup
+.PHONY: test-all only-lab
+# ONLY_LAB=N only-lab: lab N's programs alone (ONLY_LAB above; make sanitize LAB=N)
+only-lab: $(BIN)/mmlab $(BIN)/mmlab-tests
 test: all
+	@MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests --test-suite-exclude=$(INSTRUCTOR_SUITES)
+test-all: all
 	@MMLAB=$(BIN)/mmlab MML_GRADING_TESTS=1 bash tools/run-tests.sh $(BIN)/mmlab-tests
 
 # make grade SUBMISSIONS=dir LAB=N [OUT=dir] [SLURM=1] [GRADE_FLAGS="-j 2 --perf ..."]:
@@ -603,19 +641,22 @@ endif
 # reference with SOLUTION=1), under ASan+UBSan and, for a threaded lab, TSan.
 SAN_IMPL := $(if $(LAB),$(IMPL),reference)
 SAN_WHAT := $(if $(LAB),lab $(LAB)'s tests on the $(SAN_IMPL) code,every CPU test suite on the reference code)
-SAN_ASAN_SUITE := $(if $(LAB),--test-suite=lab$(LAB))
+SAN_ASAN_SUITE := $(if $(LAB),--test-suite=$(call lab_suites,$(LAB)))
 SAN_TSAN_RUN := $(if $(LAB),$(filter lab$(LAB),$(subst $(SAN_COMMA), ,$(SAN_TSAN_SUITES))),$(SAN_TSAN_SUITES))
+# LAB=N: each sanitizer build makes only what lab N's tests need (ONLY_LAB above).
+SAN_BUILD_WHAT := $(if $(LAB),ONLY_LAB=$(LAB) only-lab,all)
+SAN_BIN = $(BUILD)/$(1)/bin$(if $(LAB),/lab$(LAB))
 sanitize:
 	@echo "== make sanitize: AddressSanitizer + UndefinedBehaviorSanitizer, $(SAN_WHAT) =="
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CUDA=0 HAVE_CUDA=0 SANITIZE="$(SAN_ASAN_FLAGS)" all
-	@MML_IMPL=$(SAN_IMPL) MMLAB=$(BUILD)/asan/bin/mmlab ASAN_OPTIONS=detect_leaks=1 \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 bash tools/run-tests.sh $(BUILD)/asan/bin/mmlab-tests $(SAN_ASAN_SUITE)
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/asan CUDA=0 HAVE_CUDA=0 SANITIZE="$(SAN_ASAN_FLAGS)" $(SAN_BUILD_WHAT)
+	@MML_IMPL=$(SAN_IMPL) MMLAB=$(call SAN_BIN,asan)/mmlab ASAN_OPTIONS=detect_leaks=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 bash tools/run-tests.sh $(call SAN_BIN,asan)/mmlab-tests $(SAN_ASAN_SUITE)
 ifneq ($(SAN_TSAN_RUN),)
 	@echo "== make sanitize: ThreadSanitizer, $(if $(LAB),lab $(LAB) on the $(SAN_IMPL) code,the threaded labs ($(SAN_TSAN_SUITES))) (OpenMP regions run on one thread here) =="
-	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CUDA=0 HAVE_CUDA=0 NO_OPENMP=1 SANITIZE="$(SAN_TSAN_FLAGS)" all
-	@MML_IMPL=$(SAN_IMPL) MMLAB=$(BUILD)/tsan/bin/mmlab TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tools/tsan-suppressions.txt \
-	  bash tools/run-tests.sh $(BUILD)/tsan/bin/mmlab-tests --test-suite=$(SAN_TSAN_RUN)
-	@$(BUILD)/tsan/bin/mmlab-tests --list-test-suites | grep -qE '^ *($(subst $(SAN_COMMA),|,$(SAN_TSAN_RUN))) *$$' || \
+	@$(MAKE) --no-print-directory BUILD=$(BUILD)/tsan CUDA=0 HAVE_CUDA=0 NO_OPENMP=1 SANITIZE="$(SAN_TSAN_FLAGS)" $(SAN_BUILD_WHAT)
+	@MML_IMPL=$(SAN_IMPL) MMLAB=$(call SAN_BIN,tsan)/mmlab TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=$(CURDIR)/tools/tsan-suppressions.txt \
+	  bash tools/run-tests.sh $(call SAN_BIN,tsan)/mmlab-tests --test-suite=$(SAN_TSAN_RUN)
+	@$(call SAN_BIN,tsan)/mmlab-tests --list-test-suites | grep -qE '^ *($(subst $(SAN_COMMA),|,$(SAN_TSAN_RUN))) *$$' || \
 	  echo "(no $(SAN_TSAN_RUN) test suite in this build yet: nothing threaded for ThreadSanitizer to check)"
 endif
 	@echo "make sanitize: clean ($(SAN_WHAT))"

@@ -17,8 +17,18 @@ struct PeakResult {
 // about `seconds`. Throws std::invalid_argument if the CPU lacks that SIMD.
 PeakResult measure_fma_peak(SimdLevel simd, int threads, double seconds = 0.2);
 
-// The peak of the widest SIMD present (cached per thread count within a run).
+// The peak of the widest SIMD present (cached per thread count within a run):
+// the best of kPeakRuns runs of kPeakRunSeconds each.
+constexpr int kPeakRuns = 5;
+constexpr double kPeakRunSeconds = 0.06;
 double measured_peak_gflops(int threads);
+// That peak and the lowest of its runs: far apart, other programs held the
+// cores while it was measured (the best is still what % peak divides by).
+struct PeakSpread {
+    double best = 0;
+    double lowest = 0;
+};
+PeakSpread measured_peak_spread(int threads);
 // Measures that peak again and keeps the higher value: the harness calls it
 // when a stage ran faster than the remembered peak (which was then measured
 // while other programs held the cores).

@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -41,20 +42,26 @@ __global__ void convert_rows(const float* __restrict__ in, Out* __restrict__ out
 
 // out (cols x ld) = in (rows x cols) transposed and rounded, zeros in columns
 // rows..ld-1 of out: 32 x 32 tiles through shared memory, so that both the
-// reads and the writes are coalesced.
+// reads and the writes are coalesced. blockIdx.y walks the tile rows in
+// steps of gridDim.y: a grid's y is at most 65535, and a long K (B has K
+// rows) needs more tile rows than that (K = 50,000,000: 1,562,500).
 template <typename Out>
 __global__ void convert_transposed(const float* __restrict__ in, Out* __restrict__ out, std::int64_t rows,
                                    std::int64_t cols, std::int64_t ld, InputRounding format) {
     __shared__ float tile[32][33];
-    const std::int64_t r0 = std::int64_t(blockIdx.y) * 32, c0 = std::int64_t(blockIdx.x) * 32;
-    for (int y = threadIdx.y; y < 32; y += blockDim.y) {
-        const std::int64_t r = r0 + y, c = c0 + threadIdx.x;
-        tile[y][threadIdx.x] = (r < rows && c < cols) ? in[r * cols + c] : 0.0f;
-    }
-    __syncthreads();
-    for (int y = threadIdx.y; y < 32; y += blockDim.y) {
-        const std::int64_t oc = c0 + y, orow_k = r0 + threadIdx.x;  // out row = input column
-        if (oc < cols && orow_k < ld) out[oc * ld + orow_k] = convert<Out>(tile[threadIdx.x][y], format);
+    const std::int64_t c0 = std::int64_t(blockIdx.x) * 32, tile_rows = (ld + 31) / 32;
+    for (std::int64_t ty = blockIdx.y; ty < tile_rows; ty += gridDim.y) {
+        const std::int64_t r0 = ty * 32;
+        for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+            const std::int64_t r = r0 + y, c = c0 + threadIdx.x;
+            tile[y][threadIdx.x] = (r < rows && c < cols) ? in[r * cols + c] : 0.0f;
+        }
+        __syncthreads();
+        for (int y = threadIdx.y; y < 32; y += blockDim.y) {
+            const std::int64_t oc = c0 + y, orow_k = r0 + threadIdx.x;  // out row = input column
+            if (oc < cols && orow_k < ld) out[oc * ld + orow_k] = convert<Out>(tile[threadIdx.x][y], format);
+        }
+        __syncthreads();  // the tile is read before the next one overwrites it
     }
 }
 
@@ -80,8 +87,11 @@ void convert_all(const float* A, const float* B, Shape s, std::int64_t ld, Out* 
     convert_rows<Out><<<blocks, threads>>>(A, a, s.M, s.K, ld, format);
     CUDA_CHECK_LAUNCH();
     // B is K x N: its transpose is N x K with rows ld apart; the tiles cover the pad columns too.
-    const dim3 grid(unsigned((s.N + 31) / 32), unsigned((ld + 31) / 32));
-    if (grid.y > 65535) throw std::runtime_error("lab 11 operands: K too large for the transpose grid");
+    const std::int64_t tiles_n = (s.N + 31) / 32, tiles_k = (ld + 31) / 32;
+    if (tiles_n > 0x7fffffff)
+        throw std::runtime_error("lab 11 operands: N = " + std::to_string(s.N) +
+                                 " needs more than 2^31 - 1 blocks of 32 columns; use N < 68,719,476,704");
+    const dim3 grid(unsigned(tiles_n), unsigned(std::min<std::int64_t>(tiles_k, 65535)));
     convert_transposed<Out><<<grid, dim3(32, 8)>>>(B, bt, s.K, s.N, ld, format);
     CUDA_CHECK_LAUNCH();
 }

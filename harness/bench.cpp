@@ -41,7 +41,10 @@ public:
     std::vector<RawRun> collected;
 };
 
-double percent_of_peak(const Stage& stage, const Measurement& m) {
+// may_remeasure: false for the final pass, so that every row and the table's
+// footer divide by one and the same peak (a remeasure there would move it
+// under the rows already done).
+double percent_of_peak(const Stage& stage, const Measurement& m, bool may_remeasure = true) {
     // bf16/TF32 rows (lab 11) run on the tensor cores: a % of the FP32 peak
     // (over 1000 %) would mislead, and the tensor-core peak is not probed: "?".
     if (stage.input_rounding != InputRounding::None) return -1;
@@ -50,7 +53,7 @@ double percent_of_peak(const Stage& stage, const Measurement& m) {
         return gpu_peak > 0 ? 100.0 * m.gflops / gpu_peak : -1;
     }
     double peak = measured_peak_gflops(m.threads);
-    if (m.gflops > peak) peak = remeasured_peak_gflops(m.threads);  // a row "above the peak": measure it again
+    if (may_remeasure && m.gflops > peak) peak = remeasured_peak_gflops(m.threads);  // a row "above the peak": measure it again
     return 100.0 * m.gflops / peak;
 }
 
@@ -252,7 +255,7 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
     // must be divided by the same peak, not the earlier rows by the lower one.
     for (std::size_t idx = 0; idx < out.rows.size(); ++idx) {
         Measurement& m = out.rows[idx];
-        if (m.median_seconds > 0 && m.gflops > 0) m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m);
+        if (m.median_seconds > 0 && m.gflops > 0) m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m, false);
     }
 
     // Speedups over the reference baseline at the same shape.

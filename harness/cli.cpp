@@ -28,6 +28,9 @@ std::string shared_options_text() {
   --json FILE          also write the results as JSON (Google Benchmark's runs + summary)
   --force              run slow teaching stages even past their size limit
   --quiet              no progress lines on stderr
+  --l2 warm|flush      GPU timing: warm (default) leaves the inputs in the L2 cache between
+                       runs; flush writes a buffer of twice the L2 before each timed run,
+                       outside the timed region (cold, as nvbench times)
   --no-baseline        (run) leave out the lab1.ijk baseline row that `run` adds at each size
                        for the "x ijk" column (it takes 7 s at 1024^3 on one core)
   --help               this text
@@ -231,6 +234,12 @@ Options parse_options(const std::string& command, const std::vector<std::string>
         else if (a == "--force") o.force = true;
         else if (a == "--quiet") o.quiet = true;
         else if (a == "--no-baseline") o.no_baseline = true;
+        else if (a == "--l2") {
+            const std::string v = value(a);
+            if (v != "warm" && v != "flush")
+                throw UsageError("--l2 must be warm or flush, got '" + v + "' (flush: cold L2 before each timed GPU run)");
+            o.flush_l2 = v == "flush";
+        }
         else if (a.rfind("-", 0) == 0) throw UsageError("unknown option '" + a + "'; try 'mmlab --help'");
         else o.rest.push_back(a);
     }

@@ -32,6 +32,7 @@ struct Options {
     bool force = false;                // run stages past their max_macs
     bool quiet = false;                // no progress on stderr
     bool no_baseline = false;          // --no-baseline (run only): no lab1.ijk row
+    bool flush_l2 = false;             // --l2 flush: cold L2 before each timed GPU run
     std::vector<std::string> rest;     // positional words after the command
 };
 

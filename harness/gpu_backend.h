@@ -19,6 +19,15 @@ DeviceInfo probe();  // never throws
 // usable: the one capability check of commands and stages (device_check.cpp).
 void require_gpu(const std::string& what);
 
+// Whether each timed GPU run starts with a cold L2 (mmlab's --l2 flush): then
+// run_timed_ms writes a buffer of twice the L2's size just before its first
+// event - outside the timed region - as nvbench does between its runs, so the
+// kernel reads A and B from device memory. Default: warm (false), the inputs
+// of the previous run (or of Stage::prepare) left in L2 as far as they fit.
+// Process-wide: set once by the command line before any timing.
+void set_flush_l2(bool flush);
+bool flush_l2();
+
 // Host <-> device cost of one product, step by step (lab 6, seed 003 Fig. 9).
 struct CostBreakdown {
     double alloc_ms = 0, copy_in_ms = 0, kernel_ms = 0, copy_out_ms = 0, free_ms = 0;
@@ -38,7 +47,8 @@ public:
     // Launches fn between two CUDA events, synchronises, checks for launch and
     // execution errors (throws std::runtime_error), returns the kernel time.
     // `untimed_first` (Stage::prepare), when given, runs before on the same
-    // pointers, outside the events, and is synchronised and checked the same way.
+    // pointers, outside the events, and is synchronised and checked the same way;
+    // then, under set_flush_l2(true), the L2 flush (also outside the events).
     double run_timed_ms(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first = {});
     void download_c(float* C);
 

@@ -10,7 +10,8 @@
 namespace mml::gpu {
 
 namespace {
-// Why there is no GPU here, true to how this build was made. `make sanitize`
+// Why there is no GPU here, true to how this build was made (the Makefile
+// says whether CUDA=0 was chosen: MML_CUDA_CHOSEN_OFF). `make sanitize`
 // builds without CUDA on purpose (GCC defines __SANITIZE_ADDRESS__ /
 // __SANITIZE_THREAD__ under its -fsanitize flags): installing the toolkit
 // would change nothing there.
@@ -19,10 +20,14 @@ const char* kNoCuda =
     "this is a sanitizer build (make sanitize): CPU stages and their tests only, built without CUDA on "
     "purpose, so it checks no GPU code; on a GPU machine, make gpu-check runs the GPU tests under "
     "compute-sanitizer (memcheck, racecheck)";
+#elif MML_CUDA_CHOSEN_OFF
+const char* kNoCuda =
+    "this build was configured with CUDA=0: CPU labs only ('make clean' and make without CUDA=0 brings the "
+    "GPU labs back where the CUDA toolkit is installed)";
 #else
 const char* kNoCuda =
     "this build has no CUDA: nvcc was not found when it was configured (install the CUDA toolkit, then "
-    "'make clean' and make again), or it was configured with CUDA=0";
+    "'make clean' and make again)";
 #endif
 }  // namespace
 

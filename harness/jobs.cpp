@@ -34,6 +34,15 @@ void add_baseline(std::vector<Job>& jobs, const std::vector<Shape>& shapes) {
     }
 }
 
+std::vector<Shape> baseline_shapes(const std::vector<Shape>& shapes, bool force) {
+    const Stage* base = Registry::instance().find(kBaselineStage);
+    std::vector<Shape> within;
+    for (Shape s : shapes)
+        if (force || !base || base->max_macs <= 0 || double(s.M) * double(s.N) * double(s.K) <= base->max_macs)
+            within.push_back(s);
+    return within;
+}
+
 void validate(const std::vector<Job>& jobs, const StageParams& params) {
     std::set<std::string> gpu_stages;
     std::vector<const Stage*> stages;  // each once: --param names must be read by one of them
@@ -63,6 +72,7 @@ BenchSettings settings_from(const Options& o) {
     s.params = o.params;
     s.force = o.force;
     s.quiet = o.quiet;
+    gpu::set_flush_l2(o.flush_l2);  // the GPU backend's, process-wide: every timed GPU run of the command
     return s;
 }
 

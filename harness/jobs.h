@@ -18,6 +18,8 @@ std::vector<Job> make_jobs(const std::vector<const Stage*>& stages, const std::v
                            ImplChoice choice, bool solution);
 // Adds the baseline's reference (lab1.ijk) at every shape, for the "x ijk" column.
 void add_baseline(std::vector<Job>& jobs, const std::vector<Shape>& shapes);
+// The shapes at which the baseline runs at all: within its size limit (max_macs), or all with --force.
+std::vector<Shape> baseline_shapes(const std::vector<Shape>& shapes, bool force);
 // Memory, --param names and values, and a GPU where a GPU stage is asked for:
 // a UsageError before anything runs.
 void validate(const std::vector<Job>& jobs, const StageParams& params);

@@ -28,8 +28,13 @@ void print_machine_header(bool include_gpu) {
     const MachineInfo m = describe_machine();
     std::printf("machine : %s, %d logical cores, widest SIMD %s\n", m.cpu_model.c_str(),
                 m.logical_cores, simd_name(m.simd));
-    std::printf("peak    : %.1f GFLOP/s on 1 thread (measured: back-to-back %s FMAs, 2 flops each)\n",
-                measured_peak_gflops(1), simd_name(m.simd));
+    const PeakSpread peak = measured_peak_spread(1);
+    std::printf("peak    : %.1f GFLOP/s on 1 thread (measured: back-to-back %s FMAs, 2 flops each; best of %d runs "
+                "of %.2f s)\n", peak.best, simd_name(m.simd), kPeakRuns, kPeakRunSeconds);
+    // The spread, when it moved: a busy machine, and the reason % peak may move from run to run.
+    if (peak.lowest < 0.9 * peak.best)
+        std::printf("          its runs ranged %.1f-%.1f GFLOP/s: other programs were using the cores, so timings "
+                    "and %% peak may move between runs; rerun when the machine is quiet\n", peak.lowest, peak.best);
     std::printf("compiler: %s | flags: %s\n", m.compiler.c_str(), m.flags.c_str());
     if (include_gpu) {
         const gpu::DeviceInfo g = gpu::probe();
@@ -39,6 +44,10 @@ void print_machine_header(bool include_gpu) {
                         g.fp32_peak_gflops, g.total_bytes / 1e9);
         else
             std::printf("gpu     : none (%s)\n", g.why_not.c_str());
+        if (g.available)
+            std::printf("gpu L2  : %s\n", gpu::flush_l2()
+                                               ? "flushed before each timed run (--l2 flush: cold, inputs from DRAM)"
+                                               : "warm: inputs left in L2 between timed runs (--l2 flush: cold)");
     }
 }
 
@@ -60,17 +69,23 @@ void print_peer_libraries(const std::vector<Job>& jobs) {
 }
 
 void print_table(const std::vector<Measurement>& rows) {
-    std::printf("\n%-18s %-9s %-15s %4s %11s %9s %9s %7s %9s  %s\n", "stage", "version", "shape (MxNxK)",
-                "thr", "median", "reps", "GFLOP/s", "% peak", "x ijk", "check: worst error / bound");
+    // The x ijk column only where some row has a speedup over the baseline
+    // (lab 4's 2048^3 is over the triple loop's limit: a column of dashes).
+    const bool ijk = std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.speedup_vs_baseline > 0; });
+    const auto ijk_cell = [ijk](const std::string& text) {
+        if (ijk) std::printf(" %9s", text.c_str());
+    };
+    std::printf("\n%-18s %-9s %-15s %4s %11s %9s %9s %7s", "stage", "version", "shape (MxNxK)", "thr", "median",
+                "reps", "GFLOP/s", "% peak");
+    ijk_cell("x ijk");
+    std::printf("  %s\n", "check: worst error / bound");
     for (const auto& r : rows) {
         std::printf("%-18s %-9s %-15s %4d ", r.stage.c_str(), impl_name(r.impl), shape_text(r.shape).c_str(),
                     r.threads);
-        if (r.skipped) {
-            std::printf("%11s %9s %9s %7s %9s  skipped: %s\n", "-", "-", "-", "-", "-", r.skip_reason.c_str());
-            continue;
-        }
-        if (!r.passed) {
-            std::printf("%11s %9s %9s %7s %9s  WRONG: %s\n", "-", "-", "-", "-", "-", r.failure.c_str());
+        if (r.skipped || !r.passed) {
+            std::printf("%11s %9s %9s %7s", "-", "-", "-", "-");
+            ijk_cell("-");
+            std::printf("  %s: %s\n", r.skipped ? "skipped" : "WRONG", (r.skipped ? r.skip_reason : r.failure).c_str());
             continue;
         }
         const std::string peak = r.percent_of_peak >= 0 ? fixed(r.percent_of_peak, 1) : "?";
@@ -80,14 +95,16 @@ void print_table(const std::vector<Measurement>& rows) {
         char unrounded[48] = "";
         if (r.error_vs_unrounded >= 0)
             std::snprintf(unrounded, sizeof unrounded, "; vs fp32 inputs %.1e", r.error_vs_unrounded);
-        std::printf("%11s %9s %9.2f %7s %9s  ok %.3f (%s%s)\n", format_seconds(r.median_seconds).c_str(),
-                    reps.c_str(), r.gflops, peak.c_str(), speedup.c_str(), r.worst_ratio, r.check_method.c_str(),
-                    unrounded);
+        std::printf("%11s %9s %9.2f %7s", format_seconds(r.median_seconds).c_str(), reps.c_str(), r.gflops,
+                    peak.c_str());
+        ijk_cell(speedup);
+        std::printf("  ok %.3f (%s%s)\n", r.worst_ratio, r.check_method.c_str(), unrounded);
     }
     std::printf("\nmedian: of the timed repetitions (reps = repetitions x calls per repetition; CPU: wall clock "
                 "of the call; GPU: kernel time between CUDA events); %% peak: of the measured FMA peak on the "
-                "stage's threads (GPU: of the spec FP32 peak); x ijk: speedup over the reference triple loop at "
-                "the same shape; check: largest |error| / error bound (<= 1 passes), full or randomized check.\n");
+                "stage's threads (GPU: of the spec FP32 peak); %scheck: largest |error| / error bound (<= 1 "
+                "passes), full or randomized check.\n",
+                ijk ? "x ijk: speedup over the reference triple loop at the same shape; " : "");
     // Said only when a reduced-precision row (lab 11) is in the table.
     if (std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.error_vs_unrounded >= 0; }))
         std::printf("bf16/tf32 rows: checked against the float64 product of the ROUNDED inputs under the FP32 "
@@ -242,6 +259,7 @@ void write_json(const std::string& path, const Options& options, const BenchOutp
     j << "  ]";
     if (verdict)
         j << ",\n  \"target\": {\"goal\": " << json_string(lab_target) << ", \"met\": " << (verdict->met ? "true" : "false")
+          << ", \"inconclusive\": " << (verdict->inconclusive ? "true" : "false")
           << ", \"explanation\": " << json_string(verdict->explanation) << "}";
     j << "\n}\n";
 

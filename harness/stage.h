@@ -151,6 +151,13 @@ struct Measurement {
 struct TargetVerdict {
     bool met = false;
     std::string explanation;  // one or two lines: what was compared, the numbers
+    // Not met, but the timings cannot tell: the machine was busy (its load
+    // average above its cores, or the reference missing its own target in
+    // the same run). Printed INCONCLUSIVE with the reason and what to do,
+    // never NOT MET. `speed`: the verdict rests on timings (a wrong result
+    // does not, and stays NOT MET on any machine).
+    bool inconclusive = false;
+    bool speed = true;
 };
 
 // What a lab does beyond its catalog line (labs/catalog.txt: number, kind,

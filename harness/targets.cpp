@@ -1,6 +1,9 @@
 #include "harness/targets.h"
 
 #include <cstdio>
+#include <cstdlib>
+
+#include "cpu/machine.h"
 
 namespace mml {
 
@@ -45,8 +48,37 @@ std::optional<TargetVerdict> first_failure(const std::vector<Measurement>& rows,
     for (const auto& r : rows)
         if (r.impl == impl && !r.skipped && !r.passed)
             return TargetVerdict{false, r.stage + " (" + impl_name(impl) + ") is wrong at " +
-                                            shape_text(r.shape) + ": " + r.failure};
+                                            shape_text(r.shape) + ": " + r.failure, false, false};
     return std::nullopt;
+}
+
+std::string machine_busy() {
+    double load[1] = {0};
+    const int cores = describe_machine().logical_cores;
+    // This run's own threads count too (up to one per core): busy means
+    // at least one more runnable program than the machine has cores.
+    if (getloadavg(load, 1) == 1 && load[0] >= cores + 1)
+        return "the load average is " + fixed(load[0], 1) + " on " + std::to_string(cores) +
+               " cores: other programs were running while this was timed";
+    return "";
+}
+
+TargetVerdict settle(TargetVerdict v) {
+    if (v.met || v.inconclusive || !v.speed) return v;
+    const std::string busy = machine_busy();
+    if (busy.empty()) return v;
+    v.inconclusive = true;
+    v.explanation += "; " + busy;
+    return v;
+}
+
+std::string verdict_word(const TargetVerdict& v) {
+    return v.met ? "TARGET MET" : v.inconclusive ? "INCONCLUSIVE" : "TARGET NOT MET";
+}
+
+std::string rerun_advice() {
+    return "rerun when the machine is quiet (uptime shows the load; a build or another lab in the background "
+           "counts)";
 }
 
 }  // namespace mml

@@ -22,4 +22,15 @@ const Measurement* fastest_row(const std::vector<Measurement>& rows, Impl impl, 
 // A "not met" verdict naming the first row of this version that failed its check.
 std::optional<TargetVerdict> first_failure(const std::vector<Measurement>& rows, Impl impl);
 
+// Why the machine is too busy to judge speed ("" when it is not): its 1-minute
+// load average at least its cores + 1.
+std::string machine_busy();
+// A speed verdict that missed while the machine is busy becomes INCONCLUSIVE,
+// with the reason added; met, wrong or already inconclusive verdicts stay.
+TargetVerdict settle(TargetVerdict v);
+// "TARGET MET", "INCONCLUSIVE" or "TARGET NOT MET".
+std::string verdict_word(const TargetVerdict& v);
+// What to do about an inconclusive verdict.
+std::string rerun_advice();
+
 }  // namespace mml

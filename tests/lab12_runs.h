@@ -26,6 +26,7 @@
 
 #include "harness/stages/lab12/launch.h"
 #include "harness/stages/lab12/protocol.h"
+#include "tests/skip_notes.h"
 #include "tests/stage_check.h"
 
 namespace mml::testing {
@@ -43,9 +44,10 @@ inline const bool kLab12SafeMpi = [] {
 }();
 
 // Why the tests that need `missing` (mpi_missing or nccl_missing) cannot
-// run; printed once, at start-up, like the GPU tests' reason.
-inline bool lab12_skip(const std::string& missing, const char* which) {
-    if (!missing.empty()) std::printf("[tests] lab 12's %s tests skipped: %s\n", which, missing.c_str());
+// run; printed once, at start-up, like the GPU tests' reason, where the run
+// selects `suites` (tests/skip_notes.h).
+inline bool lab12_skip(const std::string& missing, const char* which, const char* suites) {
+    if (!missing.empty()) skip_note(suites, std::string("lab 12's ") + which + " tests skipped: " + missing);
     return !missing.empty();
 }
 

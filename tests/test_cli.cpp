@@ -119,6 +119,8 @@ TEST_SUITE("cli") {
         const Outcome far = run_mmlab("run --stage lab1.nope");
         CHECK(far.output.find("did you mean") == std::string::npos);
         expect_usage_error("run --stage lab1.ijk --bogus", "unknown option '--bogus'");
+        expect_usage_error("run --stage lab1.ijk --l2 cold", "--l2 must be warm or flush, got 'cold'");
+        expect_usage_error("run --stage lab1.ijk --l2", "--l2 needs a value");
         // One past the catalog's last lab (labs/catalog.txt), whatever that is now.
         const int past_last = mml::last_lab_number() + 1;
         expect_usage_error("lab " + std::to_string(past_last), "between 1 and " + std::to_string(past_last - 1));

@@ -2,7 +2,7 @@
 // and verdict, the grader's scores on two submissions) is what it was before
 // the architecture move: tests/golden/test_structure.py compares it with
 // tests/golden/structure.txt. It runs the grader (about 25 s), so, like the
-// grading tests, only where MML_GRADING_TESTS is set (make test sets it).
+// grading tests, only where MML_GRADING_TESTS is set (make test-all sets it).
 #include <doctest/doctest.h>
 
 #include <cstdlib>

@@ -5,7 +5,7 @@
 // endless loop, endless output and a 10 GB file, a write outside its folder,
 // an empty folder, a weights file, and bad command lines. It takes about a
 // minute (eight small builds), so it runs only where MML_GRADING_TESTS is set,
-// as `make test` does; elsewhere (make sanitize, make gpu-check) it is
+// as `make test-all` does; elsewhere (make sanitize, make gpu-check) it is
 // reported as skipped. So is tests/grading/test_given.py (minutes): lab 3 and
 // lab 4 classes, for the code given compiled to lab 4 (lab 3's recursion).
 //
@@ -14,7 +14,7 @@
 // run everywhere. Not in a suite named labN: those are graded test cases.
 //
 // The checks themselves are in Python, like the script; these test cases run
-// them so that `make test` counts them.
+// them so that `make test-all` counts them.
 #include <doctest/doctest.h>
 
 #include <cstdlib>

@@ -10,7 +10,7 @@
 // that --slurm writes what a local run writes, and that a rerun grades only
 // the students without a result (about a minute, plus the install); where the
 // cluster cannot start (not root, no apt-get) it says why and passes nothing
-// else. Both run only where MML_GRADING_TESTS is set, as `make test` does,
+// else. Both run only where MML_GRADING_TESTS is set, as `make test-all` does,
 // like tests/test_grading.cpp's end-to-end case.
 #include <doctest/doctest.h>
 

@@ -1,4 +1,5 @@
 // Lab 1: every loop order is correct on every test shape.
+#include "harness/targets.h"
 #include "tests/made_up_row.h"
 #include "tests/stage_check.h"
 
@@ -33,5 +34,32 @@ TEST_SUITE("targets") {
         const mml::TargetVerdict tiny = lab->judge(rows({32, 32, 32}, 0.26, 0.02));
         CHECK_FALSE(tiny.met);
         CHECK(tiny.explanation.find("judged at 512^3 or larger") != std::string::npos);
+        CHECK_FALSE(tiny.speed);  // not about speed: no busy machine makes it inconclusive
+        // A miss is the code's when the reference made its own target in the same run...
+        CHECK_FALSE(lab->judge(rows({512, 512, 512}, 0.26, 0.10)).inconclusive);
+        // ... and the machine's when the reference's fastest order missed the 4x too.
+        auto busy = rows({512, 512, 512}, 0.26, 0.10);
+        busy[3].median_seconds = 0.125;  // the reference's ikj only 2x its ijk
+        const mml::TargetVerdict b = lab->judge(busy);
+        CHECK_FALSE(b.met);
+        CHECK(b.inconclusive);
+        CHECK(b.explanation.find("other programs are using the cores") != std::string::npos);
+    }
+
+    TEST_CASE("settle: met, wrong and size verdicts stay as they are on any machine; the words printed") {
+        const mml::TargetVerdict met = mml::settle({true, "2x", false, true});
+        CHECK(met.met);
+        CHECK_FALSE(met.inconclusive);
+        const mml::TargetVerdict wrong = mml::settle({false, "lab1.ijk is wrong", false, false});
+        CHECK_FALSE(wrong.met);
+        CHECK_FALSE(wrong.inconclusive);  // a wrong result is NOT MET, busy or not
+        CHECK(mml::verdict_word(met) == "TARGET MET");
+        CHECK(mml::verdict_word(wrong) == "TARGET NOT MET");
+        CHECK(mml::verdict_word({false, "", true, true}) == "INCONCLUSIVE");
+        // A speed miss: NOT MET on a quiet machine, INCONCLUSIVE with the load named on a busy one.
+        const mml::TargetVerdict slow = mml::settle({false, "1.2x", false, true});
+        CHECK_FALSE(slow.met);
+        CHECK(slow.explanation == (slow.inconclusive ? slow.explanation : std::string("1.2x")));
+        if (slow.inconclusive) CHECK(slow.explanation.find("load average") != std::string::npos);
     }
 }

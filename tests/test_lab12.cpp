@@ -26,7 +26,7 @@ namespace l12 = mml::lab12;
 
 namespace {
 
-const bool kNoMpi = lab12_skip(l12::mpi_missing(), "MPI");
+const bool kNoMpi = lab12_skip(l12::mpi_missing(), "MPI", "lab12*");
 
 // Odd, tiny and degenerate shapes: 1x1x1; primes; one row or column (fewer
 // rows or columns than processes: ranks with empty blocks); K = 1; tall and

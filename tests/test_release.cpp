@@ -2,7 +2,7 @@
 // it, make lab1 works there on the prebuilt references), GitHub Classroom (the
 // workflow's commands, run here) and the Gradescope autograder (a simulated
 // /autograder: full, 0, 0 and partial scores, a results.json every time). Each builds the tree again (minutes), so, like the
-// grading tests, they run only where MML_GRADING_TESTS is set (make test sets it).
+// grading tests, they run only where MML_GRADING_TESTS is set (make test-all sets it).
 #include <doctest/doctest.h>
 
 #include <cstdlib>

@@ -3,12 +3,23 @@
 // cblas.h is netlib's must be told to install libopenblas-dev (the build used
 // to fail there), NO_INSTALL=1 must install nothing, and without apt-get the
 // message names the dnf, pacman and Homebrew packages. About a second.
+//
+// tests/setup/test_messages.sh: what make lab1, make check LAB=1 and make
+// sanitize LAB=1 advise is true of the configuration (the build as it is;
+// CUDA=0 without MPI; a sanitizer build). It builds two small trees
+// (minutes), so it runs only where MML_GRADING_TESTS is set (make test-all).
 #include <doctest/doctest.h>
+
+#include <cstdlib>
 
 #include "tests/script_test.h"
 
 TEST_SUITE("setup") {
     TEST_CASE("tools/configure.sh: OpenBLAS detected as OpenBLAS (netlib's cblas.h is not enough), install hints") {
         mml::testing::run_script_test("bash", "tests/setup/test_configure.sh", "configure tests: all passed");
+    }
+    TEST_CASE("make lab1, make check and make sanitize LAB=1: no advice that contradicts what configure found" *
+              doctest::skip(std::getenv("MML_GRADING_TESTS") == nullptr)) {
+        mml::testing::run_script_test("bash", "tests/setup/test_messages.sh", "message tests: all passed");
     }
 }

@@ -23,6 +23,9 @@
 # noninteractive); otherwise, or with NO_INSTALL=1, nothing is installed and
 # the one command to run is printed (with the dnf, pacman and Homebrew names
 # where apt-get is not here). Exit 1 then, and no config.mk is written.
+# Installing prints one line per step (apt-get update, apt-get install); the
+# package manager's own output (screens of dpkg progress) goes to a log that
+# is printed in full only when the step fails.
 set -euo pipefail
 build=${1:-build}
 cxx=${CXX:-g++}
@@ -36,6 +39,24 @@ declare -A brew=([compiler]=gcc [doctest]=doctest [benchmark]=google-benchmark [
 
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+
+# step WHAT [quietly] COMMAND...: one line saying what runs; the command's
+# output is kept aside and printed in full only when it fails (then step
+# fails too; `quietly`: a failure that the caller handles, nothing printed).
+step() {
+  local what=$1; shift
+  echo "configure: $what" >&2
+  local quiet=0
+  [ "$1" = quietly ] && { quiet=1; shift; }
+  local rc=0
+  "$@" > "$scratch/step.log" 2>&1 || rc=$?
+  [ $rc = 0 ] && return 0
+  [ $quiet = 1 ] && return 1
+  echo "configure: $what failed (exit $rc); its output:" >&2
+  sed 's/^/  | /' "$scratch/step.log" >&2
+  return 1
+}
+apt_install() { DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"; }
 
 have_header() { echo "#include <$1>" | $cxx -std=c++17 -x c++ -fsyntax-only - $2 >/dev/null 2>&1; }
 
@@ -73,7 +94,9 @@ CPP
 
 check_all() {
   missing=()
-  command -v "$cxx" >/dev/null 2>&1 || { missing+=(compiler); return; }
+  # (CXX may carry a launcher: CXX="ccache g++" needs both programs.)
+  local word
+  for word in $cxx; do command -v "$word" >/dev/null 2>&1 || { missing+=(compiler); return; }; done
   have_header doctest/doctest.h "" || missing+=(doctest)
   have_header benchmark/benchmark.h "" || missing+=(benchmark)
   command -v pkg-config >/dev/null 2>&1 || missing+=(pkgconfig)
@@ -102,11 +125,11 @@ check_all
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ "${NO_INSTALL:-0}" != 1 ]; then
     pkgs=$(names_for apt)
-    echo "configure: installing missing packages: $pkgs" >&2
-    export DEBIAN_FRONTEND=noninteractive
+    echo "configure: missing packages: $pkgs; installing them (as root, with apt-get)" >&2
     # shellcheck disable=SC2086
-    { apt-get update -qq >&2 && apt-get install -y -qq $pkgs >&2; } || {
-      echo "configure: error: 'apt-get install $pkgs' failed; install them and run make again" >&2; exit 1; }
+    { step "apt-get update (the package lists)" apt-get update -q &&
+      step "apt-get install $pkgs" apt_install $pkgs; } || {
+      echo "configure: error: installing $pkgs failed (above); install them and run make again" >&2; exit 1; }
     check_all
     [ ${#missing[@]} -eq 0 ] || { echo "configure: error: still missing after install: $(names_for apt)" >&2; exit 1; }
   else
@@ -177,10 +200,14 @@ check_mpi
 mpi_note=""
 if [ $have_mpi = 0 ] || [ -z "$mpirun" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ "${NO_INSTALL:-0}" != 1 ]; then
-    echo "configure: installing OpenMPI for lab 12: libopenmpi-dev openmpi-bin" >&2
-    { DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenmpi-dev openmpi-bin >&2 ||
-      { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libopenmpi-dev openmpi-bin >&2; }; } ||
-      echo "configure: warning: 'apt-get install libopenmpi-dev openmpi-bin' failed; lab 12's MPI part is left out" >&2
+    # Without an update first where the package lists are fresh enough; where
+    # they are not, that try's failure is expected and stays quiet.
+    mpi_pkgs="libopenmpi-dev openmpi-bin"
+    # shellcheck disable=SC2086
+    { step "apt-get install $mpi_pkgs (OpenMPI, for lab 12)" quietly apt_install $mpi_pkgs ||
+      { step "apt-get update (the package lists)" apt-get update -q &&
+        step "apt-get install $mpi_pkgs (OpenMPI, for lab 12)" apt_install $mpi_pkgs; }; } ||
+      echo "configure: warning: OpenMPI could not be installed (above); lab 12's MPI part is left out" >&2
     check_mpi
   fi
   if [ $have_mpi = 0 ]; then mpi_note="no - lab 12's MPI programs left out (sudo apt-get install libopenmpi-dev openmpi-bin)"
@@ -213,6 +240,7 @@ tmp="$build/config.mk.tmp"
 cat > "$tmp" <<MK
 # Written by tools/configure.sh; delete it (or 'make clean') to configure again.
 HAVE_CUDA := $have_cuda
+CUDA_CHOSEN_OFF := $([ "${CUDA:-}" = 0 ] && echo 1 || echo 0)
 NVCC := $nvcc
 CUDA_HOME := $cuda_home
 DETECTED_CUDA_ARCH := $cuda_arch
@@ -230,6 +258,9 @@ NCCL_CFLAGS := $nccl_cflags
 NCCL_LIBS := $nccl_libs
 MK
 mv "$tmp" "$build/config.mk"
+cuda_note="no - GPU labs left out"
+[ "${CUDA:-}" = 0 ] && cuda_note="off (CUDA=0) - GPU labs left out"
+[ $have_cuda = 1 ] && cuda_note="yes, sm_$cuda_arch $arch_note"
 echo "configure: ok (OpenBLAS: ${blas_libs}; BLIS: $([ $have_blis = 1 ] && echo yes || echo "no (optional: libblis-dev)");" \
-     "CUDA: $([ $have_cuda = 1 ] && echo "yes, sm_$cuda_arch $arch_note" || echo "no - GPU labs left out");" \
+     "CUDA: $cuda_note;" \
      "MPI: $mpi_note; NCCL: $nccl_note)" >&2

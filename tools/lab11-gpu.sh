@@ -6,85 +6,41 @@
 # benchmark (lab11.wgmma and cuBLAS bf16 at 1000..8192 and two rectangles;
 # every stage at 4096; random U(-1,1) inputs), lab 10's roofline with the
 # tensor-core ceilings, the SASS of the lab's kernels (HGMMA / HMMA / FFMA
-# counts), compute-sanitizer memcheck and racecheck on the small shapes, and
+# counts), the top of the ladder again with L2 flushed before each timed run
+# (cold), compute-sanitizer memcheck and racecheck on the small shapes, and
 # the untouched starters (must fail, saying why) - in that order, most needed
 # first. The SM clock and power are sampled all along (clocks.csv). Every
 # step has a time limit inside LAB11_BUDGET_S (default 540 s); logs go to
 # $OUT (at most 8 files) or build/lab11-gpu.
-# LAB11_STEPS="build tests rate bench roofline sass sanitizer starters" picks
-# steps; LAB11_SIZES/LAB11_STAGES (first benchmark run) and
-# LAB11_SIZES2/LAB11_STAGES2 (second) change the benchmark.
+# LAB11_STEPS="build tests rate bench roofline sass cold sanitizer starters"
+# picks steps; LAB11_SIZES/LAB11_STAGES (first benchmark run),
+# LAB11_SIZES2/LAB11_STAGES2 (second; LAB11_SIZES2=none: no second) and LAB11_COLD_SIZES (the cold run, the
+# first run's stages) change the benchmark; LAB11_TESTS the test cases
+# (doctest's --test-case filter; LAB11_SAN_TESTS those under the sanitizers),
+# LAB11_SANITIZERS the tools, LAB11_REPS the
+# benchmark's repetitions.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/lab11-gpu}
 mkdir -p "$out"
 budget=${LAB11_BUDGET_S:-540}
-steps=${LAB11_STEPS:-build tests rate bench roofline sass sanitizer starters}
-sizes=${LAB11_SIZES:-1000,1024,2048,4095,4096,5000,8192,8192x1024x4096,1024x8192x4096}
-stages=${LAB11_STAGES:-lab11.wgmma,lab11.cublas_bf16}
+steps=${LAB11_STEPS:-build tests rate bench roofline sass cold sanitizer starters}
+sizes=${LAB11_SIZES:-1000,1024,2047,2048,4095,4096,5000,8192,8192x1024x4096,1024x8192x4096}
+stages=${LAB11_STAGES:-lab11.wgmma,lab11.wgmma_streamk,lab11.cublas_bf16}
+cold_sizes=${LAB11_COLD_SIZES:-1000,4096,5000}
+tests=${LAB11_TESTS:-*}
+sanitizers=${LAB11_SANITIZERS:-memcheck racecheck}
+san_tests=${LAB11_SAN_TESTS:-$tests}
 sizes2=${LAB11_SIZES2:-4096}
 stages2=${LAB11_STAGES2:-lab11.wmma_bf16,lab11.mma_sync,lab11.wgmma,lab11.cublas_bf16,lab11.wgmma_tf32,lab11.cublas_tf32}
 source tools/lib/steps.sh   # t0, left, want, step, limited
 export MMLAB=build/bin/mmlab
 [ -d build/hostlibs ] && export LD_LIBRARY_PATH="$PWD/build/hostlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 summary=()
-# The SM clock and power every half second while the steps run: the tensor
-# cores' ceilings are at the clock the device reports; what it holds under
-# load is here. (Stopped by its own id at the end.)
-nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader -lms 500 \
-  > "$out/clocks.csv" 2>&1 &
-sampler=$!
-{
-nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader
-date -u
-
-if want build; then
-  step "build"
-  if [ -x build/bin/mmlab-tests ] && ! ldd build/bin/mmlab-tests | grep -q "not found" && build/bin/mmlab list > /dev/null 2>&1; then
-    echo "using the carried build/bin (built for sm_90; $(cat build/toolchain.txt 2>/dev/null))"
-  else
-    ldd build/bin/mmlab-tests 2>/dev/null | grep "not found"
-    rm -rf build/bin
-    limited 240 make -j"$(nproc)" build/bin/mmlab build/bin/mmlab-tests CUDA_ARCH=90 > build/lab11-build.log 2>&1 ||
-      { tail -30 build/lab11-build.log; kill "$sampler"; exit 1; }
-    grep -E "warning|C7508" build/lab11-build.log | grep -v "#550-D" | head -5
-  fi
-fi
-
-if want tests; then
-  step "lab 11 tests (reference), lab 10's tensor-core ceilings and roofline rows"
-  limited 150 build/bin/mmlab-tests --test-suite=gpu-lab11,lab10-given > "$out/tests.log" 2>&1
-  rc=$?
-  grep -E "ERROR|is wrong|passed the|FAILED|error:" "$out/tests.log" | cut -c1-300 | head -20
-  tail -3 "$out/tests.log"
-  summary+=("tests gpu-lab11,lab10-given: $(grep -E 'test cases:' "$out/tests.log" | tail -1 | sed 's/\[doctest\] //') (rc $rc)")
-  limited 60 build/bin/mmlab-tests --test-suite=gpu-reference-lab10 --test-case='roofline*' > "$out/tests.tmp" 2>&1
-  rc=$?
-  cat "$out/tests.tmp" >> "$out/tests.log"
-  grep -E "ERROR|FAILED|error:" "$out/tests.tmp" | cut -c1-300 | head -10
-  summary+=("tests gpu-reference-lab10 roofline*: $(grep -E 'test cases:' "$out/tests.tmp" | tail -1 | sed 's/\[doctest\] //') (rc $rc)")
-  rm -f "$out/tests.tmp"
-fi
-
-if want rate; then
-  step "mmlab mma-rate: mma.sync with operands in registers, no memory traffic"
-  limited 30 build/bin/mmlab mma-rate
-  summary+=("mma-rate rc $?")
-fi
-
-if want bench; then
-  # Two runs, each with its peer (ratios in one run): the top of the bf16
-  # ladder and cuBLAS bf16 at every size; every stage and the TF32 pair at 4096.
-  step "benchmark: $stages at $sizes (kernel time between CUDA events; conversion to bf16/TF32 not timed)"
-  limited 200 build/bin/mmlab run --stage "$stages" --size "$sizes" --no-baseline --json "$out/bench.json" \
-    > "$out/bench.txt" 2>&1
-  summary+=("bench rc $?")
-  step "benchmark: $stages2 at $sizes2"
-  limited 100 build/bin/mmlab run --stage "$stages2" --size "$sizes2" --no-baseline --json "$out/bench2.json" \
-    >> "$out/bench.txt" 2>&1
-  summary+=("bench2 rc $?")
-  grep -E "^(peer|gpu) " "$out/bench.txt" | sort -u
-  python3 - "$out/bench.json" "$out/bench2.json" <<'EOF' 2>&1 | tee -a "$out/bench.txt"
+# The ratios table of mmlab's --json files: each row against its peer (cuBLAS
+# bf16 or TF32) of the same run and shape.
+table() {
+  python3 - "$@" <<'EOF' 2>&1
 import json, sys
 for path in sys.argv[1:]:
     try:
@@ -111,6 +67,67 @@ for path in sys.argv[1:]:
               r["worst_error_over_bound"], err))
     print("device: %s, date %s" % ((d.get("gpu") or {}).get("name"), d.get("date")))
 EOF
+}
+# The SM clock and power every half second while the steps run: the tensor
+# cores' ceilings are at the clock the device reports; what it holds under
+# load is here. (Stopped by its own id at the end.)
+nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv,noheader -lms 500 \
+  > "$out/clocks.csv" 2>&1 &
+sampler=$!
+{
+nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader
+date -u
+
+if want build; then
+  step "build"
+  if [ -x build/bin/mmlab-tests ] && ! ldd build/bin/mmlab-tests | grep -q "not found" && build/bin/mmlab list > /dev/null 2>&1; then
+    echo "using the carried build/bin (built for sm_90; $(cat build/toolchain.txt 2>/dev/null))"
+  else
+    ldd build/bin/mmlab-tests 2>/dev/null | grep "not found"
+    rm -rf build/bin
+    limited 240 make -j"$(nproc)" build/bin/mmlab build/bin/mmlab-tests CUDA_ARCH=90 > build/lab11-build.log 2>&1 ||
+      { tail -30 build/lab11-build.log; kill "$sampler"; exit 1; }
+    grep -E "warning|C7508" build/lab11-build.log | grep -v "#550-D" | head -5
+  fi
+fi
+
+if want tests; then
+  step "lab 11 tests (reference), lab 10's tensor-core ceilings and roofline rows"
+  limited 150 build/bin/mmlab-tests --test-suite=gpu-lab11,lab10-given --test-case="$tests" > "$out/tests.log" 2>&1
+  rc=$?
+  grep -E "ERROR|is wrong|passed the|FAILED|error:" "$out/tests.log" | cut -c1-300 | head -20
+  tail -3 "$out/tests.log"
+  summary+=("tests gpu-lab11,lab10-given: $(grep -E 'test cases:' "$out/tests.log" | tail -1 | sed 's/\[doctest\] //') (rc $rc)")
+  limited 60 build/bin/mmlab-tests --test-suite=gpu-reference-lab10 --test-case='roofline*' > "$out/tests.tmp" 2>&1
+  rc=$?
+  cat "$out/tests.tmp" >> "$out/tests.log"
+  grep -E "ERROR|FAILED|error:" "$out/tests.tmp" | cut -c1-300 | head -10
+  summary+=("tests gpu-reference-lab10 roofline*: $(grep -E 'test cases:' "$out/tests.tmp" | tail -1 | sed 's/\[doctest\] //') (rc $rc)")
+  rm -f "$out/tests.tmp"
+fi
+
+if want rate; then
+  step "mmlab mma-rate: mma.sync with operands in registers, no memory traffic"
+  limited 30 build/bin/mmlab mma-rate
+  summary+=("mma-rate rc $?")
+fi
+
+if want bench; then
+  # Two runs, each with its peer (ratios in one run): the top of the bf16
+  # ladder and cuBLAS bf16 at every size; every stage and the TF32 pair at 4096.
+  step "benchmark: $stages at $sizes (kernel time between CUDA events; conversion to bf16/TF32 not timed)"
+  limited 200 build/bin/mmlab run --stage "$stages" --size "$sizes" --no-baseline ${LAB11_REPS:+--reps $LAB11_REPS} \
+    --json "$out/bench.json" \
+    > "$out/bench.txt" 2>&1
+  summary+=("bench rc $?")
+  if [ "$sizes2" != none ]; then
+    step "benchmark: $stages2 at $sizes2"
+    limited 100 build/bin/mmlab run --stage "$stages2" --size "$sizes2" --no-baseline --json "$out/bench2.json" \
+      >> "$out/bench.txt" 2>&1
+    summary+=("bench2 rc $?")
+  fi
+  grep -E "^(peer|gpu|gpu L2) " "$out/bench.txt" | sort -u
+  table "$out/bench.json" $([ "$sizes2" != none ] && echo "$out/bench2.json") | tee -a "$out/bench.txt"
 fi
 
 if want roofline; then
@@ -146,12 +163,21 @@ if want sass; then
   rm -f "$sass"
 fi
 
+if want cold; then
+  step "benchmark, cold L2 (--l2 flush: a buffer of twice the L2 written before each timed run): $stages at $cold_sizes"
+  limited 100 build/bin/mmlab run --stage "$stages" --size "$cold_sizes" --no-baseline --l2 flush ${LAB11_REPS:+--reps $LAB11_REPS} \
+    --json "$out/cold.json" > "$out/cold.txt" 2>&1
+  summary+=("cold rc $?")
+  grep -E "^gpu L2" "$out/cold.txt" | head -1
+  table "$out/cold.json" | tee -a "$out/cold.txt"
+fi
+
 if want sanitizer; then
   : > "$out/sanitizer.log"
-  for tool in memcheck racecheck; do
+  for tool in $sanitizers; do
     step "compute-sanitizer --tool $tool, lab 11 small shapes"
     limited 100 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 \
-      build/bin/mmlab-tests --test-suite=gpu-lab11 --test-case-exclude='*big odd*' > "$out/san.tmp" 2>&1
+      build/bin/mmlab-tests --test-suite=gpu-lab11 --test-case="$san_tests" --test-case-exclude='*big odd*' > "$out/san.tmp" 2>&1
     rc=$?
     cat "$out/san.tmp" >> "$out/sanitizer.log"
     line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/san.tmp" | tail -1)

@@ -35,12 +35,13 @@ int demo_command(const std::vector<std::string>& args) {
         }
     validate(jobs, o.params);
     check_json_path(o.json_path);
+    const BenchSettings settings = settings_from(o);  // before the header, which says how L2 is treated
     std::printf("== matmul-lab: the progression, reference solutions ==\n");
     print_machine_header(true);
     print_peer_libraries(jobs);
     if (!gpu && !gpu_stages.empty())
         std::printf("(the %zu GPU stages are left out: no usable GPU)\n", gpu_stages.size());
-    const BenchOutput out = measure(jobs, settings_from(o));
+    const BenchOutput out = measure(jobs, settings);
     print_table(out.rows);
     if (!o.json_path.empty()) write_json(o.json_path, o, out, std::nullopt, "");
     return all_passed(out) ? 0 : 1;

@@ -28,11 +28,12 @@ int run_command(const std::vector<std::string>& args) {
     if (!o.no_baseline) add_baseline(jobs, shapes);
     validate(jobs, o.params);
     check_json_path(o.json_path);
+    const BenchSettings settings = settings_from(o);  // before the header, which says how L2 is treated
     bool any_gpu = false;
     for (const Job& j : jobs) any_gpu = any_gpu || j.stage->device == Device::Gpu;
     print_machine_header(any_gpu);
     print_peer_libraries(jobs);
-    const BenchOutput out = measure(jobs, settings_from(o));
+    const BenchOutput out = measure(jobs, settings);
     print_table(out.rows);
     if (!o.json_path.empty()) write_json(o.json_path, o, out, std::nullopt, "");
     return all_passed(out) ? 0 : 1;

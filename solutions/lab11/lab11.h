@@ -23,5 +23,9 @@ void wgmma(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_t ld, flo
 // Stage 4 (sm_90a): stage 3 with TF32 inputs (float32 holding TF32 values).
 void wgmma_tf32(const float* A, const float* Bt, std::int64_t ld, float* C, std::int64_t M, std::int64_t N,
                 std::int64_t K);
+// Stage 5 (sm_90a): stage 3 with a persistent stream-K + data-parallel tile scheduler for the last wave,
+// deterministic (partials added in a fixed order).
+void wgmma_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_t ld, float* C, std::int64_t M,
+                   std::int64_t N, std::int64_t K);
 
 }  // namespace reference::lab11

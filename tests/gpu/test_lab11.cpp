@@ -8,6 +8,8 @@
 // (tests/stage_check.h). The Hopper stages' test cases are named
 // "(needs sm_90)": tests/main.cpp skips them, with the reason, on other GPUs.
 #include <cmath>
+#include <cstring>
+#include <vector>
 
 #include "harness/cli.h"
 #include "harness/gpu_backend.h"
@@ -39,6 +41,31 @@ const std::vector<Shape>& tile_edge_shapes() {
 // last rows and columns, random rows, columns and entries).
 const std::vector<Shape>& big_odd_shapes() {
     static const std::vector<Shape> shapes = {{1000, 1000, 1000}, {4095, 4097, 1023}, {1025, 777, 2049}};
+    return shapes;
+}
+
+// Long K (issue 27): more rows of B than a grid's y can count in tiles of 32
+// (65535 x 32 = 2,097,120), so the operand conversion walks its tile rows;
+// one tile of C and millions of k-tiles (lab 9's skinny shapes, here for lab 11).
+const std::vector<Shape>& long_k_shapes() {
+    static const std::vector<Shape> shapes = {{3, 3, 1048577}, {7, 9, 3000017}, {1, 1, 50000000}, {130, 1, 70001}};
+    return shapes;
+}
+
+// Stream-K's cases on the H100's 132 SMs (solutions/lab11/04_streamk_sm90a.cu:
+// stage 3's tile width, then plan_stream_k streams the tiles of a last wave
+// less than half full, each split among up to sqrt(k-tiles) blocks):
+// 4000 x 2100 x 777 (544 tiles of 128 x 128, a last wave of 16, 13 k-tiles:
+// ranges that start and end inside tiles), 2176 x 2048 x 4097 (272 tiles, 8
+// streamed, 65 k-tiles over 72 blocks), 1100 x 4000 x 100 (288 tiles, 24
+// streamed in pieces of 1 k-tile), 2176 x 2048 x 1 (K = 1: ranges of one
+// whole tile), 5000^3 (800 tiles of 128 x 256, 8 streamed: the handout's
+// case); and where it stays data-parallel: whole waves (4224 x 1024: 132
+// tiles), fewer tiles than SMs (1000^3), N = 100. Other SM counts cut elsewhere.
+const std::vector<Shape>& streamk_shapes() {
+    static const std::vector<Shape> shapes = {{4000, 2100, 777}, {2176, 2048, 4097}, {1100, 4000, 100},
+                                              {2176, 2048, 1},   {5000, 5000, 5000}, {4224, 1024, 333},
+                                              {1000, 1000, 1000}, {2000, 100, 3001}};
     return shapes;
 }
 
@@ -132,6 +159,10 @@ TEST_SUITE("gpu-lab11") {
         REQUIRE_MESSAGE(gpu_is_hopper(), "wgmma and TMA need a Hopper GPU (tests/main.cpp skips this test)");
         check_all("lab11.wgmma_tf32");
     }
+    TEST_CASE("lab11.wgmma_streamk: stream-K + data-parallel tiles (needs sm_90)") {
+        REQUIRE_MESSAGE(gpu_is_hopper(), "wgmma and TMA need a Hopper GPU (tests/main.cpp skips this test)");
+        check_all("lab11.wgmma_streamk");
+    }
     TEST_CASE("lab11.cublas_bf16: the peer (needs sm_80)") { check_stage("lab11.cublas_bf16"); }
     TEST_CASE("lab11.cublas_tf32: the TF32 peer (needs sm_80)") { check_stage("lab11.cublas_tf32"); }
 
@@ -143,6 +174,45 @@ TEST_SUITE("gpu-lab11") {
     TEST_CASE("lab11.wgmma_tf32: big odd shapes (needs sm_90)") {
         check_stage_on("lab11.wgmma_tf32", big_odd_shapes());
     }
+    TEST_CASE("lab11.wgmma_streamk: big odd shapes, the last wave shared out (needs sm_90)") {
+        if (check_stage_on("lab11.wgmma_streamk", big_odd_shapes()))
+            check_stage_on("lab11.wgmma_streamk", streamk_shapes());
+    }
+    TEST_CASE("lab11.wgmma_streamk: big odd shapes, long K (needs sm_90)") {
+        check_stage_on("lab11.wgmma_streamk", long_k_shapes());
+    }
+    // The owner of a tile adds the other blocks' partials in block order: the
+    // same inputs give the same bits, run after run (atomicAdd would not).
+    TEST_CASE("lab11.wgmma_streamk: the same bits on every run (needs sm_90)") {
+        const mml::Stage& stage = stage_named("lab11.wgmma_streamk");
+        const mml::MatmulFn& fn = mml::version_of(stage, mml::testing::impl_under_test());
+        for (const Shape s : {Shape{4000, 2100, 777}, Shape{2176, 2048, 4097}}) {
+            mml::Problem problem(s);
+            const mml::CheckedRun first = mml::run_once_and_verify(stage, fn, problem, {});
+            REQUIRE_MESSAGE(first.check.passed,
+                            "lab11.wgmma_streamk is wrong at " << mml::shape_text(s) << ": " << first.check.failure);
+            const std::vector<float> kept(problem.C.data(), problem.C.data() + problem.C.size());
+            for (int run = 0; run < 3; ++run) {
+                REQUIRE(mml::run_once_and_verify(stage, fn, problem, {}).check.passed);
+                CHECK_MESSAGE(std::memcmp(kept.data(), problem.C.data(), sizeof(float) * kept.size()) == 0,
+                              "lab11.wgmma_streamk gave different bits on the same inputs at "
+                                  << mml::shape_text(s) << ": are the partials added in a fixed order?");
+            }
+        }
+    }
+    TEST_CASE("lab11.wmma_bf16: big odd shapes, long K (needs sm_80)") {
+        check_stage_on("lab11.wmma_bf16", long_k_shapes());
+    }
+    TEST_CASE("lab11.mma_sync: big odd shapes, long K (needs sm_80)") {
+        check_stage_on("lab11.mma_sync", long_k_shapes());
+    }
+    TEST_CASE("lab11.wgmma: big odd shapes, long K (needs sm_90)") { check_stage_on("lab11.wgmma", long_k_shapes()); }
+    TEST_CASE("lab11.wgmma_tf32: big odd shapes, long K (needs sm_90)") {
+        check_stage_on("lab11.wgmma_tf32", long_k_shapes());
+    }
+    TEST_CASE("lab11.cublas_bf16: big odd shapes, long K (needs sm_80)") {
+        check_stage_on("lab11.cublas_bf16", long_k_shapes());
+    }
 
     // A wrong kernel fails the reduced-precision bound: it is not vacuous.
     TEST_CASE("lab11.wmma_bf16: leaving out products fails the check (needs sm_80)") {
@@ -153,6 +223,9 @@ TEST_SUITE("gpu-lab11") {
     }
     TEST_CASE("lab11.wgmma: leaving out products fails the check (needs sm_90)") {
         check_dropped_products_fail("lab11.wgmma");
+    }
+    TEST_CASE("lab11.wgmma_streamk: leaving out products fails the check (needs sm_90)") {
+        check_dropped_products_fail("lab11.wgmma_streamk");
     }
     TEST_CASE("lab11.wgmma_tf32: leaving out products fails the check (needs sm_90)") {
         check_dropped_products_fail("lab11.wgmma_tf32");

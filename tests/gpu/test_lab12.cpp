@@ -22,7 +22,7 @@ namespace l12 = mml::lab12;
 
 namespace {
 
-const bool kNoNccl = mml::gpu::built_with_cuda() && lab12_skip(l12::nccl_missing(), "NCCL");
+const bool kNoNccl = mml::gpu::built_with_cuda() && lab12_skip(l12::nccl_missing(), "NCCL", "gpu-lab12*");
 
 int ranks() {
     const char* r = std::getenv("MML_LAB12_RANKS");

@@ -4,7 +4,7 @@ the end-to-end ones (test_grade.py, test_hostile.py, test_slurm_cluster.py, test
 made-up submissions, minutes each, and run on their own). Each runs as its own process; their lines are printed
 as they come, then one last line, 'grading unit tests: all passed' or what
 failed. Seconds in all, no build: tests/test_grading.cpp runs it under
-`make test` (suite grading-units), and an instructor changing tools/grading
+`make test-all` (suite grading-units), and an instructor changing tools/grading
 can run it alone:  python3 tests/grading/run_unit_tests.py
 """
 import subprocess
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-# The end-to-end tests (minutes, builds; each a doctest case of its own under make test).
+# The end-to-end tests (minutes, builds; each a doctest case of its own under make test-all).
 END_TO_END = {"test_grade.py", "test_hostile.py", "test_slurm_cluster.py", "test_given.py"}
 
 

@@ -19,7 +19,7 @@ are the checker's business, not the given code's.)
 
 Both students' answers are made from solutions/ here (never written out a
 second time). A few minutes (two starter trees, built from this checkout's
-build/). Run from the repository root (make test runs it through
+build/). Run from the repository root (make test-all runs it through
 tests/test_grading.cpp). Prints one line per check and exits 1 if any fails.
 """
 import csv

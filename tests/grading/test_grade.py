@@ -31,7 +31,7 @@ the sandbox, each product checked by the checker):
   good      the reference's lab 12 files, handed in as a student's -> every CPU test passes (the GPU ones too where
                                                                      a GPU is; else "not run")
   starter   the untouched starter                                   -> 0, "checked here against the float64 product"
-Run from the repository root (make test runs it through tests/test_grading.cpp).
+Run from the repository root (make test-all runs it through tests/test_grading.cpp).
 Prints one line per check and exits 1 if any fails.
 """
 import csv

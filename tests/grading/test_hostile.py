@@ -37,7 +37,7 @@ score says which attacks got through, and the feedback says which.
   forged        writes doctest's report claiming success, exit 0    0/6 (*)
   forward       calls the reference's functions                     0/6 build-failed (*)
   bomb_include  #include "/dev/zero"                                0/6 build-failed (memory limit)
-  bomb_template an exponential template instantiation               0/6 build-timeout
+  bomb_template an exponential template instantiation               0/6 build-timeout (or the memory limit)
   symfile       its .cpp a symbolic link to another student's file  0/6, refused
   symdir        its lab1/ a symbolic link to the checkout's solutions/lab1   0/6, no-files
   odd names     two reference copies named "-rf $(touch PWNED) 'x'" and
@@ -48,7 +48,7 @@ score says which attacks got through, and the feedback says which.
 15, item 1): until it lands, the checks print "pending" with the score they
 got instead of failing. Once harness/runner/ exists they are checked.
 
-Run from the repository root (make test runs it through
+Run from the repository root (make test-all runs it through
 tests/test_grading_sandbox.cpp). As root with apt-get, it installs
 bubblewrap when missing, so that the strongest level is the one tested.
 Prints one line per check; exits 1 if any fails.
@@ -72,8 +72,9 @@ GRADE = [sys.executable, "-B", str(REPO / "tools" / "grade.py")]
 SPLIT_LANDED = (REPO / "harness" / "runner").is_dir()
 failures = []
 # The test time limit of the hostile runs (an honest lab 1 test takes well under a second) and the build's
-# (an honest lab 1 build: 3-8 s on 2 busy cores; the template bomb needs 40 s to reach the memory limit).
-TEST_TIMEOUT, BUILD_TIMEOUT = 10, 20
+# (an honest lab 1 build: 3-8 s on 2 cores, over 20 s where six other builds share them; the template bomb
+# reaches the memory limit after about 40 s, or the clock first: either stops it).
+TEST_TIMEOUT, BUILD_TIMEOUT = 10, 60
 ORDERS = ["ijk", "ikj", "jik", "jki", "kij", "kji"]
 
 
@@ -356,7 +357,8 @@ def make_class(sub, tmp, port, udp_port, abstract):
 
     write(sub / "bomb_template" / "labs" / "lab1",
           dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] + TEMPLATE_BOMB}))
-    cases.append(Case("bomb_template", 0, build="build-timeout"))
+    # Stopped by the build's clock or by its memory limit, whichever comes first on this machine.
+    cases.append(Case("bomb_template", 0, build=("build-timeout", "build-failed")))
 
     (sub / "symfile" / "labs" / "lab1").mkdir(parents=True)
     (sub / "symfile" / "labs" / "lab1" / "loop_orders.cpp").symlink_to(victim / "loop_orders.cpp")
@@ -490,8 +492,9 @@ def check_results(out, cases, level):
         if level in ("net", "none") and c.name in ("snoop", "vandal"):
             print(f"note - {c.name}: {shown} (not checked: level '{level}' does not contain it)", flush=True)
             continue
-        check(got == want and row["build"] == c.build,
-              f"{c.name!r}: {want:g}/6, {c.build}", shown)
+        builds = c.build if isinstance(c.build, tuple) else (c.build,)
+        check(got == want and row["build"] in builds,
+              f"{c.name!r}: {want:g}/6, {' or '.join(builds)}", shown)
         for flag in c.review:
             check(flag in row["review"], f"{c.name!r}: review says '{flag}'", row["review"])
         for order, status in c.statuses.items():

@@ -51,8 +51,10 @@ def running_commands(tmp):
           "a file past the size limit: stopped by SIGXFSZ at the limit", f"exit {rc}")
     rc, *_ = run(tmp, "head -c 3000000 /dev/zero > big.bin", fsize_kb=4096)
     check(rc == 0, "a build's own, larger file-size limit (fsize_kb) replaces the default", f"exit {rc}")
+    # 1 CPU second, 30 s of wall clock: stopped by the CPU limit, not by the clock (on a busy machine 1 CPU
+    # second can take many seconds of wall clock, so the wall time itself is not asserted).
     rc, timed_out, secs, log = run(tmp, "while :; do :; done", timeout=30, cpu=1)
-    check(not timed_out and rc in (128 + 24, 128 + 9) and secs < 10, "CPU seconds are limited per process",
+    check(not timed_out and rc in (128 + 24, 128 + 9), "CPU seconds are limited per process",
           f"exit {rc} after {secs:.1f} s")
     check(not sandbox.RUNNING, "no process group is left registered after the commands")
 

@@ -14,7 +14,7 @@ real single-node Slurm cluster that this test starts and stops itself:
     `make grade ... SLURM=1` again: only that student is graded, the rest is
     skipped, and the outputs are again the same.
 
-Exits 77 (make test then reports it skipped, with the reason) where the
+Exits 77 (make test-all then reports it skipped, with the reason) where the
 cluster cannot start: not root, no apt-get to install Slurm, daemons that do
 not come up. Prints one line per check; exits 1 if any fails.
 """

@@ -8,6 +8,10 @@
 #
 #   netlib-only, NO_INSTALL=1  exit 1, names libopenblas-dev, runs no apt-get, writes no config.mk
 #   ... and no apt-get         the message names the dnf, pacman and Homebrew packages too
+#   installed as root          configure installs (a stand-in apt-get that prints
+#                              screens of dpkg progress, then un-hides OpenBLAS):
+#                              one line per step, none of the progress, exit 0
+#   ... and the install fails  exit 1, the failing step's whole output shown
 #   the machine as it is       exit 0, config.mk names OpenBLAS's flags
 #
 # Needs unshare with mount namespaces (root, or unprivileged user namespaces);
@@ -17,14 +21,17 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 if [ "${1:-}" = --inside ]; then
-  # In the new mount namespace: hide OpenBLAS and (with $2 = no-apt) apt-get.
+  # In the new mount namespace: hide OpenBLAS and (with $2 = no-apt) apt-get;
+  # $2 = apt-ok / apt-fail: a stand-in apt-get (below).
   empty=$(mktemp -d)
+  hidden=$(mktemp)  # what is mounted over, in order (apt-ok's install un-hides it)
   for path in /usr/include /usr/include/x86_64-linux-gnu /usr/include/openblas /usr/lib/x86_64-linux-gnu \
               /usr/lib/x86_64-linux-gnu/pkgconfig /usr/lib/pkgconfig /usr/share/pkgconfig /usr/lib64 /usr/local/include; do
     [ -d "$path" ] || continue
     for hit in "$path"/*openblas* "$path"/*/*openblas*; do
       [ -e "$hit" ] || continue
       if [ -d "$hit" ]; then mount --bind "$empty" "$hit"; else mount --bind /dev/null "$hit"; fi
+      echo "$hit" >> "$hidden"
     done
   done
   # The only cblas.h: a netlib-style header (what libblas-dev installs).
@@ -35,7 +42,7 @@ if [ "${1:-}" = --inside ]; then
     'void cblas_sgemm(enum CBLAS_ORDER, enum CBLAS_TRANSPOSE, enum CBLAS_TRANSPOSE, int, int, int, float,' \
     '                 const float*, int, const float*, int, float, float*, int);' > "$netlib/cblas.h"
   for h in /usr/include/cblas.h /usr/include/x86_64-linux-gnu/cblas.h; do
-    [ -e "$h" ] && mount --bind "$netlib/cblas.h" "$h"
+    [ -e "$h" ] && mount --bind "$netlib/cblas.h" "$h" && echo "$h" >> "$hidden"
   done
   if [ "${2:-}" = no-apt ]; then
     # A PATH without apt-get: every program of /usr/bin and /bin but that one.
@@ -45,6 +52,20 @@ if [ "${1:-}" = --inside ]; then
       [ "$name" = apt-get ] || [ -e "$bin/$name" ] || ln -s "$p" "$bin/$name"
     done
     export PATH=$bin
+  fi
+  if [ "${2:-}" = apt-ok ] || [ "${2:-}" = apt-fail ]; then
+    # apt-get as a fresh machine's is heard: screens of progress. Its install
+    # then un-hides OpenBLAS (apt-ok) or fails as on a broken mirror (apt-fail).
+    fake=$(mktemp -d)
+    cat > "$fake/apt-get" <<FAKE
+#!/usr/bin/env bash
+for i in \$(seq 200); do echo "Unpacking libfake\$i (1.0-\$i) ... dpkg progress"; done
+[ "\$1" = install ] || exit 0
+[ $2 = apt-fail ] && { echo "E: Unable to locate package \${*: -1}"; exit 100; }
+tac "$hidden" | while read -r m; do umount "\$m"; done
+FAKE
+    chmod +x "$fake/apt-get"
+    export PATH="$fake:$PATH"
   fi
   shift 2
   exec "$@"
@@ -89,7 +110,20 @@ check $([ "$(grep -c . <<< "$out")" = 2 ] && echo 0 || echo 1) "make demo, netli
 check $(grep -q 'configure stopped' <<< "$out" && echo 0 || echo 1) "make demo, netlib-only: make says configure stopped" "$out"
 check $([ ! -e "$work/b4/config.mk" ] && [ ! -d "$work/b4/obj" ] && echo 0 || echo 1) "make demo, netlib-only: nothing built"
 
-# 3. The machine as it is (OpenBLAS installed here: make test needs it).
+# 2c. Missing packages installed as root: one line per step, no dpkg progress.
+out=$("${ns[@]}" bash "$0" --inside apt-ok env -u NO_INSTALL bash tools/configure.sh "$work/b5" 2>&1); rc=$?
+check $rc "installed as root: configure succeeds" "$out"
+check $(grep -q 'dpkg progress' <<< "$out" && echo 1 || echo 0) "installed as root: none of apt-get's progress shown" "$out"
+check $(grep -q '^configure: apt-get install .*libopenblas-dev' <<< "$out" && echo 0 || echo 1) \
+  "installed as root: one line names the install step" "$out"
+check $([ "$(grep -c . <<< "$out")" -le 5 ] && echo 0 || echo 1) "installed as root: at most 5 lines" "$out"
+out=$("${ns[@]}" bash "$0" --inside apt-fail env -u NO_INSTALL bash tools/configure.sh "$work/b6" 2>&1); rc=$?
+check $([ $rc = 1 ] && echo 0 || echo 1) "install fails: configure stops (exit 1)" "exit $rc: $out"
+check $(grep -q 'Unable to locate package' <<< "$out" && [ "$(grep -c 'dpkg progress' <<< "$out")" = 200 ] && echo 0 || echo 1) \
+  "install fails: the failing step's whole output shown" "$out"
+check $([ ! -e "$work/b6/config.mk" ] && echo 0 || echo 1) "install fails: no config.mk written"
+
+# 3. The machine as it is (OpenBLAS installed here: make test-all needs it).
 out=$(bash tools/configure.sh "$work/b3" 2>&1); rc=$?
 check $rc "this machine: configure succeeds" "$out"
 check $(grep -q '^BLAS_LIBS := .*-lopenblas' "$work/b3/config.mk" 2>/dev/null && echo 0 || echo 1) \

@@ -17,5 +17,6 @@ ReferenceRegistrar wmma_bf16("lab11.wmma_bf16", on_bf16(ref::wmma_bf16));
 ReferenceRegistrar mma_sync("lab11.mma_sync", on_bf16(ref::mma_sync));
 ReferenceRegistrar wgmma("lab11.wgmma", on_bf16(ref::wgmma));
 ReferenceRegistrar wgmma_tf32("lab11.wgmma_tf32", on_tf32(ref::wgmma_tf32));
+ReferenceRegistrar wgmma_streamk("lab11.wgmma_streamk", on_bf16(ref::wgmma_streamk));
 
 }  // namespace

@@ -1,6 +1,6 @@
 // Lab 11 - tensor cores, from WMMA to Hopper's wgmma: WMMA bf16, mma.sync +
 // ldmatrix + cp.async, wgmma + TMA + mbarrier (warp-specialized, persistent),
-// its TF32 variant, and cuBLAS bf16 and TF32 as the peers.
+// its TF32 variant, its stream-K scheduler, and cuBLAS bf16 and TF32 as the peers.
 //
 // Every stage rounds A and B (bf16 or TF32) before multiplying: the check
 // compares with the float64 product of the ROUNDED inputs under the FP32
@@ -129,6 +129,9 @@ Registrar lab11_stages([](Registry& reg) {
               "stage 3 with TF32 inputs (wgmma 64x256x8)", true);
     add_cublas(reg, "cublas_tf32", InputRounding::Tf32,
                "the TF32 peer: cuBLAS, TF32 inputs (CUBLAS_COMPUTE_32F_FAST_TF32)");
+    add_stage(reg, "wgmma_streamk", on_bf16(st::wgmma_streamk), InputRounding::Bf16,
+              "stage 3 + a persistent stream-K/data-parallel scheduler for the last wave (fixed reduction order)",
+              true);
 
     Lab lab;
     lab.number = 11;

@@ -38,7 +38,8 @@ TargetVerdict judge_lab3(const std::vector<Measurement>& rows) {
     const Measurement* own = find_row(rows, "lab3.strassen", Impl::Student, largest);
     const Measurement* ref = find_row(rows, "lab3.strassen", Impl::Reference, largest);
     const Measurement* classical = find_row(rows, "lab3.classical", Impl::Reference, largest);
-    if (!own || !ref || !classical) return {false, "lab3.strassen and lab3.classical were not all timed at " + shape_text(largest)};
+    if (!own || !ref || !classical)
+        return {false, "lab3.strassen and lab3.classical were not all timed at " + shape_text(largest), false, false};
     const double vs_ref = own->median_seconds / ref->median_seconds;
     const double vs_classical = classical->median_seconds / own->median_seconds;
     TargetVerdict v;

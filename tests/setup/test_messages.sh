@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The advice a student reads is true of how the build was configured: make
+# lab1, make check LAB=1 and make sanitize LAB=1 never tell them to install
+# what configure found, nor blame a missing package for what a configuration
+# leaves out on purpose. Three configurations:
+#
+#   the build as it is    (MMLAB's build: CI's has CUDA, no GPU, and MPI)
+#   CUDA=0, no MPI        a fresh build of lab 1 alone (ONLY_LAB=1) in a mount
+#                         namespace that hides Open MPI (mpicxx, mpirun, its
+#                         pkg-config modules): no "install the CUDA toolkit"
+#   make sanitize LAB=1   the ASan build, lab 1 alone (no other lab's objects),
+#                         with MPI installed: no "OpenMPI was not found"
+#
+# A contradiction: "install the CUDA toolkit" / "nvcc was not found" in a
+# build configured with CUDA=0 or with CUDA; "OpenMPI was not found" / "apt-get
+# install libopenmpi-dev" where configure found MPI or in a sanitizer build;
+# "apt-get install" of a package configure found (doctest, Google Benchmark,
+# OpenBLAS). Builds two small trees: minutes (make test-all runs it).
+# Run from the repository root; one line per check, exit 1 on a failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+unset MAKEFLAGS MFLAGS MAKELEVEL  # started from make test-all: not its jobserver
+jobs=-j"$(nproc 2>/dev/null || echo 2)"
+mmlab=${MMLAB:-build/bin/mmlab}
+build=$(dirname "$(dirname "$mmlab")")
+[ -f "$build/config.mk" ] || { echo "FAIL - no $build/config.mk: build first (make all)"; exit 1; }
+
+failures=0
+check() {  # check CONDITION-RESULT WHAT [DETAIL]
+  if [ "$1" = 0 ]; then echo "ok   - $2"; else echo "FAIL - $2"; [ -n "${3:-}" ] && echo "$3" | head -n 30 | sed 's/^/       /'; failures=$((failures + 1)); fi
+}
+has() { grep -s "^$1 := " "$2" | sed "s/^$1 := //"; }
+
+# contradictions CONFIG_MK OUTPUT [sanitizer]: the lines of OUTPUT that contradict CONFIG_MK.
+contradictions() {
+  local mk=$1 out=$2 san=${3:-} pats=()
+  pats+=("apt-get install[^;]*(doctest-dev|libbenchmark-dev|libopenblas-dev)")
+  if [ "$(has HAVE_CUDA "$mk")" = 1 ]; then pats+=("this build has no CUDA" "configured with CUDA=0")
+  elif [ "$(has CUDA_CHOSEN_OFF "$mk")" = 1 ] || [ -n "$san" ]; then pats+=("install the CUDA toolkit" "nvcc was not found"); fi
+  if [ "$(has HAVE_MPI "$mk")" = 1 ] || [ -n "$san" ]; then pats+=("OpenMPI was not found" "apt-get install libopenmpi-dev"); fi
+  local p
+  for p in "${pats[@]}"; do grep -E -- "$p" <<< "$out"; done
+}
+
+# 1. The build as it is.
+out=$(make --no-print-directory "$jobs" BUILD="$build" lab1 SOLUTION=1 SIZE=96 THREADS=1 2>&1); rc=$?
+check $rc "the build as it is: make lab1 runs" "$(tail -n 20 <<< "$out")"
+bad=$(contradictions "$build/config.mk" "$out")
+check $([ -z "$bad" ] && echo 0 || echo 1) "the build as it is: make lab1 gives no advice that contradicts configure" "$bad"
+out=$(make --no-print-directory "$jobs" BUILD="$build" check LAB=1 2>&1); rc=$?
+bad=$(contradictions "$build/config.mk" "$out")
+check $([ -z "$bad" ] && echo 0 || echo 1) "the build as it is: make check LAB=1 gives none either" "$bad"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# 2. CUDA=0 and no MPI, in a mount namespace (where one can be made).
+if [ "$(id -u)" = 0 ]; then ns=(unshare --mount --propagation private)
+else ns=(unshare --user --map-root-user --mount --propagation private); fi
+if "${ns[@]}" true 2>/dev/null; then
+  hide_mpi='for p in /usr/bin/mpicxx /usr/bin/mpic++ /usr/bin/mpirun /usr/bin/mpiexec /usr/bin/orterun \
+                     /usr/lib/x86_64-linux-gnu/pkgconfig/ompi* /usr/lib/x86_64-linux-gnu/pkgconfig/mpi*; do
+              [ -e "$p" ] && mount --bind /dev/null "$p"; done; exec "$@"'
+  out=$("${ns[@]}" bash -c "$hide_mpi" hide env NO_INSTALL=1 make --no-print-directory "$jobs" BUILD="$work/cpu" CUDA=0 \
+        ONLY_LAB=1 lab1 SOLUTION=1 SIZE=96 THREADS=1 2>&1); rc=$?
+  check $rc "CUDA=0, no MPI: make lab1 runs" "$(tail -n 20 <<< "$out")"
+  check $([ "$(has HAVE_MPI "$work/cpu/config.mk")" = 0 ] && echo 0 || echo 1) "CUDA=0, no MPI: configure found no MPI" \
+    "$(grep '^configure' <<< "$out")"
+  bad=$(contradictions "$work/cpu/config.mk" "$out")
+  check $([ -z "$bad" ] && echo 0 || echo 1) "CUDA=0, no MPI: make lab1 gives no advice that contradicts configure" "$bad"
+  check $(grep -q "GPU tests skipped" <<< "$out" && echo 1 || echo 0) \
+    "CUDA=0, no MPI: make lab1 says nothing of the GPU labs' tests (none of them runs there)" "$(grep '^\[tests\]' <<< "$out")"
+  gpu=$("$work/cpu/bin/lab1/mmlab-tests" --test-suite=gpu-lab6 2>&1)
+  check $(grep -q "GPU tests skipped: this build was configured with CUDA=0" <<< "$gpu" && echo 0 || echo 1) \
+    "CUDA=0, no MPI: a run of GPU suites says CUDA=0 was chosen" "$(grep '^\[tests\]' <<< "$gpu")"
+  out=$("${ns[@]}" bash -c "$hide_mpi" hide make --no-print-directory "$jobs" BUILD="$work/cpu" ONLY_LAB=1 check LAB=1 2>&1)
+  bad=$(contradictions "$work/cpu/config.mk" "$out")
+  check $([ -z "$bad" ] && echo 0 || echo 1) "CUDA=0, no MPI: make check LAB=1 gives none either" "$bad"
+else
+  echo "skipped: CUDA=0, no MPI (cannot make a mount namespace here: unshare needs root or user namespaces)"
+fi
+
+# 3. make sanitize LAB=1 (MPI installed or not: a sanitizer build leaves it out on purpose).
+out=$(make --no-print-directory "$jobs" BUILD="$work/san" sanitize LAB=1 SOLUTION=1 2>&1); rc=$?
+check $rc "make sanitize LAB=1 runs clean" "$(tail -n 20 <<< "$out")"
+bad=$(contradictions "$work/san/asan/config.mk" "$out" sanitizer)
+check $([ -z "$bad" ] && echo 0 || echo 1) "make sanitize LAB=1 gives no advice that contradicts configure" "$bad"
+others=$(find "$work/san/asan/obj/labs" "$work/san/asan/obj/solutions" -name '*.o' 2>/dev/null | grep -vE '/lab1/|/common/' | head -n 5)
+check $([ -z "$others" ] && [ -x "$work/san/asan/bin/lab1/mmlab-tests" ] && echo 0 || echo 1) \
+  "make sanitize LAB=1 builds lab 1 alone (no other lab's objects)" "$others"
+
+if [ $failures -gt 0 ]; then echo "message tests: $failures failed"; exit 1; fi
+echo "message tests: all passed"
