@@ -1,5 +1,5 @@
 // Lab 5's edge shapes, shared by its tests (tests/test_lab5.cpp) and the
-// tests of its reference's internals (tests/reference/test_lab5.cpp).
+// tests of its reference's internals (the instructors' tests/reference/test_lab5.cpp).
 #pragma once
 
 #include <vector>

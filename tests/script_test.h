@@ -1,5 +1,5 @@
-// Runs a test script (Python for the Python tools, tools/grade.py and
-// tools/plot.py; bash for the set-up, tools/configure.sh) from a doctest case,
+// Runs a test script (Python for the Python tools: tools/plot.py, and the
+// instructors' tools/grade.py; bash for the set-up, tools/configure.sh) from a doctest case,
 // so that `make test` counts it: the case fails when the script exits non-zero
 // or does not print `done_line`, and then shows the script's FAIL lines (with
 // their indented details) and its last line. A script that exits 77 could not

@@ -7,7 +7,7 @@
 // the reference's under `make test`, both looked up where the harness looks
 // them up (harness/stages/lab10/lab10.h). What only the reference has (the
 // printed sum over warps on the paper's inputs) is tested in
-// tests/reference/test_lab10.cpp.
+// the instructors' tests/reference/test_lab10.cpp.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>

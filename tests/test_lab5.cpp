@@ -5,7 +5,8 @@
 // usage error), the given block sizes, and OpenBLAS's threading. Every stage
 // is run through the registry, on the version under test (MML_IMPL). The
 // reference's internals (its kernel sets, the AVX-512 tile geometry, its
-// block-size rules, mmlab blis-levels) are tested in tests/reference/test_lab5.cpp.
+// block-size rules, mmlab blis-levels) are tested in the instructors'
+// tests/reference/test_lab5.cpp.
 #include <thread>
 
 #include "cpu/machine.h"

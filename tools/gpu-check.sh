@@ -64,7 +64,7 @@ if want starters; then
   step "untouched GPU starters (must fail with a message)"
   # Lab 12's GPU cases start mpirun and NCCL per case: with them this step ran
   # out of its time before labs 6-9 (2026-11-25); its starter is graded by
-  # tools/grade-gpu-check.sh 12 instead (0 of 8 there).
+  # the instructors' tools/grade-gpu-check.sh 12 instead (0 of 8 there).
   MML_IMPL=student limited 120 build/bin/mmlab-tests --test-suite='gpu-*' --test-suite-exclude='gpu-lab12*' \
     --test-case-exclude='*big odd*,*very tall*' > "$out/starters.log" 2>&1
   grep -E "is wrong at" "$out/starters.log" | sed 's/.*logged: //' | cut -c1-150 | sort -u | head -12

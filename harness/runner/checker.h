@@ -12,8 +12,8 @@
 // the verdict and the report all stay in this process.
 //
 // Environment:
-//   MML_RUNNER            shell command line of the student's runner (the grader:
-//                         tools/grading/sandbox.sh ... -- build/bin/labN/mmlab-runner)
+//   MML_RUNNER            shell command line of the student's runner (the grader, in
+//                         the instructors' tools/grading/sandbox.sh ... -- build/bin/labN/mmlab-runner)
 //   MML_REFERENCE_RUNNER  the same for a runner built with the references (optional)
 //   MML_RUNNER_TIMEOUT    seconds this process may wait for its runners in all
 //                         (the test case's time limit; default 600)
@@ -22,7 +22,7 @@
 //
 // The runner's failures reach the test as std::runtime_error whose message
 // starts with "the runner " (kRunnerPrefix): the grader reads them from the
-// report (tools/grading/testcases.py).
+// report (tools/grading/testcases.py, instructors' repository).
 #pragma once
 
 namespace mml::runner {

@@ -26,7 +26,7 @@ __global__ void fill_bits(float* p, std::size_t n, std::uint32_t bits) {
 // out[k][j] = fl(d_k * B[k][j]), d_k = scale_factor(seed, k): __fmul_rn, one
 // IEEE multiply (never fused into anything), the same float32 the checker
 // computes on the host. One read of B and one write of B': the whole cost of
-// the secret inside the checker's interval (handouts/grading.md).
+// the secret inside the checker's interval (handouts/grading.md, instructors' repository).
 __global__ void scale_rows(const float* B, std::uint64_t seed, float* out, std::size_t K, std::size_t N) {
     const std::size_t n = K * N;
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < n; i += std::size_t(gridDim.x) * blockDim.x)

@@ -1,5 +1,5 @@
-// The channel between the grader's two programs (handouts/grading.md, "How the
-// verdict is made"):
+// The channel between the grader's two programs (the instructors' handouts/grading.md,
+// "How the verdict is made"):
 //
 //   the CHECKER (trusted; harness/runner/checker.cpp): the test program or mmlab
 //     built WITHOUT the student's code. It makes the inputs, computes the float64

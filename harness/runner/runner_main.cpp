@@ -242,7 +242,7 @@ int main() {
     struct stat st {};
     if (fstat(kChannelFd, &st) != 0 || !S_ISSOCK(st.st_mode)) {
         std::fputs("mmlab-runner: the grader's checker starts this program (MML_RUNNER), with its socket as file "
-                   "descriptor 3; it is not run by hand (handouts/grading.md)\n",
+                   "descriptor 3; it is not run by hand (the instructors' handouts/grading.md)\n",
                    stderr);
         return 2;
     }

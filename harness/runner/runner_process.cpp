@@ -55,8 +55,8 @@ double seconds_left() {
 // ------------------------------------------------------------------ the process
 
 // How a process ended, in the words the grader's feedback uses
-// (tools/grading/testcases.py, exit_text): the sandbox (tools/grading/sandbox.sh)
-// passes a signal on as exit status 128 + its number.
+// (tools/grading/testcases.py, exit_text; the grader is in the instructors' repository
+// only): the sandbox (tools/grading/sandbox.sh, instructors' repository) passes a signal on as exit status 128 + its number.
 std::string ending_of(int status) {
     int sig = 0;
     if (WIFSIGNALED(status)) sig = WTERMSIG(status);
@@ -157,7 +157,7 @@ void RunnerProcess::start() {
     for (auto& e : env_strings) envp.push_back(e.data());
     envp.push_back(nullptr);
     // The student's runner runs as the unprivileged grading user when the
-    // grader is root (MML_RUNNER_USER=uid:gid, tools/grading/checker.py):
+    // grader is root (MML_RUNNER_USER=uid:gid, the instructors' tools/grading/checker.py):
     // switched to in the child below, before anything of it runs.
     uid_t uid = 0;
     gid_t gid = 0;

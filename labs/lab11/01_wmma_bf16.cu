@@ -87,15 +87,13 @@ __global__ void __launch_bounds__(kThreads)
     for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
         const bool more = k0 + BK < K;
         if (more) load_next(k0 + BK);  // in flight while the tensor cores work on `buf`
-        // TODO(lab11, 11.1): the tensor-core inner product on copy `buf`.
-        //   For kk = 0 and 16 (#pragma unroll):
-        //     wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> a[FM];
-        //     wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::col_major> b[FN];
-        //     a[i]: wmma::load_matrix_sync(a[i], &As[buf][wm0 + i * 16][kk], kLd)   (i < FM)
-        //     b[j]: wmma::load_matrix_sync(b[j], &Bs[buf][wn0 + j * 16][kk], kLd)   (j < FN)
-        //           (Bs holds B transposed: element (k, n) at Bs[buf][n][k], i.e. B column-major)
-        //     wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]) for every (i, j).
-        //   (The whole warp calls these together: every lane must take part.)
+        // TODO(lab11, 11.1): the tensor-core inner product on copy `buf`:
+        //   acc[i][j] += (this warp's 16-row slice i of As[buf]) x (its 16-column
+        //   slice j of B) over the tile's BK = 32 values of k, with nvcuda::wmma
+        //   fragments m16n16k16 of __nv_bfloat16 (leading dimension kLd). Bs
+        //   holds B transposed (element (k, n) at Bs[buf][n][k]): B column-major.
+        //   The whole warp calls wmma functions together: every lane must take
+        //   part. Stuck: handouts/lab11.md, hints 11.1.x.
         (void)Bs[buf][0][0];  // (delete this line when done: it only keeps nvcc from warning that Bs is unused)
         if (more) store_next(buf ^ 1);
         __syncthreads();

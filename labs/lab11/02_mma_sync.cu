@@ -36,12 +36,16 @@ constexpr int kSmemBytes = kStages * (kAStageElems + kBStageElems) * 2;  // 192 
 constexpr int kGroupRows = 8;
 
 // Where chunk `chunk` of row `row` of a k-tile lives (in bf16 elements from the tile's start).
-// TODO(lab11, 11.2b): store chunk c of row r at chunk c ^ (r % 8) of the row
-// instead, so that the 8 rows of one ldmatrix tile fall on 32 different banks
-// (rows are 128 bytes: every row starts on bank 0). Both the writes
-// (load_tile) and the reads (ldmatrix) go through this function. (load_tile
-// works a thread's swizzle out once for rows 32 apart: keep the swizzle a
-// function of row % 8.)
+// TODO(lab11, 11.2b): the swizzle. swizzled(row, chunk) is the element offset
+//   of 16-byte chunk `chunk` of row `row` in a tile of rows BK elements
+//   (128 bytes) long. Contract: within each row it permutes the chunks (every
+//   chunk keeps a place of its own, the row stays the row), as a function of
+//   row % 8 only (load_tile works a thread's swizzle out once for rows 32
+//   apart). Both the writes (load_tile) and the reads (ldmatrix) go through it.
+//   Goal: the 8 rows that one ldmatrix 8 x 8 tile reads (chunk c of 8
+//   consecutive rows) fall on 32 different banks; unswizzled, every row starts
+//   on bank 0 and each ldmatrix is an 8-way bank conflict. Correctness does not
+//   depend on it (the tests pass either way); speed does. Hints 11.2.x.
 __device__ __forceinline__ int swizzled(int row, int chunk) { return row * BK + chunk * 8; }
 
 __global__ void __launch_bounds__(kThreads, 1)
@@ -126,18 +130,19 @@ __global__ void __launch_bounds__(kThreads, 1)
         const int s = int(kt % kStages);
         const __nv_bfloat16* as = As + s * kAStageElems;
         const __nv_bfloat16* bs = Bs + s * kBStageElems;
-        // TODO(lab11, 11.2a): the inner product of k-tile `s` (as: BM x BK of A, bs: BN x BK of Bt).
-        //   For kk < BK / 16 (k-steps of 16, #pragma unroll):
-        //   - A: for each i < FM, one ldmatrix_x4(a[i], as + swizzled(row, chunk)) loads the 16 x 16
-        //     piece at rows wm0 + 16i..+15, k 16kk..+15 as four 8 x 8 tiles in the order mma.sync
-        //     wants: (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15).
-        //     Lane l gives row l % 8 (qr) of tile l / 8 (q): row = wm0 + 16i + (q & 1) * 8 + qr,
-        //     chunk = 2kk + (q >> 1)  (a chunk is 8 elements, 16 bytes).
-        //   - B: for each j < FN / 2, one ldmatrix_x4(b[j], bs + swizzled(row, chunk)) loads two n8
-        //     tiles: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15), so that
-        //     b[j][0], b[j][1] are the fragment of n-tile 2j and b[j][2], b[j][3] of n-tile 2j + 1:
-        //     row = wn0 + 16j + (q >> 1) * 8 + qr, chunk = 2kk + (q & 1).
-        //   - then mma_bf16_16816(acc[i][j], a[i], b[j/2][2*(j%2)], b[j/2][2*(j%2)+1]) for i < FM, j < FN.
+        // TODO(lab11, 11.2a): the inner product of k-tile `s` (as: BM x BK of A,
+        //   bs: BN x BK of Bt, both through swizzled()), in k-steps of 16.
+        //   Contract: acc[i][j] += the 16 x 8 product of the warp's A piece i
+        //     (rows wm0 + 16i .. +15) and n-tile j (columns wn0 + 8j .. +7) over
+        //     the tile's BK values of k, with mma_bf16_16816. Its operands are
+        //     fragments as mma.sync defines them: for A, four 8 x 8 tiles in the
+        //     order (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15),
+        //     (rows 8-15, k 8-15); for B (n-tile, k), two: (k 0-7), (k 8-15).
+        //     ldmatrix_x4(dst, address) loads four 8 x 8 tiles in that sense: lane
+        //     l gives the address of row l % 8 (qr) of tile l / 8 (q).
+        //   Goal: one ldmatrix_x4 per 16 x 16 piece of A, and one per two
+        //     n-tiles of B (b[j/2] holds n-tiles 2*(j/2) and 2*(j/2)+1).
+        //   Stuck: handouts/lab11.md, hints 11.2.x.
         (void)q, (void)qr, (void)as[0], (void)bs[0];  // (delete this line when done)
     }
     cp_async_wait<0>();  // nothing left in flight when the block exits

@@ -21,16 +21,19 @@ void matmul_rows(const Layout& L, MPI_Comm comm, const float* A_loc, const float
     const std::int64_t K = L.shape.K, N = L.shape.N;
     (void)P, (void)K, (void)N, (void)comm, (void)A_loc, (void)B_loc, (void)C_loc, (void)stats;
 
-    // TODO 1.1: a K x N buffer for all of B on every rank. Keep it from one
-    //   call to the next (a static mml::Matrix that only grows): the product is
-    //   timed several times, and fresh memory costs page faults each time.
-    // TODO 1.2: rank r's block of B has part_size(K, P, r) rows of N floats.
-    //   Fill a std::vector<std::int64_t> counts(P) with those sizes (in floats)
-    //   and gather every rank's B_loc into the buffer, in rank order:
-    //       timed_allgatherv(B_loc, L.b_depth() * N, buffer, counts, comm, stats);
-    //   (With P == 1 there is nothing to gather: B_loc is all of B.)
-    // TODO 1.3: your rows of C = your rows of A (L.rows() x K) times all of B:
-    //       local_gemm(A_loc, K, B, N, C_loc, N, L.rows(), N, K, false);
+    // TODO 1.1-1.3 (lab 12, task 1): this rank's rows of C.
+    //   Contract: on return C_loc (L.rows() x N) = this rank's rows of A
+    //     (A_loc, L.rows() x K) times ALL of B, on every rank at once, for any
+    //     P (also P == 1, and ranks that own no rows or no rows of B). B is
+    //     spread: rank r holds part_size(K, P, r) of its rows (B_loc). Every
+    //     communication goes through the given timed_* wrappers (they count it
+    //     in `stats`); the product through local_gemm (lab 5's kernel).
+    //   Goal: the 1-D algorithm: one collective that brings all of B to every
+    //     rank, then one local product. B's buffer is kept from call to call
+    //     (the product is timed several times, and fresh memory costs page
+    //     faults each time).
+    //   Judged: `make lab12` (the tests on 1 to 6 processes, odd shapes), then
+    //     the table. Stuck: handouts/lab12.md, hints 12.1.x.
 }
 
 }  // namespace student::lab12

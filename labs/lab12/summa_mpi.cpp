@@ -23,27 +23,25 @@ void matmul_summa(const Layout& L, MPI_Comm comm, const float* A_loc, const floa
     const std::int64_t m = L.rows(), n = L.cols(), ka = L.a_depth();
     (void)m, (void)n, (void)ka, (void)comm, (void)A_loc, (void)B_loc, (void)C_loc, (void)stats;
 
-    // TODO 2.1: two communicators: the processes of your grid row (color
-    //   L.row), ranked by grid column (key L.col), and those of your grid
-    //   column (color L.col), ranked by grid row (key L.row):
-    //       MPI_Comm row_comm = timed_split(comm, L.row, L.col, stats);
-    //   Then the root of a broadcast along the row is simply a grid column.
-    //   Free both with MPI_Comm_free (through mpi_check) at the end.
+    // TODO 2.1-2.4 (lab 12, task 2): SUMMA.
+    //   Contract: on return C_loc (m x n) = this rank's block of C, on every
+    //     rank at once, for every grid (1x4, 4x1, 2x2, 2x3, ...), every panel
+    //     width down to 3 (summa_panels, given, cuts K: each panel names the
+    //     grid column that owns its A part and the grid row that owns its B
+    //     part), and ranks that own nothing. Communication through the timed_*
+    //     wrappers, the product through local_gemm; every communicator you
+    //     create is freed (MPI_Comm_free through mpi_check).
+    //   Goal: per panel, the A panel broadcast along the grid row and the B
+    //     panel along the grid column, then one local product added into C:
+    //     a rank receives only the panels its block of C needs, not all of B
+    //     as in task 1.
+    //   Judged: the tests, then lab 12's target: your SUMMA on 2 processes at
+    //     2048^3 at >= 85 % parallel efficiency over lab 5's kernel on one
+    //     process. Stuck: handouts/lab12.md, hints 12.2.x.
     const std::vector<Panel> panels = summa_panels(L.shape, L.grid, max_panel);
     for (const Panel& p : panels) {
         (void)p;
-        // TODO 2.2: the A panel, columns [p.k0, p.k1) of your rows of A
-        //   (m x p.width()). If L.col == p.a_owner you hold it: copy it out of
-        //   A_loc (row r starts at A_loc + r*ka + (p.k0 - L.ka0)) into a
-        //   contiguous buffer. Then broadcast the buffer along the row:
-        //       timed_bcast(buffer, m * p.width(), p.a_owner, row_comm, stats);
-        //   (A grid of one column needs no broadcast: A_loc with row stride ka.)
-        // TODO 2.3: the B panel, rows [p.k0, p.k1) of B (p.width() x n): whole
-        //   rows of B_loc at B_loc + (p.k0 - L.kb0)*n on the owner (L.row ==
-        //   p.b_owner). Broadcast it along the column (root p.b_owner) into a
-        //   buffer on the other ranks.
-        // TODO 2.4: C_loc = (first panel) or += (later panels) A panel * B panel:
-        //       local_gemm(a, lda, b, n, C_loc, n, m, n, p.width(), /*accumulate=*/not the first);
+        // (2.2: the A panel; 2.3: the B panel; 2.4: the product.)
     }
 }
 

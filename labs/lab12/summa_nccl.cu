@@ -30,26 +30,26 @@ void summa_nccl(const GpuSumma& g) {
         [[maybe_unused]] const Panel& p = g.panels[s];
         [[maybe_unused]] const int buf = static_cast<int>(s % 2);
 
-        // TODO 3.1 (comm stream): buffer `buf` was last read by the product of
-        //   step s-2: make g.comm wait for it (cudaStreamWaitEvent on
-        //   g.product_done[buf], from s >= 2). Without overlap (!g.overlap),
-        //   also wait for step s-1's product (the other buffer's event).
-        // TODO 3.2 (comm stream): the A panel. Without bcast_a it is your own
-        //   block: A + (p.k0 - L.ka0) * es with row stride ka. Otherwise the
-        //   owner (L.col == p.a_owner) packs the w = p.width() columns into
-        //   g.a_panel[buf] (cudaMemcpy2DAsync, row stride w * es, on g.comm) and
-        //   every rank of the row calls
-        //       ncclBroadcast(g.a_panel[buf], g.a_panel[buf], m * w, g.nccl_type, p.a_owner, g.row_comm, g.comm)
-        //   (wrap NCCL calls in nccl_check, CUDA calls in CUDA_CHECK).
-        // TODO 3.3 (comm stream): the B panel: whole rows of B_loc, so on the
-        //   owner (L.row == p.b_owner) already contiguous at B + (p.k0 - L.kb0) * n * es.
-        //   With bcast_b, broadcast it along the column into g.b_panel[buf]
-        //   (the root sends from its block; the others' send pointer is not read).
-        //   Put g.timer->comm_begin(s, g.comm) / comm_end(s, g.comm) around 3.2-3.3.
-        // TODO 3.4: record g.panel_ready[buf] on g.comm; make the compute stream
-        //   wait for it; then, between g.timer->gemm_begin/gemm_end on compute,
-        //       g.gemm->run(a, lda, b, n, g.C_loc, n, m, n, w, /*accumulate=*/s > 0);
-        //   and record g.product_done[buf] on compute.
+        // TODO 3.1-3.4 (lab 12, task 3): step s of SUMMA on the two streams.
+        //   Contract: after the last step and both streams, C_loc (on the
+        //     device) is this rank's block of C, as in task 2. Step s uses
+        //     buffer `buf` of each panel (g.a_panel, g.b_panel); the A panel
+        //     needs no broadcast when !bcast_a (your own block, row stride ka),
+        //     the B panel none when !bcast_b (whole rows of B_loc, contiguous).
+        //     Ordering rules, kept with the events (g.product_done[buf],
+        //     g.panel_ready[buf]), never with a host wait:
+        //       - a buffer is written only after the product that last read it
+        //         (step s-2) has finished;
+        //       - step s's product starts only after its panels have arrived;
+        //       - without overlap (!g.overlap) step s's communication also waits
+        //         for step s-1's product.
+        //     Every NCCL call through nccl_check, every CUDA call through
+        //     CUDA_CHECK; g.timer->comm_begin/comm_end(s, g.comm) around the
+        //     communication, gemm_begin/gemm_end around the product (g.gemm->run,
+        //     accumulating after the first step).
+        //   Goal: the broadcasts of step s+1 run while step s is multiplied.
+        //   Judged: `make lab12` on a GPU machine (one GPU: --always-broadcast);
+        //     stuck: handouts/lab12.md, hints 12.3.x.
     }
 }
 

@@ -45,35 +45,40 @@ using common::lab3::View;
 // would find both versions where both are declared and refuse to choose.)
 void recurse(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff, float* work);
 
-// TODO(lab3, task 1): compute M_{product+1} into Z (q.half.M x q.half.N, ld = q.half.N).
-//   With m = q.half.M, n = q.half.N, k = q.half.K, the workspace is laid out:
-//     X     = work                 m x k  (ld = k): the left operand, when it is a sum
-//     Y     = work + m*k           k x n  (ld = n): the right operand, when it is a sum
-//     below = work + m*k + k*n     the workspace of the recursive call
-//   The seven products (product = 0 is M1, ..., 6 is M7):
-//     M1 = (A11 + A22)(B11 + B22)     M5 = (A11 + A12) B22
-//     M2 = (A21 + A22) B11            M6 = (A21 - A11)(B11 + B12)
-//     M3 = A11 (B12 - B22)            M7 = (A12 - A22)(B21 + B22)
-//     M4 = A22 (B21 - B11)
-//   For each: form the sums with add_views / subtract_views into X and Y; when
-//   an operand is a single quadrant, use the quadrant's view itself (no copy).
-//   Then multiply with YOUR recursion:
-//     recurse(left, right, View{Z, n}, q.half, cutoff, below);
-//   where left is ConstView{X, k} or a quadrant, right is ConstView{Y, n} or a quadrant.
-//   Do not allocate anything here: the workspace was sized up front.
+// TODO(lab3, task 1): the product M_{product+1} of one Strassen level
+//   (product 0 is M1, ..., 6 is M7: the seven formulas are in handouts/lab3.md,
+//   "Background").
+//   Contract: on return Z (q.half.M x q.half.N, row stride q.half.N) holds
+//     M_{product+1}, multiplied by YOUR recursion (recurse, above); A and B are
+//     untouched. `work` was sized up front by the given plan for this layout,
+//     with m, n, k = q.half.M, q.half.N, q.half.K:
+//       X     = work                 m x k (ld = k): the left operand, when it is a sum
+//       Y     = work + m*k           k x n (ld = n): the right operand, when it is a sum
+//       below = work + m*k + k*n     the workspace of the recursive call
+//   Goal: Strassen without the costs that made seed 003's slow: no allocation
+//     here (a test counts them), and no copy of an operand that is a single
+//     quadrant.
+//   Judged: the tests (start with "one level on 2x2x2": it names the wrong
+//     quadrant; then every shape at cutoffs from 1 to larger than the matrix,
+//     exact results on small integers), then the target (task 2's TODO).
+//     Stuck: handouts/lab3.md, hints 3.1.x.
 void form_and_multiply(int product, const Quadrants& q, float* Z, float* work, std::int64_t cutoff) {
     (void)product; (void)q; (void)Z; (void)work; (void)cutoff;
 }
 
-// TODO(lab3, task 2): add M_{product+1} (in Z, row stride ldz) into the quadrants of C,
-//   for rows r0 <= i < r1 and columns 0 <= j < cols of each quadrant:
-//     C11 = M1 + M4 - M5 + M7        C12 = M3 + M5
-//     C21 = M2 + M4                  C22 = M1 - M2 + M3 + M6
-//   The products arrive one at a time, in the order M1, M2, ..., M7, and Z is
-//   reused for the next one. So the FIRST product to reach a quadrant must SET
-//   it (C11 and C22 by M1, C21 by M2, C12 by M3: C still holds garbage before),
-//   and the later ones add or subtract. Element (i,j) of quadrant c.C11 is
-//   c.C11.p[i*c.C11.ld + j]; of Z, Z[i*ldz + j].
+// TODO(lab3, task 2): add M_{product+1} (in Z, row stride ldz) into the
+//   quadrants of C it belongs to (the four combinations C11 ... C22 are in
+//   handouts/lab3.md, "Background").
+//   Contract: only rows r0 <= i < r1 and columns 0 <= j < cols of each quadrant
+//     (lab 4 splits the rows over threads); the products arrive one at a time,
+//     in the order M1, M2, ..., M7, through the same Z; C holds garbage before
+//     the first product reaches it. After M7, every quadrant holds its
+//     combination. Element (i,j) of quadrant c.C11 is c.C11.p[i*c.C11.ld + j];
+//     of Z, Z[i*ldz + j].
+//   Goal: the four combinations without a second buffer per quadrant.
+//   Judged: the tests (as task 1's), then `make lab3`'s target at 2048^3 (one
+//     Strassen level, cutoff 1024): your Strassen correct and within 1.25x of
+//     the reference's time. Stuck: handouts/lab3.md, hints 3.2.x.
 void combine_into_c(int product, const float* Z, std::int64_t ldz, const CQuadrants& c, std::int64_t r0,
                     std::int64_t r1, std::int64_t cols) {
     (void)product; (void)Z; (void)ldz; (void)c; (void)r0; (void)r1; (void)cols;

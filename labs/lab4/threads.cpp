@@ -50,45 +50,49 @@ struct alignas(64) RowBlockTask {
     std::int64_t rows, N, K;
 };
 
-// TODO(lab4, task 1a): the thread function. pthread_create calls it with the
-//   address of this thread's RowBlockTask. Cast `arg` back to RowBlockTask*,
-//   then compute its block of rows with the given kernel:
-//     classical_kernel(t.A, t.K, t.B, t.N, t.C, t.N, t.rows, t.N, t.K, false);
-//   and return nullptr.
+// TODO(lab4, task 1a): the thread function of task 1.
+//   Contract: pthread_create calls it with the address of this thread's
+//     RowBlockTask; it computes that block of rows of C (C = A*B on those rows,
+//     with the given classical_kernel) and returns nullptr.
+//   Stuck: handouts/lab4.md, hints 4.1.x.
 void* run_row_block(void* arg) {
     (void)arg;
     return nullptr;
 }
 
-// TODO(lab4, task 1b): split C's rows over `threads` threads, start them, wait.
-//   1. std::vector<RowBlockTask> tasks(threads); std::vector<pthread_t> ids(threads);
-//   2. for t in 0..threads-1: RowRange r = rows_for_thread(M, N, threads, t);
-//        skip the thread if r.size() == 0 (more threads than rows);
-//        tasks[t] = {A + r.begin*K, B, C + r.begin*N, r.size(), N, K};
-//        pthread_create(&ids[t], nullptr, run_row_block, &tasks[t]);
-//      (remember which threads you started: only those may be joined)
-//   3. pthread_join every started thread. The product is done only when all are.
-//   Do not run a block on this thread between create and join, and do not
-//   join inside the creating loop: that would make the threads run one after another.
+// TODO(lab4, task 1b): C = A*B on `threads` POSIX threads.
+//   Contract: as lab 1's (C garbage on entry, every element written), for any
+//     threads >= 1, also more threads than rows; returns when all of C is done.
+//   Goal: C's rows in `threads` contiguous blocks (rows_for_thread, given:
+//     boundaries on cache lines, so no two threads write one line), one thread
+//     per block, all running at once; B shared and only read, no locks.
+//   Judged: the tests (T = 1, 2, 3, 7, shapes with M < T), then lab 4's target:
+//     at 2048^3 your pthreads stage on 2 threads at least 1.8x as fast as on
+//     1 (the judge times both itself, in interleaved rounds).
+//   Stuck: hints 4.1.x.
 void matmul_pthreads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                      std::int64_t K, int threads) {
     (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)threads;
 }
 
 // ---------------------------------------------------------------- tasks 2 and 3: OpenMP
-// TODO(lab4, task 2): blocks of `rows = rounded_block_rows(N, block_rows)` rows,
-//   blocks = ceil(M / rows); block b is rows [b*rows, min(M, (b+1)*rows)).
-//   Loop over b with
-//     #pragma omp parallel for num_threads(threads) schedule(static)
-//   and compute each block with classical_kernel (as in task 1, on its rows).
+// TODO(lab4, task 2): the same product with OpenMP, schedule(static).
+//   Contract: as task 1b's; block_rows >= 1 is the height of one block of rows
+//     before rounding (rounded_block_rows, given, rounds it up to whole cache
+//     lines of C); the last block may be shorter.
+//   Goal: blocks of rows handed to `threads` OpenMP threads in fixed,
+//     contiguous shares decided before the loop starts.
+//   Judged: the tests; the table shows it beside task 1. Stuck: hints 4.2.x.
 void matmul_omp_static(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                        std::int64_t K, int threads, std::int64_t block_rows) {
     (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)threads;
     (void)rounded_block_rows(N, block_rows);
 }
 
-// TODO(lab4, task 3): the same loop with schedule(dynamic, 1): each thread takes
-//   the next block when it has finished its last one.
+// TODO(lab4, task 3): task 2 with schedule(dynamic, 1): each thread takes the
+//   next block when it has finished its last one (same contract as task 2).
+//   Goal: a slowed core takes fewer blocks (compare with task 2 on a busy
+//   machine). Judged: the tests; the table. Stuck: hints 4.2.x.
 void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                         std::int64_t K, int threads, std::int64_t block_rows) {
     (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)threads; (void)block_rows;
@@ -109,11 +113,12 @@ struct alignas(64) ProductTask {
     float* work;  // this thread's product workspace: l3::product_workspace_floats(half, cutoff) floats
 };
 
-// TODO(lab4, task 4a): a product thread. Take products with
-//     for (int p = pool.next.fetch_add(1); p < 7; p = pool.next.fetch_add(1))
-//   and compute each with lab 3's code:
-//     l3::compute_product(p, *pool.q, pool.Z + p * m * n, t.work, pool.cutoff);
-//   (m, n = pool.q->half.M, .N). fetch_add hands every product to exactly one thread.
+// TODO(lab4, task 4a): a product thread of task 4.
+//   Contract: takes products p = 0..6 from the shared counter pool.next until
+//     none is left, and computes each with lab 3's l3::compute_product into
+//     its own slot of Z (product p at pool.Z + p*m*n, m x n = pool.q->half),
+//     using its own workspace slice t.work. Every product is computed exactly
+//     once, whichever thread takes it. Stuck: hints 4.4.x.
 void* run_products(void* arg) {
     (void)arg;
     return nullptr;
@@ -126,29 +131,27 @@ struct alignas(64) CombineTask {
     std::int64_t m, n, r0, r1;
 };
 
-// TODO(lab4, task 4b): a combining thread: for p = 0..6 IN THIS ORDER,
-//     l3::add_product(p, t.Z + p * t.m * t.n, t.n, *t.c, t.r0, t.r1, t.n);
+// TODO(lab4, task 4b): a combining thread of task 4.
+//   Contract: adds the seven products into rows [t.r0, t.r1) of C's quadrants
+//     with lab 3's l3::add_product, in the order M1..M7 (the order lab 3 uses:
+//     the result must be bit for bit lab 3's). Stuck: hints 4.4.x.
 void* run_combine(void* arg) {
     (void)arg;
     return nullptr;
 }
 
-// TODO(lab4, task 4c): the top level of Strassen on threads.
-//   threads == 1: call l3::matmul_strassen(A, B, C, M, N, K, cutoff) and return.
-//   l3::stops_at_base_case({M, N, K}, cutoff) (no top level to split: lab 3 would
-//     run the classical kernel): call your matmul_pthreads(A, B, C, M, N, K, threads)
-//     and return, so that shapes at or below the cutoff use the threads too.
-//   Otherwise, with h = l3::halves({M, N, K}):
-//     q = l3::split(l3::ConstView{A, K}, l3::ConstView{B, N}, h);
-//     c = l3::split(l3::View{C, N}, h);
-//     P = min(threads, 7) product threads;
-//     ONE allocation: 7*h.M*h.N floats for the seven Z's, then P slices of
-//       l3::product_workspace_floats(h, cutoff) floats, one per product thread;
-//     phase 1: start P threads on run_products (ProductPool pool{&q, Z, cutoff}),
-//       ProductTask t = {&pool, its slice}; join them all;
-//     phase 2: for t in 0..threads-1: RowRange r = rows_for_thread(h.M, N, threads, t);
-//       if not empty, a thread on run_combine with {Z, &c, h.M, h.N, r.begin, r.end}; join;
-//     finally l3::fix_up_peeled(l3::ConstView{A, K}, l3::ConstView{B, N}, l3::View{C, N}, {M, N, K}).
+// TODO(lab4, task 4c): Strassen's top level on threads.
+//   Contract: C = A*B, bit for bit what lab 3's sequential Strassen
+//     (l3::matmul_strassen, given compiled) computes with the same cutoff, for
+//     any shape and threads >= 1; one allocation per call at most.
+//   Goal: the seven top-level products run at once on min(threads, 7) threads
+//     (task 4a), each with its own slice of one workspace; then all `threads`
+//     threads combine them into C, each its own rows (task 4b); then the given
+//     fix-ups for odd sizes. threads == 1 is lab 3's; a shape that lab 3 would
+//     not split (at or below the cutoff) runs on task 1's threads instead.
+//   Judged: the tests ("bit for bit lab 3's Strassen", T = 1, 2, 3, 7, odd
+//     shapes), then its row of the table.
+//   Stuck: handouts/lab4.md, hints 4.4.x.
 void matmul_strassen_threads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                              std::int64_t K, int threads, std::int64_t cutoff) {
     (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)threads; (void)cutoff;

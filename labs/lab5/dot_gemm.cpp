@@ -20,10 +20,12 @@ struct DotJob {
 // Rows [i0, i1) of C, on one thread.
 void dot_rows(void* ctx, std::int64_t i0, std::int64_t i1) {
     const DotJob& job = *static_cast<const DotJob*>(ctx);
-    // TODO(lab5, task 1b): for every i in [i0, i1) and j in [0, N):
-    //   C[i*N + j] = kernels->dot(row i of A, row j of T, K)
-    // (row i of A starts at A + i*K, row j of T at T + j*K).
-    // Until you write it, C keeps its poison and the tests say "never written".
+    // TODO(lab5, task 1b): rows [i0, i1) of C, every column: C(i,j) is the dot
+    //   product of row i of A and row j of T (B transposed; both K long), with
+    //   the kernel set's dot (your dot_avx2 on an AVX2 machine). Other threads
+    //   do the other rows at the same time: write only your rows of C.
+    //   Judged: the tests, then lab5.dot (1 thread) and lab5.combined (THREADS)
+    //   in the table. Until you write it, C keeps its poison ("never written").
     (void)job; (void)i0; (void)i1;
 }
 }  // namespace

@@ -23,15 +23,14 @@ namespace student::lab5 {
 
 // Task 1a: the dot product of seed 003, with FMA.
 float dot_avx2(const float* a, const float* b, std::int64_t K) {
-    // TODO(lab5, task 1a): return sum_k a[k]*b[k] (kernels_scalar.cpp: dot_scalar).
-    //  - 8 independent __m256 accumulators, all zero. Main loop: while at least
-    //    64 floats are left, acc[u] = fmadd(load(a+k+8u), load(b+k+8u), acc[u])
-    //    for u = 0..7, then k += 64. (One accumulator would make every FMA wait
-    //    for the previous one: ~4 cycles each. Eight keep both FMA units busy.)
-    //  - then 8 at a time into acc[0] while at least 8 are left;
-    //  - the add tree: acc[0..3] += acc[4..7], acc[0..1] += acc[2..3], acc[0] += acc[1];
-    //  - the horizontal sum of acc[0]'s 8 lanes into one float;
-    //  - the scalar tail: the last K mod 8 elements one by one.
+    // TODO(lab5, task 1a): return sum_k a[k]*b[k] for k < K (the specification:
+    //   dot_scalar in kernels_scalar.cpp), for any K >= 0 and any alignment.
+    //   Goal: seed 003's SIMD dot product with FMA, fast enough that the loop
+    //     runs at the FMA units' rate, not at the rate of one chain of dependent
+    //     additions (lab 2, question 2).
+    //   Judged: the tests (through lab5.dot: K = 1, 2, 9, 17, 33, 64, 65, 257,
+    //     300, ...: every kind of remainder; error within gamma_K*|A||B|), then
+    //     lab5.dot's row of the table. Stuck: handouts/lab5.md, hints 5.1.x.
     (void)a; (void)b; (void)K;
     return 0.0f;
 }
@@ -39,26 +38,26 @@ float dot_avx2(const float* a, const float* b, std::int64_t K) {
 // Task 2: the register tile, on A and B as they are (unpacked).
 void tile_avx2(std::int64_t K, const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C,
                std::int64_t ldc) {
-    // TODO(lab5, task 2): what tile_scalar computes, with the 6 x 16 tile of C
-    // in 12 __m256 registers: c[r][0] holds C[r][0..7], c[r][1] holds C[r][8..15].
-    //   all 12 = zero
-    //   for k in [0, K):
-    //     b0 = load(B + k*ldb), b1 = load(B + k*ldb + 8)       (row k of B)
-    //     for r in 0..5:  a = set1(A[r*lda + k])               (broadcast)
-    //                     c[r][0] = fmadd(a, b0, c[r][0]); c[r][1] = fmadd(a, b1, c[r][1])
-    //   store the 12 vectors to C + r*ldc (+ 8)
-    // Write the r loop as a loop over arrays c[6][2]: at -O3 the compiler
-    // unrolls it and keeps all 12 in registers (check with objdump -d: no
-    // loads/stores of c inside the k loop).
-    // Until you write it, C keeps its poison and the tests say "never written".
+    // TODO(lab5, task 2): what tile_scalar computes: the 6 x 16 tile of C at C
+    //   (row stride ldc) = the 6 rows of A at A (stride lda) times the 16
+    //   columns of B at B (stride ldb), over K; C holds garbage on entry.
+    //   Goal: the whole tile stays in 12 __m256 registers for the entire k loop:
+    //     per step, two vector loads of B and six broadcasts of A feed 12 FMAs,
+    //     and C is touched only at the end.
+    //   Judged: the tests, then lab5.tile's row of the table (the loops around
+    //     the tile, with the edges, are given in tile_gemm.cpp).
+    //     Stuck: hints 5.2.x.
     (void)K; (void)A; (void)lda; (void)B; (void)ldb; (void)C; (void)ldc;
 }
 
 // Task 3: the micro-kernel, on packed panels (see packing.cpp for the layout).
 void micro_avx2(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
-    // TODO(lab5, task 3): task 2's tile with packed inputs (micro_scalar): at step p,
-    // row p of the B micro-panel is b[p*16 .. p*16+15] and the 6 values of A are
-    // a[p*6 .. p*6+5]. At the end store c into C, or add c to C when accumulate.
+    // TODO(lab5, task 3): task 2's tile on packed panels (the specification:
+    //   micro_scalar): at step p, the 16 values of row p of the B micro-panel
+    //   are b[p*16 .. p*16+15] and the 6 values of A are a[p*6 .. p*6+5]. At
+    //   the end, store the tile into C (row stride ldc), or add it to C when
+    //   accumulate. Judged: the tests, then lab5.blis (with tasks 4 and 5).
+    //   Stuck: hints 5.3.x.
     (void)kc; (void)a; (void)b; (void)C; (void)ldc; (void)accumulate;
 }
 

@@ -36,26 +36,19 @@ volkov_kernel(const float* __restrict__ A, const float* __restrict__ B, float* _
     // 16-byte load needs 16-byte alignment); write it through As.
     __shared__ float4 As4[kRows][kDepth / 4];
     float (&As)[kRows][kDepth] = *reinterpret_cast<float (*)[kRows][kDepth]>(&As4);
-    // TODO(lab7, task 3):
-    //  1. t = threadIdx.x; row0 = blockIdx.y * kRows; col = blockIdx.x * kThreads + t
-    //     (std::int64_t). float acc[kRows], all 0 (unrolled loops only: index
-    //     acc with compile-time constants, or it leaves the registers).
-    //  2. for (std::int64_t k0 = 0; k0 < K; k0 += kDepth) {
-    //       a. Fill As cooperatively: for (int e = t; e < kRows*kDepth; e += kThreads),
-    //          r = e / kDepth, k = e % kDepth:
-    //            As[r][k] = A[(row0 + r)*K + k0 + k] if row0 + r < M and k0 + k < K, else 0.
-    //          (Consecutive threads take consecutive k of one row: coalesced reads.)
-    //       b. __syncthreads();
-    //       c. If col < N: for each k = k0 .. k0+kDepth-1 (in steps of 4):
-    //            b_q = B[(k + q)*N + col] for q = 0..3 (0 where k + q >= K),
-    //            then for every r: a = As4[r][(k - k0) / 4] and
-    //              acc[r] = fmaf(a.x, b_0, acc[r]); ... a.y with b_1, a.z with b_2, a.w with b_3.
-    //          Threads with col >= N skip this but still reach both barriers.
-    //          Speed: put #pragma unroll on the loop over r; checking "k + q < K"
-    //          only in the last, partial tile (k0 + kDepth > K) saves work.
-    //       d. __syncthreads();
-    //     }
-    //  3. If col < N: C[(row0 + r)*N + col] = acc[r] for every r with row0 + r < M.
+    // TODO(lab7, task 3): the Volkov-Demmel kernel: a block of kThreads threads
+    //   computes a kRows x kThreads tile of C, one column per thread, kRows
+    //   accumulators each, in registers.
+    //   Contract: any M, N, K; C fully written; nothing read or written outside
+    //     A, B, C (zero-fill the A tile past M and K; read B only for k < K).
+    //   Goal: A's kRows x kDepth tile in shared memory (As4: float4, four k at
+    //     once), loaded by all threads cooperatively with coalesced reads; B
+    //     read straight from global memory, each value used kRows times from a
+    //     register. Accumulators stay in registers only if every index into
+    //     them is a compile-time constant (unrolled loops).
+    //   Judged: the tests, then lab 7's target: your volkov at least 1.5x faster
+    //     than your tiled32 and 2x faster than lab 6's naive kernel.
+    //     Stuck: hints 7.3.x.
     (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)As;
 }
 

@@ -60,32 +60,27 @@ vector_loads_kernel(const float* __restrict__ A, const float* __restrict__ B, fl
 
     float acc[TM][TN] = {};
     for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
-        // TODO(lab8, task 2.1): global -> shared, one float4 of each tile.
-        //   av = load4_or_zero<kVecA>(a_ptr, a_row_in ? K - (k0 + a_k) : 0)
-        //     (the second argument: how many of the 4 elements exist);
-        //   bv = load4_or_zero<kVecB>(b_ptr, k0 + b_k < K ? b_cols_left : 0);
-        //   store av TRANSPOSED: As[a_k + 0][a_m] = av.x, ... As[a_k + 3][a_m] = av.w
-        //     (store4_down_column(&As[a_k][a_m], BM, av) does this, gpu/float4_moves.cuh);
-        //   store bv as one float4: *reinterpret_cast<float4*>(&Bs[b_k][b_n]) = bv.
+        // TODO(lab8, task 2.1): global -> shared, one float4 of each tile per thread
+        //   (this thread's: A row a_m, columns a_k..a_k+3 of the tile; B row b_k,
+        //   columns b_n..b_n+3; a_ptr, b_ptr point at them).
+        //   Contract: as task 1.1, but A's tile stored transposed, As[k][m]; the
+        //     loads read nothing outside A and B (load4_or_zero takes how many of
+        //     the 4 elements exist); kVecA/kVecB say whether 16-byte loads are
+        //     allowed. Hints 8.2.x.
         __syncthreads();
 
-        // TODO(lab8, task 2.2): the inner product as in stage 1, but load the
-        //   fragments with four LDS.128 per k:
-        //     a[0..3] = the float4 at &As[k][ty * 8],  a[4..7] = at &As[k][ty * 8 + 4],
-        //     b[0..3] = the float4 at &Bs[k][tx * 8],  b[4..7] = at &Bs[k][tx * 8 + 4]
-        //   e.g. *reinterpret_cast<float4*>(&a[0]) = *reinterpret_cast<const float4*>(&As[k][ty * 8]),
-        //   which copy4(&a[0], &As[k][ty * 8]) writes for you (gpu/float4_moves.cuh);
-        //   then the 64 FMAs acc[i][j] += a[i] * b[j] (all loops #pragma unroll).
+        // TODO(lab8, task 2.2): the inner product of stage 1 (same thread tile),
+        //   with each thread's 8 values of A and 8 of B per k read as float4s
+        //   from shared memory (four LDS.128 per k; gpu/float4_moves.cuh has
+        //   copy4). Hints 8.2.x.
         __syncthreads();
         a_ptr += BK;      // the next k-slice of A's row
         b_ptr += BK * N;  // the next k-slice of B's columns
     }
 
-    // TODO(lab8, task 2.3): write the thread tile with float4 stores: for each
-    //   row = m0 + ty*8 + i < M (i = 0..7) and j = 0 and 4, with col = n0 + tx*8 + j:
-    //   store4_in_bounds<kVecB>(C + row * N + col,
-    //                           make_float4(acc[i][j], acc[i][j+1], acc[i][j+2], acc[i][j+3]), N - col);
-    //   (as_float4(&acc[i][j]) is that make_float4, gpu/float4_moves.cuh)
+    // TODO(lab8, task 2.3): write the thread tile (as task 1.3) with float4
+    //   stores where the row allows it: store4_in_bounds<kVecB> takes how many
+    //   of the 4 columns exist (N - col); rows past M are skipped. Hints 8.2.x.
     (void)acc; (void)ty; (void)tx; (void)As; (void)Bs; (void)a_row_in; (void)b_cols_left;  // (delete this line when done)
 }
 

@@ -96,14 +96,12 @@ wmma_tf32_kernel(const float* __restrict__ A, const float* __restrict__ B, float
     for (std::int64_t k0 = 0; k0 < K; k0 += BK) {
         const bool more = k0 + BK < K;
         if (more) load_next(k0 + BK);
-        // TODO(lab8, extension 7.1): the tensor-core inner product on copy `buf`.
-        //   For kk = 0 and 8 (#pragma unroll):
-        //     wmma::fragment<wmma::matrix_a, 16, 16, 8, wmma::precision::tf32, wmma::row_major> a[FM];
-        //     wmma::fragment<wmma::matrix_b, 16, 16, 8, wmma::precision::tf32, wmma::row_major> b[FN];
-        //     a[i]: wmma::load_matrix_sync(a[i], &As[buf][wm0 + i * 16][kk], BK + kPad)   (i < FM)
-        //     b[j]: wmma::load_matrix_sync(b[j], &Bs[buf][kk][wn0 + j * 16], BN + kPad)   (j < FN)
-        //     wmma::mma_sync(acc[i][j], a[i], b[j], acc[i][j]) for every (i, j).
-        //   (The whole warp calls these together: every lane must take part.)
+        // TODO(lab8, extension 7.1): the tensor-core inner product on copy `buf`:
+        //   acc[i][j] += (this warp's 16-row slice i of As[buf]) x (its 16-column
+        //   slice j of Bs[buf]) over the BK = 16 values of k, with nvcuda::wmma
+        //   fragments m16n16k8 in precision::tf32 (row-major; leading dimensions
+        //   BK + kPad and BN + kPad). The whole warp calls wmma functions
+        //   together: every lane must take part. Hints 8.7.x.
         if (more) store_next(buf ^ 1);
         __syncthreads();
         buf ^= 1;

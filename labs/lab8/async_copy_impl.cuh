@@ -135,34 +135,21 @@ async_copy_kernel(const float* __restrict__ A, const float* __restrict__ B, floa
     };
 
     float acc[TM][TN] = {};
-    // TODO(lab8, task 5.1): the pipeline.
-    //   What you call: copy_next_step(st) starts the copies of the NEXT k-step
-    //   not yet copied into pipeline stage st (it advances its own source
-    //   pointers, so call it once per k-step, in order); load_fragments(set,
-    //   As_stage, Bs_stage, k) fills register set `set` (0 or 1) from row k of
-    //   a stage; cp_async_commit() closes this thread's group of copies;
-    //   cp_async_wait<n>() waits until at most n of its groups are in flight.
-    //   Stage st starts at As + st * kStageA and Bs + st * kStageB.
-    //   steps = the k-steps of this slice, ceil(k_len / BK) (an int).
-    //   Prologue: for s = 0 .. S-2 { if (s < steps) copy_next_step(s);
-    //   cp_async_commit(); } - a commit on EVERY s, also when nothing was
-    //   copied: one group per k-step, so that the counting below holds. Then
-    //   cp_async_wait<S - 2>() (at most S - 2 groups of this thread still in
-    //   flight: step 0's have arrived) and __syncthreads() (everybody's have).
-    //   int read = 0, write = S - 1;  load_fragments(0, As, Bs, 0);
-    //   For step = 0 .. steps-1:
-    //     if (step + S - 1 < steps) copy_next_step(write);  cp_async_commit();
-    //     (stage `write` is the one read in the previous step: free since that
-    //     step's barrier)
-    //     advance write (mod S); next = read + 1 (mod S);
-    //     for k in 0..BK-1 (#pragma unroll):
-    //       k < BK - 1: load_fragments((k + 1) % 2, stage read, k + 1)
-    //       k == BK - 1: cp_async_wait<S - 2>(); __syncthreads();
-    //                    load_fragments(0, stage next, 0)
-    //                    (set 0 is free: BK is even, so k = BK - 1 uses set 1)
-    //       then acc[i][j] += a[k % 2][i] * b[k % 2][j] for all i, j
-    //     read = next;
-    //   After the loop: cp_async_wait<0>() (no copy may outlive the block).
+    // TODO(lab8, task 5.1): the cp.async pipeline over this slice's k-steps,
+    //   steps = ceil(k_len / BK), through S = kStages shared stages (stage st
+    //   starts at As + st * kStageA and Bs + st * kStageB).
+    //   Contract: afterwards acc holds this thread's part of C over the slice,
+    //     as in stage 4, and no copy is still in flight. What is given:
+    //     copy_next_step(st) starts the copies of the next k-step not yet
+    //     copied into stage st (call it once per k-step, in order);
+    //     load_fragments(set, As_stage, Bs_stage, k) fills register set `set`
+    //     (0 or 1: a[set], b[set]) from row k of a stage; cp_async_commit()
+    //     closes this thread's group of copies; cp_async_wait<n>() waits until
+    //     at most n of its groups are in flight (it counts groups, not steps).
+    //   Goal: S - 1 k-steps of copies in flight while one is computed, the
+    //     copies going global -> shared without registers (LDGSTS), and the
+    //     fragments of row k+1 loaded while row k's FFMAs run.
+    //   Stuck: handouts/lab8.md, hints 8.5.x.
 
     // TODO(lab8, task 5.2): write the thread tile, as in stage 4 (task 4.2).
     (void)acc; (void)copy_next_step; (void)load_fragments; (void)a; (void)b; (void)k_len;

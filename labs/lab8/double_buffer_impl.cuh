@@ -119,29 +119,24 @@ double_buffer_kernel(const float* __restrict__ A, const float* __restrict__ B, f
     };
 
     float acc[TM][TN] = {};
-    // TODO(lab8, task 4.1): the double-buffered main loop.
-    //   Before the loop: load_next(k_len) (the first k-step, k_len elements of
-    //   k left in this block's slice; k_len = K in stage 4),
-    //   store_next(0), __syncthreads(), int buf = 0.
-    //   Loop with k_left = k_len, k_len - BK, ... while k_left > 0:
-    //     load_next(k_left - BK);   // the NEXT step, in flight during the FFMAs.
-    //                               // Call it unconditionally: after the last
-    //                               // step it loads nothing (all out of range),
-    //                               // and without an if the compiler keeps the
-    //                               // loads here instead of moving them down.
-    //     for k in 0..BK-1 (#pragma unroll):
-    //       a[4s..4s+3] = float4 at &As[buf][k][row0 + s * LANES_M * 4], s = 0..TM/4-1  (copy4)
-    //       b[4s..4s+3] = float4 at &Bs[buf][k][col0 + s * LANES_N * 4], s = 0..TN/4-1
-    //       acc[i][j] += a[i] * b[j]
-    //     store_next(buf ^ 1);      // the other copy: nobody reads it since the last barrier
-    //     __syncthreads();  buf ^= 1;
+    // TODO(lab8, task 4.1): the double-buffered main loop over this slice's k_len
+    //   values of k (K in stage 4), in k-steps of BK.
+    //   Contract: afterwards acc[i][j] holds this thread's part of C over the
+    //     slice: its rows are row0 + s*(LANES_M*4) + r, its columns
+    //     col0 + s*(LANES_N*4) + c (s < TM/4 or TN/4, r, c < 4), read from the
+    //     shared copies As[buf], Bs[buf]. What is given: load_next(k_left)
+    //     loads the NEXT k-step (k_left values of k left from its first one)
+    //     from global memory into registers and advances its pointers (call it
+    //     once per step, in order; out-of-range values come as zeros);
+    //     store_next(buf) puts those registers into shared copy `buf`.
+    //   Goal: the global loads of step s+1 in flight while the FFMAs of step
+    //     s run, with one barrier per k-step (two shared copies, not one).
     //   (Write T::LANES_M etc.: T is the configuration, LargeTiles, SmallTiles
-    //   or one of stage 6's.)
+    //   or one of stage 6's.) Stuck: handouts/lab8.md, hints 8.4.x.
 
-    // TODO(lab8, task 4.2): write the thread tile with store4_in_bounds<kVecB>:
-    //   acc[i][j..j+3] (j = 0, 4, ...) goes to row m0 + row0 + (i / 4) * (LANES_M * 4) + i % 4
-    //   (skip it if >= M) and columns from col = n0 + col0 + (j / 4) * (LANES_N * 4),
-    //   N - col of them existing.
+    // TODO(lab8, task 4.2): write the thread tile (rows and columns as in 4.1,
+    //   offset by m0, n0) with store4_in_bounds<kVecB>: rows past M skipped,
+    //   N - col columns existing. Hints 8.4.x.
     (void)acc; (void)row0; (void)col0; (void)load_next; (void)store_next; (void)k_len;
 }
 

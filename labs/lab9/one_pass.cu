@@ -37,29 +37,32 @@ one_pass_kernel(const float* __restrict__ E, const float* __restrict__ F, i64 N,
     const i64 threads = (i64)gridDim.x * kBlock;
     const i64 t = (i64)blockIdx.x * kBlock + threadIdx.x;
     if (vec) {
-        // TODO(lab9, task 5, optional): 4 consecutive k per step, 16-byte loads.
-        // For q = t, t + threads, ... while q < K/4: load E's rows as float4
-        // (reinterpret_cast<const float4*>(E + (i0 + m) * K) + q) and F's rows
-        // 4q..4q+3, which are 4*TN contiguous floats starting at F + 4*q*N
-        // (tn == N on this path), as TN float4s; then the 4*TM*TN fmaf's.
-        // Keep every array index a compile-time constant (#pragma unroll).
+        // TODO(lab9, task 5, optional): the same sums as task 3, four consecutive
+        //   k per step with 16-byte loads (this path runs only when K % 4 == 0 and
+        //   the tile spans all N columns, so F's rows k..k+3 are 4*TN contiguous
+        //   floats). Goal: fewer, wider loads (the handout has the H100's
+        //   numbers). Stuck: hints 9.5.x.
     } else {
-        // TODO(lab9, task 3): one k per step, grid stride: for k = t, t + threads,
-        // ... while k < K, load E[(i0 + m) * K + k] for m < TM and
-        // F[k * N + j0 + j] for j < TN into small register arrays, then
-        // acc[m][j] = fmaf(e[m], f[j], acc[m][j]) for every m, j. Use
-        // #pragma unroll on the m and j loops: a register array indexed with a
-        // run-time value goes to (slow) local memory.
+        // TODO(lab9, task 3): the tile's partial sums, one k per step.
+        //   Contract: over the launch's threads (thread t of `threads`, grid
+        //     stride over k < K), every k is taken exactly once, and this thread's
+        //     acc[m][j] += E[(i0 + m) * K + k] * F[k * N + j0 + j] for all m < TM,
+        //     j < TN, over its k.
+        //   Goal: E and F read once in all: the TM values of E and TN values of
+        //     F of one k loaded once, used for all TM*TN multiply-adds, every
+        //     accumulator in a register.
+        //   Judged: the tests, then the target: >= 90 % of the measured read
+        //     bandwidth and >= 3x cublasSgemm on every shape. Stuck: hints 9.3.x.
         (void)E, (void)F, (void)N, (void)K, (void)i0, (void)j0, (void)t, (void)threads;
     }
-    // TODO(lab9, task 4): the block's sums. For every accumulator:
-    //  - add it across the warp with __shfl_down_sync(0xffffffffu, v, off) for
-    //    off = 16, 8, 4, 2, 1; lane 0 (threadIdx.x % 32 == 0) then holds the
-    //    warp's sum: store it in warp_sums[warp][m * TN + j];
-    //  - __syncthreads();
-    //  - threads e < TM*TN each add warp_sums[0..kWarps-1][e] and write the
-    //    block's sum to partial[blockIdx.x * TM * TN + e].
-    // Until you write it, the partials keep the NaN the launcher put there.
+    // TODO(lab9, task 4): the block's sums.
+    //   Contract: for every e < TM*TN, partial[blockIdx.x * TM * TN + e] = the sum
+    //     of accumulator e (m = e / TN, j = e % TN) over the block's threads.
+    //     warp_sums (below) is there for the warps' sums.
+    //   Goal: no atomics, one fixed order of additions: the result repeats bit
+    //     for bit (the given finish_kernel adds the blocks' partials).
+    //   Until you write it, the partials keep the NaN the launcher put there.
+    //   Stuck: hints 9.4.x.
     __shared__ float warp_sums[kWarps][TM * TN];
     (void)warp_sums, (void)partial, (void)acc;
 }

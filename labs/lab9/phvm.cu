@@ -16,16 +16,15 @@ namespace {
 
 using i64 = long long;
 
-// TODO(lab9, task 2): L5, the block reduction. Every thread of the block calls this
-// with its register sum v; sh has room for blockDim.x floats. Return the sum
-// of the block's blockDim.x values (it must be correct in thread 0 at least).
-//  - write v into sh[threadIdx.x], then __syncthreads();
-//  - halve: in each step the first half of the remaining values adds the
-//    second half (sh[t] += sh[t + half]), with __syncthreads() after each step;
-//  - BS is a multiple of 32 but not always a power of two (96, 160, ... are
-//    allowed): first fold the values above the largest power of two p <= BS
-//    onto the first BS - p values, then halve from p.
-// Until you write it, every block contributes 0 and R stays 0.
+// TODO(lab9, task 2): L5, the block reduction.
+//   Contract: every thread of the block calls it with its register sum v; sh
+//     has room for blockDim.x floats; it returns the sum of the block's
+//     blockDim.x values, correct in thread 0 at least. blockDim.x (BS) is a
+//     multiple of 32 but not always a power of two (96, 160, ... are allowed).
+//   Goal: seed 000's halving in shared memory, race-free.
+//   Judged: the tests (BS = 96 and 160 among them), through PHVM and BasicMM
+//     (which uses it too). Until you write it, every block contributes 0 and R
+//     stays 0. Stuck: handouts/lab9.md, hints 9.2.x.
 __device__ float block_sum(float v, float* sh) {
     (void)v;
     (void)sh;
@@ -51,12 +50,17 @@ __global__ void phvm_kernel(const float* __restrict__ e, const float* __restrict
                             float* __restrict__ out) {
     extern __shared__ float sh[];
     float acc = 0.f;
-    // TODO(lab9, task 1): L4, coalesced. Thread number t = blockIdx.x * blockDim.x +
-    // threadIdx.x (use 64-bit arithmetic, i64: the index k * n passes 2^31 for
-    // the paper's MTXC, K = 2*10^9 and N = 7) takes k = t,
-    // t + GS*BS, t + 2*GS*BS, ... while k < K (GS*BS = gridDim.x * blockDim.x)
-    // and adds e[k] * f[k * n] to acc. Then the 32 threads of a warp read 32
-    // neighbouring floats of e at each step: one memory transaction.
+    // TODO(lab9, task 1): L4, PHVM's coalesced inner loop.
+    //   Contract: over all threads of the launch, every index pair k < K is
+    //     added exactly once: acc of this thread = sum of e[k] * f[k * n] over
+    //     its k. Indices are 64-bit (i64): k * n passes 2^31 for the paper's
+    //     MTXC (K = 2*10^9, N = 7).
+    //   Goal: seed 000's grid-stride split (thread t takes t, t + GS*BS, ...),
+    //     so that the 32 threads of a warp read 32 neighbouring floats of e at
+    //     each step: one memory transaction, where BasicMM's contiguous
+    //     segments need 32.
+    //   Judged: the tests, then the target: your PHVM faster than BasicMM.
+    //     Stuck: hints 9.1.x.
     const float s = block_sum(acc, sh);
     if (threadIdx.x == 0) atomicAdd(out, s);  // L6
 }

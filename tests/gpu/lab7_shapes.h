@@ -1,6 +1,6 @@
 // The shapes lab 7's kernels are tested on beyond the shared test shapes,
 // for the student's kernels (tests/gpu/test_lab7.cpp) and the reference-only
-// comparison rows (tests/reference/test_lab7.cpp) alike.
+// comparison rows (the instructors' tests/reference/test_lab7.cpp) alike.
 #pragma once
 
 #include <vector>

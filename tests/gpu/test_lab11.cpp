@@ -52,7 +52,7 @@ const std::vector<Shape>& long_k_shapes() {
     return shapes;
 }
 
-// Stream-K's cases on the H100's 132 SMs (solutions/lab11/04_streamk_sm90a.cu:
+// Stream-K's cases on the H100's 132 SMs (the instructors' solutions/lab11/04_streamk_sm90a.cu:
 // stage 3's tile width, then plan_stream_k streams the tiles of a last wave
 // less than half full, each split among up to sqrt(k-tiles) blocks):
 // 4000 x 2100 x 777 (544 tiles of 128 x 128, a last wave of 16, 13 k-tiles:

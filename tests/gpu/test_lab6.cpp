@@ -1,7 +1,7 @@
 // Lab 6: the naive kernels and the block-reduction kernel are correct on every
 // test shape, for every block size of the reduction, and on a C too tall for
 // one grid (more than 65535 blocks of rows). (That the harness catches a store
-// past C is tested with the reference kernel: tests/reference/test_lab6.cpp.)
+// past C is tested with the reference kernel: the instructors' tests/reference/test_lab6.cpp.)
 #include "harness/cli.h"
 #include "tests/made_up_row.h"
 #include "tests/stage_check.h"

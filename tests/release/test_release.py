@@ -10,6 +10,9 @@
     the starters (labs/labN/ give parts of their answers' files by design) is
     mostly solutions/' lines (lab 3's recursion, which lab 4 is given, was
     once in labs/common/ as source; it ships compiled)
+  - README.md is the students' (tools/release/README.student.md), and no file
+    of the release names a path the release lacks (solutions/..., the grader,
+    the instructors' tests: release_paths.py, beside this file)
   - prebuilt/ holds the reference libraries, the given-compiled library
     (libmmlab-given.a: lab 3's recursion, defined there and nowhere else) and
     declarations-only headers
@@ -31,6 +34,8 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from release_paths import dangling  # noqa: E402
 failures = []
 SOURCE_SUFFIXES = {".cpp", ".cu", ".h", ".cuh"}
 
@@ -127,6 +132,18 @@ def solution_code():
 def main():
     scratch = Path(tempfile.mkdtemp(prefix="mmlab-release-"))
     try:
+        # The path finder itself, on a made-up tree: it must see a dead path, and only that one.
+        fake = scratch / "fake"
+        (fake / "handouts").mkdir(parents=True)
+        (fake / "labs" / "lab1").mkdir(parents=True)
+        (fake / "labs" / "lab1" / "a.cpp").write_text("// see handouts/lab1.md\n")
+        (fake / "handouts" / "lab1.md").write_text(
+            "Read labs/lab1/a.cpp, then `solutions/lab1/a.cpp` (the reference's).\n"
+            "The instructors' tools/grade.py grades it; labs/labN/ is yours; build/bin/mmlab runs it.\n")
+        found = dangling(fake)
+        check(found == [("handouts/lab1.md", 1, "solutions/lab1/a.cpp")],
+              "release_paths.py finds a path the tree lacks, and passes what it has or marks as the instructors'",
+              str(found))
         busy = scratch / "busy"
         busy.mkdir()
         (busy / "x").write_text("x")
@@ -149,6 +166,12 @@ def main():
         check(not (rel / "solutions").exists(), "no solutions/ folder")
         check(not (rel / "tools" / "grade.py").exists() and not (rel / "tools" / "grading").exists(),
               "no grader (tools/grade.py, tools/grading/)")
+        check((rel / "README.md").read_text() == (REPO / "tools" / "release" / "README.student.md").read_text()
+              and not (rel / "ARCHITECTURE.md").exists(),
+              "README.md is the students' (tools/release/README.student.md); no ARCHITECTURE.md")
+        dead = dangling(rel)
+        check(not dead, "no file of the release names a path the release lacks",
+              "; ".join(f"{r}:{n}: {path}" for r, n, path in dead[:8]) + (f" (+{len(dead) - 8} more)" if len(dead) > 8 else ""))
         check((rel / "prebuilt" / "lib" / "libmmlab-reference.a").is_file(), "prebuilt/lib/libmmlab-reference.a")
         check((rel / "prebuilt" / "include" / "solutions" / "lab1" / "loop_orders.h").is_file(),
               "prebuilt/include/solutions/: the references' declarations")

@@ -2,10 +2,14 @@
 # make student-release OUT=dir: the tree a course publishes to its students.
 #
 #   in it      starters (labs/, labs/common/), the harness, cpu/, gpu/, peers/,
-#              models/, the tests, the handouts, the Makefile, README, the
-#              GitHub Classroom workflow
+#              models/, the tests, the handouts, the Makefile, the GitHub
+#              Classroom workflow, and README.md: the students' own
+#              (tools/release/README.student.md: what to run in what order,
+#              the first build's time, where help is), not the repository's
 #   not in it  solutions/ (the answers), the grader (tools/grade.py,
-#              tools/grading/) and its tests, tests of the references' internals
+#              tools/grading/) and its tests, tests of the references' internals,
+#              ARCHITECTURE.md (the developers' map, which names all of these)
+# No file of it may name a path it lacks (tests/release/release_paths.py).
 #   instead    prebuilt/lib/libmmlab-reference.a (and -gpu.a where nvcc is here):
 #              the reference solutions compiled, so that make labN still shows
 #              the reference rows; prebuilt/include/solutions/: their headers,
@@ -48,7 +52,7 @@ parent=$(dirname "$out")
 # What is left out, as path prefixes (everything else that git tracks ships).
 left_out=(solutions/ tools/grade.py tools/grading/ tools/release/ tests/grading/ tests/golden/ tests/reference/
           tests/release/ tests/gradescope/ tests/test_grading.cpp tests/test_golden.cpp tests/test_release.cpp
-          handouts/grading.md tools/gradescope/)
+          tests/test_grading_sandbox.cpp handouts/grading.md tools/gradescope/ tools/grade-gpu-check.sh ARCHITECTURE.md)
 
 scratch=$(mktemp -d)
 staging=$(mktemp -d "$parent/.student-release.XXXXXX")  # beside OUT: renamed into place at the end
@@ -74,6 +78,8 @@ for f in "${files[@]}"; do
   mkdir -p "$staging/$(dirname "$f")"
   cp -p "$f" "$staging/$f"
 done
+
+cp tools/release/README.student.md "$staging/README.md"
 
 # 3. The references' API: solution headers, declarations only.
 while IFS= read -r h; do

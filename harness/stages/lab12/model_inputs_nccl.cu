@@ -20,8 +20,8 @@ namespace {
 bool bcast_a(const GpuSumma& g) { return g.L.grid.cols > 1 || g.always_broadcast; }
 bool bcast_b(const GpuSumma& g) { return g.L.grid.rows > 1 || g.always_broadcast; }
 
-// Step s through NCCL, as solutions/lab12/summa_nccl.cu moves it (the
-// panels `moves` picks; collective: every rank picks the same).
+// Step s through NCCL, as the reference (the instructors' solutions/lab12/summa_nccl.cu)
+// moves it (the panels `moves` picks; collective: every rank picks the same).
 StepOperands nccl_step(const GpuSumma& g, std::size_t s, cudaStream_t stream, int moves) {
     const Layout& L = g.L;
     const Panel& p = g.panels[s];

@@ -15,23 +15,10 @@
 #include "cpu/machine.h"
 #include "labs/common/lab12_local_gemm.h"
 
-// Lab 5's header and kernel choice before and after its move to
-// labs/common + SimdLevel (branch cpu-labs); drop the second branch once
-// that is merged everywhere.
-#if __has_include("solutions/lab5/gemm.h")
 #include "solutions/lab5/gemm.h"
 namespace {
 const reference::lab5::KernelSet& widest_kernels() { return reference::lab5::kernels_for(mml::detect_simd()); }
 }  // namespace
-#else
-#include "solutions/lab5/blis_gemm.h"
-#include "solutions/lab5/isa.h"
-namespace {
-const reference::lab5::KernelSet& widest_kernels() {
-    return reference::lab5::kernels_for(reference::lab5::widest_isa());
-}
-}  // namespace
-#endif
 
 namespace {
 

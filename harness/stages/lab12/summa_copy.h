@@ -14,8 +14,8 @@
 // each rank opens those of its process row (A) and column (B). So every rank
 // must sit on one node (a Usage error otherwise).
 //
-// The steps, buffers and events are those of the NCCL version
-// (solutions/lab12/summa_nccl.cu): step s's panels land in buffer s % 2 on
+// The steps, buffers and events are those of the NCCL version (the
+// instructors' solutions/lab12/summa_nccl.cu): step s's panels land in buffer s % 2 on
 // the communication stream while step s-1 is multiplied. The B panel's copy
 // forks onto a stream of its own and joins back, so that the A and B panels
 // (from two different owners on a 2-D grid) move on two copy engines at once. A rank that owns a
