@@ -1,5 +1,5 @@
 // The GPU side of build/bin/mmlab-nccl's set-up, shared by its parts
-// (program_nccl.cu: options and the timed run; summa_copy_nccl.cu: the
+// (program_nccl.cu: options and the timed run; labs/common/lab12_copy_nccl.cu: the
 // copy-engine transport; model_inputs_nccl.cu: the model's inputs measured in
 // the same launch): one GPU per process, NCCL's communicators, and small
 // owners of streams and events. Only *_nccl.cu files include it.

@@ -4,6 +4,7 @@
 // build without the answers).
 #pragma once
 
+#include "labs/common/lab12_copy.h"
 #include "labs/common/lab12_nccl.h"
 
 namespace mml::lab12 {
@@ -13,6 +14,15 @@ SummaGpuFn& gpu_version(bool reference);
 
 struct GpuVersionRegistrar {
     GpuVersionRegistrar(bool reference, SummaGpuFn fn) { gpu_version(reference) = fn; }
+};
+
+// The copy-engine SUMMA (--transport copy): the reference's only (its loop
+// is task 3's answer); null in a build without the answers.
+using SummaCopyFn = void (*)(const GpuSumma&, const PeerBlocks&);
+SummaCopyFn& copy_version();
+
+struct CopyVersionRegistrar {
+    explicit CopyVersionRegistrar(SummaCopyFn fn) { copy_version() = fn; }
 };
 
 }  // namespace mml::lab12

@@ -9,7 +9,7 @@
 #pragma once
 
 #include "harness/stages/lab12/protocol.h"
-#include "harness/stages/lab12/summa_copy.h"
+#include "labs/common/lab12_copy.h"
 
 namespace mml::lab12 {
 

@@ -13,7 +13,8 @@
 //     --algo cublas         one cuBLAS call on one GPU (the peer: -np 1)
 //     --algo cublasxt       cublasXtSgemm on every GPU present, A, B, C in host memory (-np 1)
 //     --transport nccl|copy the panels by NCCL broadcasts (the lab's) or by
-//                           the copy engines (summa_copy.h); either way the
+//                           the copy engines (labs/common/lab12_copy.h, the
+//                           reference's loop); either way the
 //                           model's inputs are measured first (model_inputs.h)
 //   mmlab-nccl bench  ncclBroadcast / ncclAllReduce times per message size.
 //   mmlab-nccl info   the GPUs, NCCL's version.
@@ -71,7 +72,7 @@ gemm options:
                             NCCL on one GPU)
   --transport nccl|copy     how the panels move (default nccl): NCCL broadcasts (SMs), or the copy
                             engines fetching them from their owners over CUDA IPC (one node; the
-                            given SUMMA of harness/stages/lab12/summa_copy.h: --impl reference)
+                            reference's SUMMA: --impl reference)
   --reps R --warmup W       timed and untimed repetitions (default 5 and 2)
   --seed S, --no-check, --c-out DIR, --fault rank-layout   as in mmlab-mpi
 )";
@@ -135,8 +136,11 @@ GpuArgs parse_gemm(const std::vector<std::string>& args) {
     if (c.copy && !c.distributed())
         throw Usage("--transport copy moves SUMMA's panels: use it with --algo summa or rows");
     if (c.copy && !g.reference)
-        throw Usage("--transport copy runs the given copy-engine SUMMA, not yours: use --impl reference with it, "
+        throw Usage("--transport copy runs the reference's copy-engine SUMMA, not yours: use --impl reference with it, "
                     "or --transport nccl for your version");
+    if (c.copy && !copy_version())
+        throw Usage("--transport copy: the copy-engine SUMMA is a reference, not in this build (built without the "
+                    "solutions): use --transport nccl");
     if (c.distributed() && !c.copy && !gpu_version(g.reference))
         throw Usage("the reference is not in this build (built without the solutions, as the grader builds submissions)");
     return c;
@@ -212,7 +216,7 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
         mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
         const double t0 = MPI_Wtime();
         if (peers)
-            summa_copy(ctx, *peers);
+            copy_version()(ctx, *peers);
         else if (distributed)
             fn(ctx);
         else

@@ -1,5 +1,6 @@
 // SUMMA with the panels moved by the GPUs' copy engines (mmlab-nccl gemm
-// --transport copy): given code beside the lab's NCCL version, to show how
+// --transport copy): the transport is given code (here; the SUMMA loop that
+// uses it is the reference's, solutions/lab12/summa_copy_nccl.cu) beside the lab's NCCL version, to show how
 // close to P x one GPU the products can come when moving the panels takes no
 // SMs from them.
 //
@@ -62,7 +63,7 @@ private:
 // Step s's panels into g.a_panel[s % 2] / g.b_panel[s % 2] (or the local
 // block where this rank owns them), on `stream` (the B panel forked onto
 // peers.side() and joined back): the copies alone, without SUMMA's events or timers. Returns the A and B operands of step s and their row
-// strides. Used by summa_copy and by the model's transfer measurement.
+// strides. Used by the reference's summa_copy and by the model's transfer measurement.
 // `moves` picks the panels moved (the model times each alone).
 struct StepOperands {
     const void* a = nullptr;
@@ -74,9 +75,5 @@ StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s
                        int moves = kMoveBoth);
 // Bytes of the panels `moves` picks that this rank receives in step s (0 where it owns them).
 double copy_step_bytes(const GpuSumma& g, std::size_t s, int moves = kMoveBoth);
-
-// The whole product, enqueued on g.comm and g.gemm->stream(); returns
-// without waiting (as summa_nccl).
-void summa_copy(const GpuSumma& g, const PeerBlocks& peers);
 
 }  // namespace mml::lab12

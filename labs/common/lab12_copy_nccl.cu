@@ -1,10 +1,10 @@
-// SUMMA with copy-engine transfers (summa_copy.h).
-#include "harness/stages/lab12/summa_copy.h"
+// The copy-engine transport of lab 12 (lab12_copy.h): the owners' blocks
+// through CUDA IPC and one step's panel copies.
+#include "labs/common/lab12_copy.h"
 
 #include <mpi.h>
 
 #include "gpu/cuda_check.h"
-#include "harness/stages/lab12/program_common.h"
 #include "labs/common/lab12_comm.h"
 
 namespace mml::lab12 {
@@ -116,27 +116,6 @@ StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s
     }
     if (joins) CUDA_CHECK(cudaStreamWaitEvent(stream, peers.join(), 0));
     return op;
-}
-
-void summa_copy(const GpuSumma& g, const PeerBlocks& peers) {
-    const cudaStream_t compute = g.gemm->stream();
-    const std::int64_t m = g.L.rows(), n = g.L.cols();
-    for (std::size_t s = 0; s < g.panels.size(); ++s) {
-        const int buf = static_cast<int>(s % 2);
-        // ---- communication stream: step s's panels into buffer `buf`
-        if (s >= 2) CUDA_CHECK(cudaStreamWaitEvent(g.comm, g.product_done[buf], 0));  // its last reader is done
-        if (!g.overlap && s >= 1) CUDA_CHECK(cudaStreamWaitEvent(g.comm, g.product_done[1 - buf], 0));
-        if (g.timer) g.timer->comm_begin(s, g.comm);
-        const StepOperands op = copy_step(g, peers, s, g.comm);
-        if (g.timer) g.timer->comm_end(s, g.comm);
-        CUDA_CHECK(cudaEventRecord(g.panel_ready[buf], g.comm));
-        // ---- compute stream: C (+)= A panel * B panel
-        CUDA_CHECK(cudaStreamWaitEvent(compute, g.panel_ready[buf], 0));
-        if (g.timer) g.timer->gemm_begin(s, compute);
-        g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, g.panels[s].width(), s > 0);
-        if (g.timer) g.timer->gemm_end(s, compute);
-        CUDA_CHECK(cudaEventRecord(g.product_done[buf], compute));
-    }
 }
 
 }  // namespace mml::lab12
