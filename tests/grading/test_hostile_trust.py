@@ -203,5 +203,6 @@ def main():
 
 if __name__ == "__main__":
     main()
-    print(f"trusted hostile grading tests: {'all passed' if not failures else str(len(failures)) + ' FAILED: ' + '; '.join(failures)}")
+    print("trusted hostile grading tests: "
+          + ("all passed" if not failures else f"{len(failures)} FAILED: " + "; ".join(failures)))
     sys.exit(1 if failures else 0)

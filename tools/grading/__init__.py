@@ -20,6 +20,7 @@ The modules, in the order a run uses them (each says more in its header):
   environment.py  the environment and folder every program starts with: trusted ones apart from students'
   sandbox.py      one command in the sandbox (bubblewrap, or sandbox.sh's unshare), with limits, as an
                   unprivileged user; the containment probe; stopping them all
+  users.py        who student code runs as (never root); handing a build tree over to that user
   visible.py      what a bubblewrap sandbox shows: system and toolchain folders, the masks of a tree
   limits.py       a cgroup per command: memory (with shared memory) and processes of the whole sandbox
   build.py        the starter tree (snapshot of this checkout), building it and a student's tree

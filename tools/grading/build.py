@@ -18,7 +18,8 @@ import subprocess
 from pathlib import Path
 
 from .common import REPO, SetupError
-from .sandbox import clean_env, read_head, run_limited, tail_lines
+from .environment import TRUSTED_CWD, clean_env, system_program
+from .sandbox import read_head, run_limited, tail_lines
 
 # The targets every build makes: the tests and the harness (for --perf and the tests that run it).
 TARGETS = ["build/bin/mmlab-tests", "build/bin/mmlab"]
@@ -31,7 +32,9 @@ BUILD_FILE_KB = 1024 * 1024
 
 def git(*args, binary=False):
     """git in this checkout: its output, or None when git fails (or this is not a git checkout)."""
-    r = subprocess.run(["git", "-C", str(REPO)] + list(args), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    # Our tool: from the system's folders when it is there, started in a folder no student writes.
+    r = subprocess.run([system_program("git") or "git", "-C", str(REPO)] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, cwd=TRUSTED_CWD, close_fds=True)
     if r.returncode != 0:
         return None
     return r.stdout if binary else r.stdout.decode("utf-8", "replace")

@@ -219,7 +219,8 @@ def summary_head(inputs, started, starter, limits, cal, notes):
              + (f"; also shown, read-only: {', '.join(map(str, limits.extra_dirs))}"
                 if limits.mode == "bwrap" and limits.extra_dirs else ""),
              f"limits: build {o.build_timeout:g} s, test case {calibration.timeout_text(o.test_timeout, cal.auto_timeouts)}"
-             f", tests per student {o.student_budget:g} s, memory {memory_text(o, lab, limits)}, output {o.max_output_mb} MiB", f"weights: {inputs.weights_path if inputs.given_weights else 'all 1'}"]
+             f", tests per student {o.student_budget:g} s, memory {memory_text(o, lab, limits)}, "
+             f"output {o.max_output_mb} MiB", f"weights: {inputs.weights_path if inputs.given_weights else 'all 1'}"]
     lines += ["note: " + n for n in notes + starter.notes + cal.lines]
     if inputs.stray:
         lines.append("ignored (not folders): " + ", ".join(inputs.stray))

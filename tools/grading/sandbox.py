@@ -25,18 +25,13 @@ also counted per command by a cgroup where this machine lets the grader make
 one (limits.py), and the run says so, or says which limit is missing.
 
 When the grader runs as root, every sandboxed command runs as an unprivileged
-user (MMLAB_GRADER_USER, default nobody), never as root: the process limit is
-not enforced for root, and root reads everything. The build trees such a
-command writes are handed over to that user before it starts (hand_over).
-
-sandbox.sh applies the limits and, below bwrap, the namespaces; this module
+user (users.py says who and why). sandbox.sh applies the limits and, below
+bwrap, the namespaces; visible.py says what bubblewrap shows; this module
 builds bubblewrap's mount list, starts the command, times it and kills what is
 left of it.
 """
 
 import os
-import pwd
-import stat
 import subprocess
 import threading
 import time
@@ -46,6 +41,7 @@ from pathlib import Path
 from . import limits as cgroup_limits
 from .common import REPO, UsageError
 from .environment import clean_env, system_program
+from .users import User, check_reachable, grading_user, hand_over, take_back, user_process_count  # noqa: F401
 from .visible import SYSTEM_DIRS, masks_for_lab, toolchain_dirs  # noqa: F401 (used by class_run and tests)
 
 SANDBOX = REPO / "tools" / "grading" / "sandbox.sh"
@@ -68,35 +64,6 @@ LOG_READ_BYTES = 256 * 1024
 # must not fill the machine's RAM through them; TMPDIR is in the build tree).
 PRIVATE_TMP_BYTES = 64 * 1024 * 1024
 
-
-
-@dataclass(frozen=True)
-class User:
-    """Who sandboxed commands run as. switch: the grader is root and runs them as this other user."""
-    uid: int
-    gid: int
-    name: str
-    switch: bool
-
-
-def grading_user():
-    """The user of every sandboxed command: this one, or, when the grader runs as root, MMLAB_GRADER_USER
-    (default nobody). Raises UsageError when that user does not exist or is root."""
-    if os.geteuid() != 0:
-        try:
-            name = pwd.getpwuid(os.getuid()).pw_name
-        except KeyError:
-            name = str(os.getuid())
-        return User(os.getuid(), os.getgid(), name, False)
-    name = os.environ.get("MMLAB_GRADER_USER") or "nobody"
-    try:
-        pw = pwd.getpwnam(name)
-    except KeyError:
-        raise UsageError(f"the grader runs as root and student code must not: the user '{name}' to run it as does "
-                         "not exist here; set MMLAB_GRADER_USER to an unprivileged user (or run as one)")
-    if pw.pw_uid == 0:
-        raise UsageError(f"MMLAB_GRADER_USER={name} is root: name an unprivileged user (default nobody)")
-    return User(pw.pw_uid, pw.pw_gid, name, True)
 
 
 @dataclass(frozen=True)
@@ -151,61 +118,19 @@ def kill_running(stop=True):
                 pass
 
 
-def user_process_count(uid=None):
-    """The processes of `uid` (default: this process's user) on the machine: RLIMIT_NPROC counts them all."""
-    uid, n = os.getuid() if uid is None else uid, 0
-    for d in os.listdir("/proc"):
-        if d.isdigit():
-            try:
-                if os.stat(f"/proc/{d}").st_uid == uid:
-                    n += 1
-            except OSError:
-                pass
-    return n
-
-
-def chown_tree(folder, uid, gid):
-    """Makes everything under `folder` belong to uid:gid. Walks with os.fwalk (file descriptors, never
-    following a symbolic link: a link a student planted cannot send this root-owned chown elsewhere) and
-    leaves alone any file with more than one hard link (it could be another file of the machine)."""
-    try:
-        os.chown(folder, uid, gid, follow_symlinks=False)
-    except OSError:
-        return
-    for _root, dirs, files, dir_fd in os.fwalk(folder, follow_symlinks=False):
-        for name in dirs + files:
-            try:
-                st = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
-                if (st.st_uid != uid or st.st_gid != gid) and (stat.S_ISDIR(st.st_mode) or st.st_nlink == 1):
-                    os.chown(name, uid, gid, dir_fd=dir_fd, follow_symlinks=False)
-            except OSError:
-                pass
-
-
-def hand_over(folder, user):
-    """Before a command runs as the grading user (the grader being root): everything under `folder`, the
-    tree it may write, becomes that user's (the grader copied it, its files are root's)."""
-    if user and user.switch:
-        chown_tree(folder, user.uid, user.gid)
-
-
-def take_back(folder, user):
-    """The reverse of hand_over, for a tree no student code may change any more (the starter)."""
-    if user and user.switch:
-        chown_tree(folder, os.getuid(), os.getgid())
-
-
 def describe(limits):
     """How student code runs, as the run, summary.txt and every feedback.txt name it."""
     who = f", as user '{limits.user.name}'" if limits.user else ""
-    counted = f"; {cgroup_limits.describe(limits.cgroups, limits.memory_mb, limits.nproc)}" if limits.cgroups else ""
+    cg = limits.cgroups
+    counted = f"; {cgroup_limits.describe(cg, limits.memory_mb, limits.nproc)}" if cg else ""
     return f"{limits.mode} ({LEVEL_TEXT[limits.mode]}{who}){counted}"
 
 
 def _bwrap_command(work, cwd, limits):
     """bubblewrap's command line for a command that may write only under `work` (its build tree)."""
-    args = [system_program("bwrap"), "--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net", "--unshare-uts",
-            "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname", "mmlab-sandbox"]
+    args = [system_program("bwrap"), "--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net",
+            "--unshare-uts", "--unshare-cgroup-try", "--die-with-parent", "--new-session", "--hostname",
+            "mmlab-sandbox"]
     if limits.no_userns:
         args.append("--disable-userns")  # no user namespace inside: less of the kernel within reach
     for d in SYSTEM_DIRS:
@@ -234,8 +159,8 @@ def sandbox_command(cmd, work, cwd, limits, cpu_seconds, fsize_kb=None):
     user = limits.user
     # RLIMIT_NPROC counts all of the user's processes, so the limit is what runs now plus what it may add.
     nproc = user_process_count(user.uid if user else None) + limits.nproc
-    full = [system_program("bash"), str(limits.script), limits.mode, str(work), str(int(cpu_seconds)), str(limits.mem_kb),
-            str(fsize_kb or limits.fsize_kb), str(nproc), "--"]
+    full = [system_program("bash"), str(limits.script), limits.mode, str(work), str(int(cpu_seconds)),
+            str(limits.mem_kb), str(fsize_kb or limits.fsize_kb), str(nproc), "--"]
     if limits.mode == "bwrap":
         full += _bwrap_command(work, cwd, limits) + ["--"]
     return full + [str(c) for c in cmd]
@@ -293,8 +218,8 @@ def run_in_group(cmd, cwd, env, log_path, timeout, **popen_args):
 def _bwrap_features():
     """(--size, --disable-userns) supported by this bubblewrap (0.5+ and 0.8+: Ubuntu 22.04 has 0.6)."""
     try:
-        text = subprocess.run([system_program("bwrap"), "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              timeout=10).stdout
+        text = subprocess.run([system_program("bwrap"), "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                              text=True, timeout=10).stdout
     except (OSError, subprocess.TimeoutExpired):
         return False, False
     return "--size" in text, "--disable-userns" in text
@@ -345,8 +270,8 @@ def probe_sandbox(requested, work, limits=None):
                 continue
             candidate = replace(limits, mode=mode, tmp_size=tmp_size, no_userns=no_userns)
             try:
-                rc, timed_out, _ = run_limited([system_program("bash"), "-c", tests[mode]], probe, probe, work / "probe.log", 30,
-                                               candidate, 10, clean_env())
+                rc, timed_out, _ = run_limited([system_program("bash"), "-c", tests[mode]], probe, probe,
+                                               work / "probe.log", 30, candidate, 10, clean_env())
                 ok = rc == 0 and not timed_out and (probe / "ok").exists() and not outside.exists()
             except OSError:
                 ok = False
@@ -362,19 +287,6 @@ def probe_sandbox(requested, work, limits=None):
             "unshare or user namespaces missing"
         raise UsageError(f"--sandbox {requested} does not work on this machine ({why}): use --sandbox auto")
     return replace(limits, mode="none")
-
-
-def check_reachable(folder, user):
-    """The grading user must be able to reach `folder` (a build tree's parent): every folder above it must
-    let others through (x) when that user is not this one. Raises UsageError naming the first that does not."""
-    if not user or not user.switch:
-        return
-    for p in [folder] + list(folder.parents):
-        st = p.stat()
-        if not st.st_mode & stat.S_IXOTH and st.st_uid != user.uid:
-            raise UsageError(f"student code runs as '{user.name}', who cannot enter {p} (mode "
-                             f"{stat.filemode(st.st_mode)}), where the build trees are: pick --work under /tmp "
-                             "or another folder anyone may enter")
 
 
 def read_head(path, limit=LOG_READ_BYTES):
