@@ -108,6 +108,33 @@ def open_files(tmp):
     check(n is not None and n <= 4096, "open files are limited (RLIMIT_NOFILE, 4096 at most)", out[-200:])
 
 
+def cgroup2_layout(tmp):
+    """The cgroup2 path of limits.py on a made-up hierarchy (plain folders; this machine may have none): the
+    run's folder made in the delegated one, the controllers enabled, each command's limits written."""
+    fake = tmp / "fake-cgroup2"
+    fake.mkdir()
+    (fake / "cgroup.controllers").write_text("cpu memory pids\n")
+    saved, mount = os.environ.get("MMLAB_CGROUP"), limits._unified_mount
+    os.environ["MMLAB_CGROUP"] = str(fake)
+    limits._unified_mount = lambda: str(fake)
+    try:
+        parent, why = limits._try_cgroup2()
+    finally:
+        limits._unified_mount = mount
+        os.environ.pop("MMLAB_CGROUP") if saved is None else os.environ.update(MMLAB_CGROUP=saved)
+    check(parent and os.path.dirname(parent) == str(fake) and (fake / "cgroup.subtree_control").read_text() ==
+          "+memory +pids", "cgroup2: the run's group is made in the delegated folder, memory and pids enabled",
+          f"{parent} {why}")
+    group = limits.Group(limits.Cgroups("cgroup2", (parent,)), 512, 77)
+    g = group.folders[0]
+    check(open(os.path.join(g, "memory.max")).read() == str(512 << 20) and
+          open(os.path.join(g, "pids.max")).read() == "77" and group.procs == [os.path.join(g, "cgroup.procs")],
+          "cgroup2: each command's group gets memory.max and pids.max; it joins through cgroup.procs")
+    prefix = limits.join_prefix(group.procs, sandbox.User(65534, 65534, "nobody", True))
+    check(prefix[0].startswith("/") and "--reuid=65534" in prefix and "--clear-groups" in prefix,
+          "joining: bash and setpriv by absolute path, the user switch after the join", str(prefix))
+
+
 LIMITS = sandbox.Limits("none", 0, 1024, 40, user=sandbox.grading_user())
 
 with Scratch() as tmp:
@@ -115,6 +142,7 @@ with Scratch() as tmp:
     hostile_environment(tmp)
     descriptors(tmp)
     open_files(tmp)
+    cgroup2_layout(tmp)
     cgroups = limits.probe()
     try:
         probed = sandbox.probe_sandbox("none", tmp / "probe", replace(LIMITS, cgroups=cgroups, memory_mb=256))
