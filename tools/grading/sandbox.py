@@ -166,15 +166,15 @@ def sandbox_command(cmd, work, cwd, limits, cpu_seconds, fsize_kb=None):
     return full + [str(c) for c in cmd]
 
 
-def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsize_kb=None):
+def run_limited(cmd, work, cwd, log_path, timeout, limits, cpu_seconds, env, fsize_kb=None, memory_mb=None):
     """Runs cmd in the sandbox; it may write under `work` only. stdout+stderr go to log_path.
     Returns (exit code, timed out, seconds). With limits.cgroups, the command runs in a group of its own
-    (limits.py), joined before it becomes the grading user."""
+    (limits.py), joined before it becomes the grading user, with memory_mb (default limits.memory_mb)."""
     user = limits.user
     hand_over(work, user)
     full = sandbox_command(cmd, work, cwd, limits, cpu_seconds, fsize_kb)
     env = dict(env, HOME=str(work))  # never the grader's home (hidden, or not the student's to write)
-    with cgroup_limits.Group(limits.cgroups, limits.memory_mb, limits.nproc) as group:
+    with cgroup_limits.Group(limits.cgroups, memory_mb or limits.memory_mb, limits.nproc) as group:
         if group.procs:
             return run_in_group(cgroup_limits.join_prefix(group.procs, user) + full, cwd, env, log_path, timeout)
         as_user = {"user": user.uid, "group": user.gid, "extra_groups": []} if user and user.switch else {}
