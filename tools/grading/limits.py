@@ -25,6 +25,7 @@ MML_RUNNER_CGROUP (harness/runner/runner_process.cpp). When the command ends,
 what is left in the group is killed and the group removed.
 """
 
+import itertools
 import os
 import shlex
 import time
@@ -188,14 +189,13 @@ def release(cgroups):
 class Group:
     """One command's group (a context manager): procs, the cgroup.procs files the command's first process
     writes 0 into (join_prefix, MML_RUNNER_CGROUP); on exit, what is left is killed and the group removed."""
-    counter = 0
+    _numbers = itertools.count(1)  # next() is atomic: graders' threads (-j) make groups at once
 
     def __init__(self, cgroups, memory_mb, pids):
         self.folders, self.procs = [], []
         if not cgroups or cgroups.how == "none":
             return
-        Group.counter += 1
-        name = f"c{os.getpid()}-{Group.counter}-{time.monotonic_ns()}"
+        name = f"c{os.getpid()}-{next(Group._numbers)}"
         mem = str(memory_mb * 1024 * 1024) if memory_mb else None
         if cgroups.how == "cgroup2":
             g = os.path.join(cgroups.parents[0], name)
