@@ -135,6 +135,26 @@ def cgroup2_layout(tmp):
           "joining: bash and setpriv by absolute path, the user switch after the join", str(prefix))
 
 
+def private_tmpfs(tmp):
+    """bwrap's private /tmp and /dev/shm: 64 MiB each (tmpfs --size), whatever the file-size limit."""
+    if not environment.system_program("bwrap"):
+        skip("private /tmp and /dev/shm of 64 MiB", "bubblewrap is not installed here (Debian package bubblewrap)")
+        return
+    try:
+        lim = sandbox.probe_sandbox("bwrap", tmp / "probe-bwrap", LIMITS)
+    except sandbox.UsageError as e:
+        skip("private /tmp and /dev/shm of 64 MiB", str(e))
+        return
+    if not lim.tmp_size:
+        skip("private /tmp and /dev/shm of 64 MiB", "this bubblewrap has no --size (0.5+)")
+        return
+    for d in ("/tmp", "/dev/shm"):
+        rc, out = run(tmp, replace(lim, fsize_kb=1024 * 1024), "import os\nn = 0\ntry:\n    while n < 4096:\n"
+                      f"        with open('{d}/f%d' % n, 'wb') as f:\n            f.write(b'x' * (1 << 20))\n"
+                      "        n += 1\nexcept OSError as e:\n    print('refused at', n, 'MiB')\n")
+        check("refused at" in out and int(out.split()[-2]) <= 64, f"bwrap: {d} is full at 64 MiB", out[-200:])
+
+
 LIMITS = sandbox.Limits("none", 0, 1024, 40, user=sandbox.grading_user())
 
 with Scratch() as tmp:
@@ -143,6 +163,7 @@ with Scratch() as tmp:
     descriptors(tmp)
     open_files(tmp)
     cgroup2_layout(tmp)
+    private_tmpfs(tmp)
     cgroups = limits.probe()
     try:
         probed = sandbox.probe_sandbox("none", tmp / "probe", replace(LIMITS, cgroups=cgroups, memory_mb=256))
