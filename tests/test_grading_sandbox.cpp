@@ -5,12 +5,15 @@
 // writes outside, daemons, fork storms, memory hogs, endless output, network,
 // hangs, crashes, compile bombs, odd folder names, symbolic links) twice, with
 // the expected score and review line of each and identical CSVs (about two
-// minutes on 2 cores). tests/grading/test_slurm_cluster.py starts a one-node Slurm
+// minutes on 2 cores); tests/grading/test_hostile_trust.py grades planted
+// libraries and programs (with empty PATH and LD_LIBRARY_PATH entries in the
+// grader's environment), the checker's descriptors, and a 5 GiB memfd hog
+// twice. tests/grading/test_slurm_cluster.py starts a one-node Slurm
 // cluster (as root it installs slurm-wlm and munge when missing) and checks
 // that --slurm writes what a local run writes, and that a rerun grades only
 // the students without a result (about a minute, plus the install); where the
 // cluster cannot start (not root, no apt-get) it says why and passes nothing
-// else. Both run only where MML_GRADING_TESTS is set, as `make test-all` does,
+// else. All run only where MML_GRADING_TESTS is set, as `make test-all` does,
 // like tests/test_grading.cpp's end-to-end case.
 #include <doctest/doctest.h>
 
@@ -26,6 +29,12 @@ TEST_SUITE("grading") {
     TEST_CASE("tools/grade.py on a hostile class: each attack's score and review line, nothing escapes, same CSV twice" *
               doctest::skip(!grading_tests_enabled())) {
         mml::testing::run_python_test("tests/grading/test_hostile.py", "hostile grading tests: all passed");
+    }
+
+    TEST_CASE("tools/grade.py on planted libraries and programs, and a shared-memory hog: nothing runs as the "
+              "grader, memory counted per sandbox or reported missing, same CSV twice" *
+              doctest::skip(!grading_tests_enabled())) {
+        mml::testing::run_python_test("tests/grading/test_hostile_trust.py", "trusted hostile grading tests: all passed");
     }
 
     TEST_CASE("tools/grade.py --slurm on a one-node Slurm cluster: the local run's outputs; a rerun grades only what is missing" *

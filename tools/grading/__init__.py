@@ -17,8 +17,12 @@ The modules, in the order a run uses them (each says more in its header):
   cli.py          the command line, the input checks, the exit statuses
   catalog.py      labs/catalog.txt: the labs, their kind and test suites
   intake.py       the student folders; where a student's lab files are; copying them in
+  environment.py  the environment and folder every program starts with: trusted ones apart from students'
   sandbox.py      one command in the sandbox (bubblewrap, or sandbox.sh's unshare), with limits, as an
                   unprivileged user; the containment probe; stopping them all
+  users.py        who student code runs as (never root); handing a build tree over to that user
+  visible.py      what a bubblewrap sandbox shows: system and toolchain folders, the masks of a tree
+  limits.py       a cgroup per command: memory (with shared memory) and processes of the whole sandbox
   build.py        the starter tree (snapshot of this checkout), building it and a student's tree
   doctest_xml.py  doctest's --test-case filter and its XML report
   checker.py      the trusted checker and the untrusted runner: paths, command lines, running the checker

@@ -18,7 +18,8 @@ import subprocess
 from pathlib import Path
 
 from .common import REPO, SetupError
-from .sandbox import clean_env, read_head, run_limited, tail_lines
+from .environment import TRUSTED_CWD, clean_env, system_program
+from .sandbox import read_head, run_limited, tail_lines
 
 # The targets every build makes: the tests and the harness (for --perf and the tests that run it).
 TARGETS = ["build/bin/mmlab-tests", "build/bin/mmlab"]
@@ -29,9 +30,16 @@ BUILD_ERROR_LINES = 40
 BUILD_FILE_KB = 1024 * 1024
 
 
+def build_memory(limits, jobs):
+    """The memory of a whole build's sandbox (limits.py): --memory-mb for each of its parallel compilers."""
+    return limits.memory_mb * max(1, int(jobs))
+
+
 def git(*args, binary=False):
     """git in this checkout: its output, or None when git fails (or this is not a git checkout)."""
-    r = subprocess.run(["git", "-C", str(REPO)] + list(args), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    # Our tool: from the system's folders when it is there, started in a folder no student writes.
+    r = subprocess.run([system_program("git") or "git", "-C", str(REPO)] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, cwd=TRUSTED_CWD, close_fds=True)
     if r.returncode != 0:
         return None
     return r.stdout if binary else r.stdout.decode("utf-8", "replace")
@@ -129,7 +137,8 @@ def build_starter(base, log, limits, jobs, without_cuda, programs=None):
         env["CUDA"] = "0"
     goals = TARGETS + (programs.make_goals(*STARTER_GRADING_GOALS) if programs else [])
     rc, timed_out, _ = run_limited(["make", f"-j{jobs}", "--no-print-directory"] + goals, base, base, log, 3600,
-                                   limits, 7200, clean_env(env), fsize_kb=BUILD_FILE_KB)
+                                   limits, 7200, clean_env(env), fsize_kb=BUILD_FILE_KB,
+                                   memory_mb=build_memory(limits, jobs))
     if rc != 0 or timed_out:
         what = "the starter tree does not build here"
         if programs and rc != 0 and "LINK  build/bin/lab" in read_head(log):
@@ -186,7 +195,7 @@ def build_submission(tree, logs, jobs, timeout, limits, programs=None, student_t
     cmd = ["make", f"-j{jobs}", "--no-print-directory"] + goals
     env = clean_env({"TMPDIR": str(tree / ".tmp")})
     rc, timed_out, secs = run_limited(cmd, tree, tree, log, timeout, limits, timeout + 10, env,
-                                      fsize_kb=BUILD_FILE_KB)
+                                      fsize_kb=BUILD_FILE_KB, memory_mb=build_memory(limits, jobs))
     if timed_out:
         return "build-timeout", (f"BUILD: did not finish in {timeout:g} s; nothing could be tested.")
     if rc == 0 and all(f.is_file() for f in made):

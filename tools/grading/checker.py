@@ -23,7 +23,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from .sandbox import clean_env, hand_over, run_in_group, sandbox_command
+from .environment import TRUSTED_CWD, trusted_env
+from .sandbox import hand_over, run_in_group, sandbox_command
 
 # harness/runner/checker.h: a runner's failure starts with RUNNER_PREFIX; the
 # one that is a time-out contains RUNNER_TIMEOUT; a test that calls student
@@ -84,14 +85,16 @@ def runner_line(programs, tree, limits, timeout):
     return shlex.join(sandbox_command([programs.runner(tree)], tree, tree, limits, timeout * 4 + 10))
 
 
-def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=None, output_path=None):
+def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=None, output_path=None,
+                cgroup_procs=()):
     """The checker's environment: which version the tests run, its runners, the time it may wait for them,
     where what the student's runner prints goes (MML_RUNNER_OUTPUT: a file of the grader's, outside the
     sandbox; see runner_output), and, when the grader is root, the unprivileged user its student runner runs
     as (MML_RUNNER_USER, uid:gid: the checker switches to it in the runner's process before anything else,
-    harness/runner/runner_process.cpp)."""
+    harness/runner/runner_process.cpp), and the group it joins first (MML_RUNNER_CGROUP: cgroup_procs, the
+    cgroup.procs files of a limits.Group)."""
     env = {"MML_IMPL": impl, "MMLAB": str(programs.checker_mmlab), "TMPDIR": str(tree / ".tmp"),
-           "MML_RUNNER_TIMEOUT": f"{timeout:g}", "HOME": str(tree)}
+           "MML_RUNNER_TIMEOUT": f"{timeout:g}"}
     if output_path:
         env["MML_RUNNER_OUTPUT"] = str(output_path)
     if runner:
@@ -99,16 +102,19 @@ def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=
         user = limits.user if limits else None
         if user and user.switch:
             env["MML_RUNNER_USER"] = f"{user.uid}:{user.gid}"
+        if cgroup_procs:
+            env["MML_RUNNER_CGROUP"] = ":".join(cgroup_procs)
     if reference_runner:
         env["MML_REFERENCE_RUNNER"] = shlex.quote(str(reference_runner))
-    return clean_env(env)
+    return trusted_env(env)
 
 
-def run_trusted(cmd, cwd, log_path, timeout, env):
+def run_trusted(cmd, log_path, timeout, env):
     """Runs our own program (the checker) OUTSIDE the sandbox, with a wall-clock limit only: its runner is
-    sandboxed, it is not (it must write the report where the runner cannot). stdout+stderr go to log_path.
-    Returns (exit code, timed out, seconds); at the limit its process group is killed."""
-    return run_in_group(cmd, cwd, env, log_path, timeout)
+    sandboxed, it is not (it must write the report where the runner cannot). It starts in TRUSTED_CWD, never
+    a student's tree, with `env` from trusted_env (checker_env): environment.py says why. stdout+stderr go
+    to log_path. Returns (exit code, timed out, seconds); at the limit its process group is killed."""
+    return run_in_group(cmd, TRUSTED_CWD, env, log_path, timeout)
 
 
 def runner_failure(text):

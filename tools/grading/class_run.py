@@ -17,6 +17,7 @@ as it was and nothing running.
 
 import concurrent.futures
 import datetime
+import atexit
 import os
 import shutil
 import tempfile
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import build, calibration, checker, escape, outputs, sandbox, score, similarity, testcases
+from . import limits as cgroup_limits
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
 from .sandbox import Limits, STOPPING, kill_running, probe_sandbox
@@ -63,8 +65,13 @@ def open_work(inputs, parent=None):
     # The toolchain where a cluster's modules put it (bwrap shows only the system's folders otherwise), never
     # the submissions, OUT or this checkout.
     extra = sandbox.toolchain_dirs(REPO / "build" / "config.mk", [inputs.submissions.resolve(), inputs.out, REPO, work])
+    # Memory and processes counted for each sandbox as a whole where a cgroup can be made (limits.py; also
+    # in GPU labs: CUDA's address-space reservations are not memory); its folder goes when the grader exits.
+    cgroups = cgroup_limits.probe()
+    atexit.register(cgroup_limits.release, cgroups)
     wanted = Limits("none", 0 if lab.needs_cuda else options.memory_mb * 1024, options.max_output_mb * 1024,
-                    options.max_procs, user=inputs.user, gpu=lab_uses_gpu(lab), script=script, extra_dirs=extra)
+                    options.max_procs, user=inputs.user, gpu=lab_uses_gpu(lab), script=script, extra_dirs=extra,
+                    cgroups=cgroups, memory_mb=options.memory_mb)
     try:
         return work, probe_sandbox(options.sandbox, work, wanted)
     except BaseException:
@@ -82,6 +89,8 @@ def containment_notes(limits, requested):
         notes.append(f"containment: '{limits.mode}' only ({sandbox.LEVEL_TEXT[limits.mode]}): {why}; other students' "
                      "submissions and this checkout are readable by student code; grade untrusted code with "
                      "bubblewrap, or inside a container or VM (handouts/grading.md)")
+    if limits.cgroups and limits.cgroups.how == "none":
+        notes.append(cgroup_limits.describe(limits.cgroups, limits.memory_mb, limits.nproc))
     if limits.user and limits.user.switch:
         notes.append(f"the grader runs as root: student code runs as the unprivileged user '{limits.user.name}' "
                      "(MMLAB_GRADER_USER)")
@@ -199,6 +208,12 @@ def grade_students(setup, students, staging, jobs, progress=None):
     return rows
 
 
+def memory_text(options, lab, limits):
+    if limits.cgroups and limits.cgroups.how != "none":
+        return f"{options.memory_mb} MiB per sandbox ({limits.cgroups.how}, shared memory included)"
+    return "unlimited" if lab.needs_cuda else f"{options.memory_mb} MiB of address space per process"
+
+
 def summary_head(inputs, started, starter, limits, cal, notes):
     """summary.txt's lines before the results: what was graded, how, and every note of the run."""
     o, lab = inputs.options, inputs.lab
@@ -208,8 +223,8 @@ def summary_head(inputs, started, starter, limits, cal, notes):
              + (f"; also shown, read-only: {', '.join(map(str, limits.extra_dirs))}"
                 if limits.mode == "bwrap" and limits.extra_dirs else ""),
              f"limits: build {o.build_timeout:g} s, test case {calibration.timeout_text(o.test_timeout, cal.auto_timeouts)}"
-             f", tests per student {o.student_budget:g} s, memory {o.memory_mb if not lab.needs_cuda else 'unlimited'} "
-             f"MiB, output {o.max_output_mb} MiB", f"weights: {inputs.weights_path if inputs.given_weights else 'all 1'}"]
+             f", tests per student {o.student_budget:g} s, memory {memory_text(o, lab, limits)}, "
+             f"output {o.max_output_mb} MiB", f"weights: {inputs.weights_path if inputs.given_weights else 'all 1'}"]
     lines += ["note: " + n for n in notes + starter.notes + cal.lines]
     if inputs.stray:
         lines.append("ignored (not folders): " + ", ".join(escape.line(n) for n in inputs.stray))

@@ -42,7 +42,8 @@ def parse_args(argv, labs):
     p.add_argument("--student-budget", type=float, default=900,
                    help="seconds of tests per student; tests after it is spent score 0 (default 900)")
     p.add_argument("--memory-mb", type=int, default=4096,
-                   help="address space per process in MiB, CPU labs (default 4096; GPU labs: no limit)")
+                   help="memory of each sandbox in MiB, shared memory included, where a cgroup can be made (see "
+                        "summary.txt); also address space per process in CPU labs (default 4096)")
     p.add_argument("--max-output-mb", type=int, default=64, help="largest file a student's process may write (default 64)")
     p.add_argument("--max-procs", type=int, default=256, help="extra processes a student's code may start (default 256)")
     p.add_argument("--sandbox", choices=["auto"] + list(sandbox.LEVELS), default="auto",

@@ -20,21 +20,30 @@
 #   none     limits only (unshare is missing or namespaces are disabled here).
 # In every mode: CPU seconds per process (ulimit -t), address space (-v, 0 =
 # no limit: CUDA reserves far more address space than it uses), size of any
-# file written (-f), and processes of this user (-u; the kernel does not
-# enforce it for root, which is why sandbox.py runs this script as an
-# unprivileged user when the grader is root). Wall-clock time is limited by
-# sandbox.py, which kills the whole process group.
+# file written (-f), open files (-n, NOFILE), and processes of this user (-u;
+# the kernel does not enforce it for root, which is why sandbox.py runs this
+# script as an unprivileged user when the grader is root). Wall-clock time is
+# limited by sandbox.py, which kills the whole process group; memory with
+# shared memory, and processes, per sandbox by a cgroup (limits.py) where
+# this machine has one.
+#
+# This script's own programs come from the system's folders, never through
+# the inherited PATH (environment.py says why); the command gets that PATH.
 #
 # See handouts/grading.md ("What the containment does not protect against").
 set -u
+NOFILE=4096
+sys_tool() { PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin command -v -- "$1"; }
+# $BASH: this shell, by the absolute path sandbox.py started it with.
+self_bash=$BASH
 
 # The loopback interface of a new network namespace starts down: no network
 # at all, not even to this machine. MPI (lab 12: mpirun and its ranks talk
 # over loopback sockets) and NCCL's bootstrap need it; bubblewrap brings it
 # up itself. Root of the namespace may; `ip` where installed, else the ioctl.
 loopback_up() {
-  ip link set lo up 2>/dev/null && return
-  python3 -c 'import fcntl, socket, struct
+  ip=$(sys_tool ip) && "$ip" link set lo up 2>/dev/null && return
+  "$(sys_tool python3)" -c 'import fcntl, socket, struct
 fcntl.ioctl(socket.socket(), 0x8914, struct.pack("16sH14s", b"lo", 0x1 | 0x8 | 0x40, b""))' 2>/dev/null ||
     echo "sandbox: cannot bring up the loopback interface (MPI programs will not start)" >&2
 }
@@ -42,7 +51,7 @@ fcntl.ioctl(socket.socket(), 0x8914, struct.pack("16sH14s", b"lo", 0x1 | 0x8 | 0
 if [ "${1:-}" = --lo-up ]; then  # (net mode) in the new network namespace, as its root
   shift
   loopback_up
-  exec bash "$0" "$@"
+  exec "$self_bash" "$0" "$@"
 fi
 
 if [ "${1:-}" = --inside ]; then
@@ -52,23 +61,27 @@ if [ "${1:-}" = --inside ]; then
   shift
   work=$1
   loopback_up
-  mount --bind "$work" "$work" || { echo "sandbox: cannot bind $work" >&2; exit 125; }
+  mount=$(sys_tool mount)
+  "$mount" --bind "$work" "$work" || { echo "sandbox: cannot bind $work" >&2; exit 125; }
   while read -r _ _ _ _ point _; do
     point=$(printf '%b' "${point//\\/\\\\0}")  # mountinfo escapes spaces as \040
     case "$point" in "$work"|/proc|/proc/*) continue ;; esac
-    mount -o remount,bind,ro "$point" 2>/dev/null || true
+    "$mount" -o remount,bind,ro "$point" 2>/dev/null || true
   done < /proc/self/mountinfo
   # The working directory was entered before the bind mount: enter it again,
   # through the new (writable) mount.
   cd -- "$PWD" 2>/dev/null || true
   shift
-  exec unshare --user --map-root-user --mount bash "$0" --run "$@"
+  exec "$(sys_tool unshare)" --user --map-root-user --mount "$self_bash" "$0" --run "$@"
 fi
 
 set_limits() {  # CPU_S MEM_KB FSIZE_KB NPROC
   ulimit -t "$1" -f "$3" 2>/dev/null || { echo "sandbox: cannot set limits" >&2; exit 125; }
   [ "$2" != 0 ] && ulimit -v "$2"
   ulimit -u "$4" 2>/dev/null || true
+  local n; n=$(ulimit -Hn)  # NOFILE, or less where the hard limit is lower
+  { [ "$n" = unlimited ] || [ "$n" -gt "$NOFILE" ]; } && n=$NOFILE
+  ulimit -n "$n" 2>/dev/null || { echo "sandbox: cannot limit open files to $n" >&2; exit 125; }
   ulimit -c 0
 }
 
@@ -89,14 +102,18 @@ fi
 mode=$1 work=$2 cpu=$3 mem=$4 fsize=$5 nproc=$6
 shift 6
 [ "${1:-}" = -- ] && shift
+# Started by a trusted program from its own folder (the checker starts in /):
+# below bwrap (which has --chdir), the command runs in its tree.
+case "$PWD/" in "$work"/*) ;; *) cd -- "$work" || exit 125 ;; esac
+unshare=$(sys_tool unshare)
 case "$mode" in
   # bubblewrap runs the command as PID 2 under a reaper of its own and
   # returns its exit status (128 + the signal when one ended it); the limits,
   # set here, pass through it to the command.
   bwrap) set_limits "$cpu" "$mem" "$fsize" "$nproc"; exec "$@" ;;
-  unshare) exec unshare --user --map-root-user --mount --net --pid --fork --kill-child --mount-proc \
-          bash "$0" --inside "$work" "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
-  net)  exec unshare --user --map-root-user --net bash "$0" --lo-up --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
-  none) exec bash "$0" --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
+  unshare) exec "$unshare" --user --map-root-user --mount --net --pid --fork --kill-child --mount-proc \
+          "$self_bash" "$0" --inside "$work" "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
+  net)  exec "$unshare" --user --map-root-user --net "$self_bash" "$0" --lo-up --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
+  none) exec "$self_bash" "$0" --run "$cpu" "$mem" "$fsize" "$nproc" -- "$@" ;;
   *) echo "sandbox: unknown mode '$mode' (bwrap, unshare, net or none)" >&2; exit 125 ;;
 esac

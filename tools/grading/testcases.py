@@ -19,6 +19,8 @@ from . import checker
 from .catalog import is_gpu_suite
 from .common import SetupError
 from .doctest_xml import doctest_filter_escape, failure_text, parse_doctest_xml
+from .environment import trusted_env
+from .limits import Group
 from .sandbox import clean_env, read_head, run_limited, tail_lines
 
 # The statuses of a TestResult; only "passed" scores.
@@ -86,8 +88,9 @@ def run_checked_test_case(programs, tree, suites, suite, name, out_dir, index, l
            f"--test-case={doctest_filter_escape(name)}", "--reporters=xml", f"--out={xml_path}"]
     runner = checker.runner_line(programs, tree, limits, timeout) if impl == "student" else None
     reference = programs.reference_runner if impl == "reference" else None
-    env = checker.checker_env(tree, impl, runner, reference, timeout, programs, limits, output_path)
-    rc, timed_out, secs = checker.run_trusted(cmd, tree, log_path, timeout + checker.CHECKER_GRACE_SECONDS, env)
+    with Group(limits.cgroups, limits.memory_mb, limits.nproc) as group:
+        env = checker.checker_env(tree, impl, runner, reference, timeout, programs, limits, output_path, group.procs)
+        rc, timed_out, secs = checker.run_trusted(cmd, log_path, timeout + checker.CHECKER_GRACE_SECONDS, env)
     result, direct = _checked_result(rc, timed_out, secs, log_path, xml_path, suite, name, timeout, gpu_note)
     result.printed = checker.runner_output(output_path)
     return result, direct
@@ -146,11 +149,11 @@ def list_tests(tree, lab, work, limits, programs=None):
     # A filter no test case matches: doctest reports every case of the suites as skipped, so listed.
     args = [f"--test-suite={','.join(lab.suites)}", "--test-case=mml-grade-lists-all-cases-*", "--reporters=xml",
             f"--out={xml_path}"]
-    env = clean_env({"TMPDIR": str(tree / ".tmp")})
+    tmp = {"TMPDIR": str(tree / ".tmp")}
     if programs:
-        checker.run_trusted([programs.checker_tests] + args, tree, log_path, 120, env)
+        checker.run_trusted([programs.checker_tests] + args, log_path, 120, trusted_env(tmp))
     else:
-        run_limited(["build/bin/mmlab-tests"] + args, tree, tree, log_path, 120, limits, 120, env)
+        run_limited(["build/bin/mmlab-tests"] + args, tree, tree, log_path, 120, limits, 120, clean_env(tmp))
     cases, _, complete = parse_doctest_xml(xml_path)
     xml_path.unlink(missing_ok=True)  # not to be copied into every student's tree
     if not complete:
@@ -182,10 +185,11 @@ def run_performance_target(tree, logs, lab_number, results, weights, threads, si
     if programs:
         runner = checker.runner_line(programs, tree, limits, PERF_TIMEOUT)
         output_path = logs / "perf.output"
-        env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT, programs,
-                                  limits, output_path)
-        rc, timed_out, secs = checker.run_trusted([programs.checker_mmlab] + args, tree, logs / "perf.log",
-                                                  PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
+        with Group(limits.cgroups, limits.memory_mb, limits.nproc) as group:
+            env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT, programs,
+                                      limits, output_path, group.procs)
+            rc, timed_out, secs = checker.run_trusted([programs.checker_mmlab] + args, logs / "perf.log",
+                                                      PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
         printed = checker.runner_output(output_path)
     else:
         rc, timed_out, secs = run_limited(["build/bin/mmlab"] + args, tree, tree, logs / "perf.log", PERF_TIMEOUT,
