@@ -80,6 +80,15 @@ def number_lists():
     check(catalog.number_list([1, 2]) == "1, 2" and catalog.number_list([]) == "", "number_list: short lists as they are")
 
 
+def mpi_labs():
+    labs = catalog.read_catalog()
+    mpi = [l for l in labs if l.needs_mpi]
+    check(mpi and all(any((REPO / l.folder).glob("*_mpi.cpp")) for l in mpi) and
+          all(not any((REPO / l.folder).glob("*_mpi.cpp")) for l in labs if l not in mpi),
+          "needs_mpi: the labs whose starter has MPI code (*_mpi.cpp, *_nccl.cu), and only those",
+          str([l.number for l in mpi]))
+
+
 def nothing_hard_coded():
     """Adding a lab is one catalog line: no module may know a lab's number, suite or kind by itself."""
     sources = sorted((REPO / "tools" / "grading").glob("*.py")) + [REPO / "tools" / "grade.py"]
@@ -95,5 +104,6 @@ real_catalog()
 parsing()
 malformed()
 number_lists()
+mpi_labs()
 nothing_hard_coded()
 checks.finish("catalog")

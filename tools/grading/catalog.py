@@ -22,6 +22,11 @@ CATALOG = REPO / "labs" / "catalog.txt"
 GPU_SUITE_PREFIX = "gpu-"
 
 
+# The Makefile's convention (MPI_ONLY): a starter file named so is MPI code, built into a program that
+# mpirun starts.
+MPI_FILE_PATTERNS = ("*_mpi.cpp", "*_nccl.cu")
+
+
 def is_gpu_suite(suite):
     return suite.startswith(GPU_SUITE_PREFIX)
 
@@ -45,6 +50,11 @@ class Lab:
         against GPU measurements): either way the build must have CUDA, and the
         CUDA runtime's address space rules out the memory limit."""
         return self.kind == "gpu" or any(is_gpu_suite(s) for s in self.suites)
+
+    @property
+    def needs_mpi(self):
+        """A lab whose starter has MPI code (MPI_FILE_PATTERNS): its tests start programs with mpirun."""
+        return any(any((REPO / self.folder).glob(p)) for p in MPI_FILE_PATTERNS)
 
 
 class CatalogError(SetupError):

@@ -14,7 +14,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import catalog, class_run, escape, intake, outputs, sandbox, score, similarity, slurm
+from . import catalog, class_run, environment, escape, intake, outputs, sandbox, score, similarity, slurm, slurm_worker
 from .calibration import AUTO_TIMEOUT_FACTOR, AUTO_TIMEOUT_MAX, AUTO_TIMEOUT_MIN
 from .common import PROG, REPO, SetupError, UsageError
 
@@ -68,6 +68,8 @@ def parse_args(argv, labs):
     g.add_argument("--slurm-cpus", type=int, default=2, help="CPUs per task (sbatch --cpus-per-task; default 2)")
     g.add_argument("--slurm-options", default="",
                    help="more sbatch options, e.g. \"-p gpu -A course42 --mem=8G\" (they win over the grader's)")
+    g.add_argument("--slurm-bin", help="the folder of the cluster's sbatch, squeue, sacct (default: the system's "
+                   "folders; the grader never takes them from PATH)")
     g.add_argument("--slurm-poll", type=float, default=10, help="seconds between two looks at the queue (default 10)")
     a = p.parse_args(argv)
     if not re.fullmatch(r"[0-9]+", a.lab):
@@ -135,6 +137,11 @@ def check_inputs(options, labs):
     if lab.needs_cuda and not nvcc:
         raise UsageError(f"lab {lab.number} is a GPU lab and this machine has no CUDA toolkit (nvcc): grade it on a "
                          "machine with nvcc and an NVIDIA GPU")
+    if lab.needs_mpi:  # taken once, here: every later program gets this path, never a PATH to search
+        mpirun, why = environment.find_mpirun()
+        if not mpirun:
+            raise UsageError(why)
+        environment.pin_mpirun(mpirun)
     for tool in ("make", "bash", "g++"):
         if not shutil.which(tool):
             raise UsageError(f"'{tool}' is not installed here: grading builds the code (see README.md)")
@@ -147,7 +154,7 @@ def check_inputs(options, labs):
 
 def main(argv):
     if argv[:1] == ["--slurm-worker"]:  # a job that --slurm submitted (slurm.py)
-        return slurm.worker(argv[1:], read_inputs)
+        return slurm_worker.worker(argv[1:], read_inputs)
     labs = catalog.read_catalog()
     options = parse_args(argv, labs)
     inputs = check_inputs(options, labs)
