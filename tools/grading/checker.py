@@ -23,7 +23,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from .environment import TRUSTED_CWD, trusted_env
+from .environment import TRUSTED_CWD, private_tmp, system_program, trusted_env
 from .sandbox import hand_over, run_in_group, sandbox_command
 
 # harness/runner/checker.h: a runner's failure starts with RUNNER_PREFIX; the
@@ -80,9 +80,11 @@ class Programs:
 
 def runner_line(programs, tree, limits, timeout):
     """MML_RUNNER: the student's runner (built in `tree`), started by the checker inside the sandbox at
-    limits' level, writable folder `tree`, as a shell command line."""
+    limits' level, writable folder `tree`, as a shell command line. Its TMPDIR is its own, in its tree: the
+    checker's (run_trusted's private folder) is not the student's to see or write."""
     hand_over(tree, limits.user)  # the tree the runner may write is the grading user's (when that is not us)
-    return shlex.join(sandbox_command([programs.runner(tree)], tree, tree, limits, timeout * 4 + 10))
+    cmd = [system_program("env"), f"TMPDIR={tree / '.tmp'}", programs.runner(tree)]
+    return shlex.join(sandbox_command(cmd, tree, tree, limits, timeout * 4 + 10))
 
 
 def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=None, output_path=None,
@@ -93,8 +95,7 @@ def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=
     as (MML_RUNNER_USER, uid:gid: the checker switches to it in the runner's process before anything else,
     harness/runner/runner_process.cpp), and the group it joins first (MML_RUNNER_CGROUP: cgroup_procs, the
     cgroup.procs files of a limits.Group)."""
-    env = {"MML_IMPL": impl, "MMLAB": str(programs.checker_mmlab), "TMPDIR": str(tree / ".tmp"),
-           "MML_RUNNER_TIMEOUT": f"{timeout:g}"}
+    env = {"MML_IMPL": impl, "MMLAB": str(programs.checker_mmlab), "MML_RUNNER_TIMEOUT": f"{timeout:g}"}
     if output_path:
         env["MML_RUNNER_OUTPUT"] = str(output_path)
     if runner:
@@ -112,9 +113,12 @@ def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=
 def run_trusted(cmd, log_path, timeout, env):
     """Runs our own program (the checker) OUTSIDE the sandbox, with a wall-clock limit only: its runner is
     sandboxed, it is not (it must write the report where the runner cannot). It starts in TRUSTED_CWD, never
-    a student's tree, with `env` from trusted_env (checker_env): environment.py says why. stdout+stderr go
-    to log_path. Returns (exit code, timed out, seconds); at the limit its process group is killed."""
-    return run_in_group(cmd, TRUSTED_CWD, env, log_path, timeout)
+    a student's tree, with `env` from trusted_env (checker_env): environment.py says why; its TMPDIR a
+    private folder of the grader's (0700), made for this run and removed after it, never in a student's
+    tree. stdout+stderr go to log_path. Returns (exit code, timed out, seconds); at the limit its process
+    group is killed."""
+    with private_tmp() as tmp:
+        return run_in_group(cmd, TRUSTED_CWD, dict(env, TMPDIR=tmp), log_path, timeout)
 
 
 def runner_failure(text):

@@ -149,11 +149,11 @@ def list_tests(tree, lab, work, limits, programs=None):
     # A filter no test case matches: doctest reports every case of the suites as skipped, so listed.
     args = [f"--test-suite={','.join(lab.suites)}", "--test-case=mml-grade-lists-all-cases-*", "--reporters=xml",
             f"--out={xml_path}"]
-    tmp = {"TMPDIR": str(tree / ".tmp")}
     if programs:
-        checker.run_trusted([programs.checker_tests] + args, log_path, 120, trusted_env(tmp))
+        checker.run_trusted([programs.checker_tests] + args, log_path, 120, trusted_env())
     else:
-        run_limited(["build/bin/mmlab-tests"] + args, tree, tree, log_path, 120, limits, 120, clean_env(tmp))
+        run_limited(["build/bin/mmlab-tests"] + args, tree, tree, log_path, 120, limits, 120,
+                    clean_env({"TMPDIR": str(tree / ".tmp")}))
     cases, _, complete = parse_doctest_xml(xml_path)
     xml_path.unlink(missing_ok=True)  # not to be copied into every student's tree
     if not complete:
