@@ -5,7 +5,7 @@ grader's, outside every student tree, gone afterwards) for the checker while
 the student's runner keeps its own in its tree; the mpirun of an MPI lab taken
 once from the instructor's environment, checked, and passed by absolute path
 (MML_MPIRUN) to trusted and sandboxed programs alike; the environment a Slurm
-job is submitted with. Seconds, no build."""
+job is submitted with; git by the system's path with a trusted environment. Seconds, no build."""
 import sys
 sys.dont_write_bytecode = True
 import os
@@ -14,7 +14,7 @@ import stat
 
 import checks
 from checks import Scratch, check
-from grading import checker, environment, sandbox
+from grading import build, checker, environment, sandbox
 
 FAKE_MPIRUN = "#!/bin/sh\necho fake mpirun\n"
 
@@ -104,6 +104,26 @@ def job_env(tmp):
         os.environ.update(saved)
 
 
+def grader_tools(tmp):
+    """git (the checkout's commit and files): from the system's folders, not PATH, and no GIT_DIR inherited."""
+    if not environment.system_program("git") or build.git("rev-parse", "HEAD") is None:
+        print("skip - git in a trusted environment: no git checkout or no git in the system's folders", flush=True)
+        return
+    head = build.git("rev-parse", "HEAD")
+    planted = tmp / "planted-git"
+    planted.mkdir()
+    (planted / "git").write_text(f"#!/bin/sh\ntouch {tmp / 'git-ran'}\necho 0000\n")
+    os.chmod(planted / "git", 0o755)
+    saved = dict(os.environ)
+    try:
+        os.environ.update(PATH=f"{planted}:{os.environ['PATH']}", GIT_DIR=str(tmp / "nowhere"))
+        check(build.git("rev-parse", "HEAD") == head and not (tmp / "git-ran").exists(),
+              "git: the system's, never one planted on PATH, and GIT_DIR of the caller's ignored")
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 def private_tmp_alone():
     with environment.private_tmp() as folder:
         st = os.stat(folder)
@@ -116,5 +136,6 @@ with Scratch() as tmp:
     trusted_tmp(tmp)
     mpirun(tmp)
     job_env(tmp)
+    grader_tools(tmp)
 private_tmp_alone()
 checks.finish("environment")

@@ -18,7 +18,7 @@ import subprocess
 from pathlib import Path
 
 from .common import REPO, SetupError
-from .environment import TRUSTED_CWD, clean_env, system_program
+from .environment import TRUSTED_CWD, clean_env, system_program, trusted_env
 from .sandbox import read_head, run_limited, tail_lines
 
 # The targets every build makes: the tests and the harness (for --perf and the tests that run it).
@@ -37,9 +37,14 @@ def build_memory(limits, jobs):
 
 def git(*args, binary=False):
     """git in this checkout: its output, or None when git fails (or this is not a git checkout)."""
-    # Our tool: from the system's folders when it is there, started in a folder no student writes.
-    r = subprocess.run([system_program("git") or "git", "-C", str(REPO)] + list(args), stdout=subprocess.PIPE,
-                       stderr=subprocess.DEVNULL, cwd=TRUSTED_CWD, close_fds=True)
+    # Our tool: from the system's folders only (never the inherited PATH; none there: as without git), started
+    # in a folder no student writes, with a trusted environment (no GIT_DIR or loader hooks inherited) but the
+    # caller's HOME: the instructor's git settings (safe.directory for a checkout owned by another user).
+    program = system_program("git")
+    if not program:
+        return None
+    r = subprocess.run([program, "-C", str(REPO)] + list(args), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                       cwd=TRUSTED_CWD, close_fds=True, env=trusted_env({"HOME": os.environ.get("HOME", TRUSTED_CWD)}))
     if r.returncode != 0:
         return None
     return r.stdout if binary else r.stdout.decode("utf-8", "replace")

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from . import limits as cgroup_limits
 from .common import REPO, UsageError
-from .environment import clean_env, system_program
+from .environment import TRUSTED_CWD, clean_env, system_program, trusted_env
 from .users import User, check_reachable, grading_user, hand_over, take_back, user_process_count  # noqa: F401
 from .visible import SYSTEM_DIRS, masks_for_lab, toolchain_dirs  # noqa: F401 (used by class_run and tests)
 
@@ -219,7 +219,7 @@ def _bwrap_features():
     """(--size, --disable-userns) supported by this bubblewrap (0.5+ and 0.8+: Ubuntu 22.04 has 0.6)."""
     try:
         text = subprocess.run([system_program("bwrap"), "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              text=True, timeout=10).stdout
+                              text=True, timeout=10, cwd=TRUSTED_CWD, env=trusted_env(), close_fds=True).stdout
     except (OSError, subprocess.TimeoutExpired):
         return False, False
     return "--size" in text, "--disable-userns" in text
