@@ -14,7 +14,7 @@ runs in a circle.
   pieces. harness/ knows everything below it; tests/ know everything.)
   Python: the modules of tools/grading import each other without a cycle (a
   module that needs another's piece, and is needed by it, means the piece
-  belongs in a third module, or is passed in: cli.py hands slurm.worker the
+  belongs in a third module, or is passed in: cli.py hands slurm_worker.worker the
   function that reads a command line back). Imports
   inside functions count too: a cycle hidden in a function is still one.
 

@@ -36,6 +36,9 @@ The modules, in the order a run uses them (each says more in its header):
   similarity.py   --similarity: pairs of submissions sharing code beyond the starter (copydetect)
   class_run.py    the whole run over a class, step by step
   slurm.py        the same run as Slurm jobs (--slurm): a prepare job, a job array, the merge; restartable
+  slurm_state.py  the Slurm run's state folder: fingerprints, the plan and rows the jobs hand back
+  slurm_worker.py the jobs' side (--slurm-worker): the prepare job, an array task
+  slurm_commands.py  sbatch, squeue, sacct, scancel by absolute path (system folders or --slurm-bin)
   common.py       the repository's path, the run-ending errors, printing
 
 handouts/grading.md is the instructors' manual (layout of a submission,

@@ -153,7 +153,7 @@ def check_inputs(options, labs):
 
 
 def main(argv):
-    if argv[:1] == ["--slurm-worker"]:  # a job that --slurm submitted (slurm.py)
+    if argv[:1] == ["--slurm-worker"]:  # a job that --slurm submitted (slurm_worker.py)
         return slurm_worker.worker(argv[1:], read_inputs)
     labs = catalog.read_catalog()
     options = parse_args(argv, labs)

@@ -4,8 +4,9 @@ one place that decides what a program inherits from the grader (issue 24).
 Two kinds of program:
 
   trusted    our own programs outside the sandbox: the checker, the reference
-             runner (started by the checker), and tools such as bash, bwrap and
-             git. They run as the grader (often root), so nothing a student
+             runner (started by the checker), and tools such as bash, bwrap,
+             git and Slurm's commands (slurm_commands.py). They run as the
+             grader (often root), so nothing a student
              wrote may reach them: they start in TRUSTED_CWD (never a student's
              tree), with trusted_env(): PATH is the system's folders only,
              LD_LIBRARY_PATH only absolute folders that exist and that no
@@ -14,7 +15,11 @@ Two kinds of program:
              BASH_ENV, ENV, IFS, ...: those are simply never copied). An empty
              or relative entry of PATH or LD_LIBRARY_PATH means "the current
              folder": with a student's tree as the current folder, a library
-             or a `bash` planted there would run as the grader.
+             or a `bash` planted there would run as the grader. Their TMPDIR
+             is private_tmp(), never in a student's tree (checker.run_trusted).
+             A program they need from the instructor's environment (an MPI
+             lab's mpirun, a module's) is found once, checked_program(), and
+             passed by absolute path (pin_mpirun), never through a PATH.
   sandboxed  builds and tests of a student's code (sandbox.py): clean_env(),
              the toolchain's variables too, PATH and LD_LIBRARY_PATH likewise
              without empty or relative entries.
