@@ -6,12 +6,13 @@ checks (output folders two students would share, a missing weights file, a
 stderr. Nothing is built or graded here."""
 import contextlib
 import io
+import os
 import sys
 sys.dont_write_bytecode = True
 
 import checks
 from checks import Scratch, check, raises
-from grading import catalog, cli, sandbox
+from grading import catalog, cli, environment, sandbox
 from grading.common import UsageError
 
 REAL = catalog.read_catalog()
@@ -81,6 +82,21 @@ def inputs(tmp):
         check(got.lab == lab and [s.name for s in got.students] == ["a b"] and got.given_weights == {}
               and got.out == (tmp / "out").resolve() and not (tmp / "out").exists(),
               "good input: the lab, the students, no weights file, OUT checked but not made")
+
+    mpi = [l for l in WITH_STARTER if l.needs_mpi]
+    saved_path, saved_dirs = dict(os.environ), environment.SYSTEM_PATH_DIRS
+    try:
+        environment.SYSTEM_PATH_DIRS = ()  # as on a cluster without a system MPI and no module loaded
+        os.environ["PATH"] = str(tmp / "nowhere")
+        os.environ.pop("MML_MPIRUN", None)
+        e = raises(UsageError, cli.check_inputs, cli.parse_args([str(sub), "--lab", str(mpi[0].number), "--out",
+                                                                 str(tmp / "out")], LABS), LABS) if mpi else None
+        check(e is not None and "needs mpirun" in str(e) and "module load" in str(e),
+              "an MPI lab where no mpirun is found: refused before anything runs, naming the fixes", str(e))
+    finally:
+        environment.SYSTEM_PATH_DIRS = saved_dirs
+        os.environ.clear()
+        os.environ.update(saved_path)
 
 
 def run_command_line(argv):

@@ -133,15 +133,15 @@ def check_inputs(options, labs):
     if options.weights and not weights_path.is_file():
         raise UsageError(f"weights file {weights_path} does not exist")
     given_weights = score.read_weights(weights_path) if weights_path.is_file() else {}
-    nvcc = shutil.which("nvcc") or (os.access("/usr/local/cuda/bin/nvcc", os.X_OK) and "/usr/local/cuda/bin/nvcc")
-    if lab.needs_cuda and not nvcc:
-        raise UsageError(f"lab {lab.number} is a GPU lab and this machine has no CUDA toolkit (nvcc): grade it on a "
-                         "machine with nvcc and an NVIDIA GPU")
     if lab.needs_mpi:  # taken once, here: every later program gets this path, never a PATH to search
         mpirun, why = environment.find_mpirun()
         if not mpirun:
             raise UsageError(why)
         environment.pin_mpirun(mpirun)
+    nvcc = shutil.which("nvcc") or (os.access("/usr/local/cuda/bin/nvcc", os.X_OK) and "/usr/local/cuda/bin/nvcc")
+    if lab.needs_cuda and not nvcc:
+        raise UsageError(f"lab {lab.number} is a GPU lab and this machine has no CUDA toolkit (nvcc): grade it on a "
+                         "machine with nvcc and an NVIDIA GPU")
     for tool in ("make", "bash", "g++"):
         if not shutil.which(tool):
             raise UsageError(f"'{tool}' is not installed here: grading builds the code (see README.md)")

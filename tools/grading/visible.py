@@ -42,12 +42,13 @@ def _reachable_by_all(path):
 
 def toolchain_dirs(config_mk=None, private=()):
     """Folders outside SYSTEM_DIRS that builds and tests need, for bwrap to show read-only: the compilers'
-    installations (g++, nvcc, mpirun, $CXX, $CC, $NVCC: where a cluster's module system puts them), CUDA_HOME (the
+    installations (g++, nvcc, mpirun, $MML_MPIRUN, $CXX, $CC, $NVCC: where a cluster's module system puts them), CUDA_HOME (the
     environment's, or build/config.mk's), the library, include and pkg-config paths of the environment, and
     MMLAB_SANDBOX_DIRS (colon-separated, for what the rest misses). Left out: what lies in `private` (the
     submissions, OUT, this checkout) and what not every user may read (a folder under /root)."""
     wanted = []
-    for tool in {"g++", "nvcc", "mpirun", os.environ.get("CXX"), os.environ.get("CC"), os.environ.get("NVCC")} - {None, ""}:
+    tools = {"g++", "nvcc", "mpirun"} | {os.environ.get(v) for v in ("MML_MPIRUN", "CXX", "CC", "NVCC")}
+    for tool in tools - {None, ""}:
         found = shutil.which(tool)
         if found:
             wanted.append(Path(os.path.realpath(found)).parent.parent)  # .../bin/g++ -> its installation
