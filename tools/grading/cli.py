@@ -142,8 +142,8 @@ def check_inputs(options, labs):
     if lab.needs_cuda and not nvcc:
         raise UsageError(f"lab {lab.number} is a GPU lab and this machine has no CUDA toolkit (nvcc): grade it on a "
                          "machine with nvcc and an NVIDIA GPU")
-    for tool in ("make", "bash", "g++"):
-        if not shutil.which(tool):
+    for tool in ("make", "bash", "g++"):  # bash runs the sandbox as the grader: the system's, never PATH's
+        if not (environment.system_program(tool) if tool == "bash" else shutil.which(tool)):
             raise UsageError(f"'{tool}' is not installed here: grading builds the code (see README.md)")
     if options.similarity:
         similarity.detector()  # installed, or one line naming the fix
