@@ -73,6 +73,11 @@ def mpirun(tmp):
         os.chmod(module / "mpirun", 0o775)
         path, why = environment.find_mpirun()
         check(path is None and "other users can change" in why, "an mpirun its group can write: refused", why)
+        os.chmod(module / "mpirun", 0o755)
+        if os.geteuid() == 0:  # only root can give a file away
+            os.chown(module / "mpirun", 65534, 65534)
+            path, why = environment.find_mpirun()
+            check(path is None and "owned by uid 65534" in why, "an mpirun of another user's: refused", why)
         os.environ["PATH"] = "/nowhere"
         path, why = environment.find_mpirun()
         check(path is None and "module load openmpi" in why and "MML_MPIRUN=" in why and "\n" not in why,
