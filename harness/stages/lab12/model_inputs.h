@@ -3,7 +3,8 @@
 // run's own blocks, panels, streams and transport (models/abg_model.h,
 // RunInputs): the transport's time for a step's A panel and B panel, each
 // alone, at a 1-wide and at the widest panel (alpha, beta of each), the tile
-// product's time at the panel shapes run alone and beside a step's transfers (gamma). Each rank predicts its run
+// product's time at the panel shapes run alone and beside a step's transfers (gamma),
+// launched as the pipeline launches them (the product first, then the transfers). Each rank predicts its run
 // (model::predict_run); the slowest prediction is the model's time. Nothing
 // here reads SUMMA's own times. Only *_nccl.cu files include it.
 #pragma once
@@ -25,7 +26,8 @@ double transfer_bytes(const GpuSumma& g, const PeerBlocks* peers, std::size_t s,
 // Measures the inputs (collective; uses and overwrites g's buffers and C)
 // and adds them to `out`: model_alpha_a, model_beta_a, model_alpha_b,
 // model_beta_b (s, s/byte), model_gamma_first, model_gamma_step,
-// model_gamma_beside (s/flop), each the slowest rank's, and model_seconds
+// model_gamma_beside (s/flop), model_comm_beside (a step's transfers beside
+// a product over alone), each the slowest rank's, and model_seconds
 // (the slowest rank's prediction).
 void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine& out);
 

@@ -134,9 +134,13 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     const LinkTimes la = measure_link(g, peers, kMoveA, step_to_time(g, peers, kMoveA));
     const LinkTimes lb = measure_link(g, peers, kMoveB, step_to_time(g, peers, kMoveB));
     // The products: on the widest step after the first, its operands in
-    // buffer 0; beside them the traffic of the step this rank moves most in,
-    // into buffer 1, for as long as the product runs (the same count on
-    // every rank: NCCL's calls are collective).
+    // buffer 0 (the first product, which only writes C, at the same width:
+    // its operands are those of the widest step, and a wider first panel
+    // would not fit their stride - cuBLAS refuses lda < k).
+    // Beside them, as the pipeline runs them: the product launched, then one
+    // step's transfers (the step this rank moves most in, into buffer 1),
+    // each timed on its own stream - the product's rate beside traffic and
+    // the traffic's beside a product (NCCL's kernels then wait for SMs).
     const std::size_t wide = step_to_time(g, nullptr, kMoveBoth), busy = step_to_time(g, peers, kMoveBoth);
     GpuSumma t = g;
     t.panels = {g.panels[wide], g.panels[busy]};
@@ -144,31 +148,31 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     const std::int64_t w = g.panels[wide].width();
     const StepOperands op = transfer_step(t, peers, 0, g.comm, kMoveBoth);
     CUDA_CHECK(cudaDeviceSynchronize());
-    // The first product (C written only) at the same width: its operands are
-    // those of the widest step (a wider first panel would not fit their stride).
     const double t_first = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, false); });
     const double t_step = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, true); });
     const double t_move = timed(g.comm, [&] { transfer_step(t, peers, 1, g.comm, kMoveBoth); });
-    const double moved = transfer_bytes(t, peers, 1, kMoveBoth);
-    const double ratio = all_reduce(moved > 0 ? t_step / std::max(t_move, 1e-7) : 0.0, MPI_MAX);
-    double t_beside = t_step;
-    if (ratio > 0) {
-        const int copies = static_cast<int>(std::min(1000.0, std::ceil(ratio))) + 1;
-        Event start(true), end(true);
-        std::vector<double> b;
+    double t_beside = t_step, t_move_beside = t_move;
+    if (all_reduce(transfer_bytes(t, peers, 1, kMoveBoth), MPI_MAX) > 0) {
+        Event g0(true), g1(true), c0(true), c1(true);
+        std::vector<double> tg, tc;
         for (int r = 0; r < 3; ++r) {
             CUDA_CHECK(cudaDeviceSynchronize());
             mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-            for (int c = 0; c < copies; ++c) transfer_step(t, peers, 1, g.comm, kMoveBoth);
-            CUDA_CHECK(cudaEventRecord(start.e, compute));
+            CUDA_CHECK(cudaEventRecord(g0.e, compute));
             g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, true);
-            CUDA_CHECK(cudaEventRecord(end.e, compute));
+            CUDA_CHECK(cudaEventRecord(g1.e, compute));
+            CUDA_CHECK(cudaEventRecord(c0.e, g.comm));
+            transfer_step(t, peers, 1, g.comm, kMoveBoth);
+            CUDA_CHECK(cudaEventRecord(c1.e, g.comm));
             CUDA_CHECK(cudaDeviceSynchronize());
             float ms = 0;
-            CUDA_CHECK(cudaEventElapsedTime(&ms, start.e, end.e));
-            b.push_back(ms * 1e-3);
+            CUDA_CHECK(cudaEventElapsedTime(&ms, g0.e, g1.e));
+            tg.push_back(ms * 1e-3);
+            CUDA_CHECK(cudaEventElapsedTime(&ms, c0.e, c1.e));
+            tc.push_back(ms * 1e-3);
         }
-        t_beside = median(b);
+        t_beside = median(tg);
+        t_move_beside = median(tc);
     }
     model::RunInputs in;
     in.alpha_a = la.alpha;
@@ -176,6 +180,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     in.alpha_b = lb.alpha;
     in.beta_b = lb.beta;
     in.parallel = peers != nullptr;  // copy_step: B on the side stream beside A
+    in.comm_beside = t_move > 0 ? t_move_beside / t_move : 1.0;
     const double flops_w = 2.0 * m * n * w;
     in.gamma_first = flops_w > 0 ? t_first / flops_w : 0.0;
     in.gamma_step = flops_w > 0 ? t_step / flops_w : 0.0;
@@ -195,6 +200,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     out.add("model_gamma_first", all_reduce(in.gamma_first, MPI_MAX));
     out.add("model_gamma_step", all_reduce(in.gamma_step, MPI_MAX));
     out.add("model_gamma_beside", all_reduce(in.gamma_beside, MPI_MAX));
+    out.add("model_comm_beside", all_reduce(in.comm_beside, MPI_MAX));
 }
 
 }  // namespace mml::lab12
