@@ -31,4 +31,15 @@ double transfer_bytes(const GpuSumma& g, const PeerBlocks* peers, std::size_t s,
 // (the slowest rank's prediction).
 void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine& out);
 
+// The panel width of a copy-transport run without --panel, from quantities
+// measured here, not NCCL's assumed links (model::default_gpu_panel): the copy
+// engines' alpha and beta for the A and B panels (as the model's inputs), and
+// the product's rate on this rank's blocks at each candidate width (K cut in
+// 1 .. 16 steps; a panel narrower than the block runs cuBLAS below the whole
+// product's rate); model::predict_run over each candidate's panels, the
+// slowest rank's prediction, the fastest candidate (of equal ones the wider).
+// Collective; g's panel buffers must hold the widest candidate (one panel per
+// block); uses and overwrites them and C. Returns the widest panel to cut.
+std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape);
+
 }  // namespace mml::lab12

@@ -203,4 +203,59 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     out.add("model_comm_beside", all_reduce(in.comm_beside, MPI_MAX));
 }
 
+std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape) {
+    constexpr std::int64_t kMinWidth = 256, kMostSteps = 16;
+    const cudaStream_t compute = g.gemm->stream();
+    const std::int64_t m = g.L.rows(), n = g.L.cols(), depth = std::min(g.L.a_depth(), g.L.b_depth());
+    // Candidates: K in S = 1 .. kMostSteps steps (as default_gpu_panel), each
+    // named by the widest panel summa_panels cuts, once.
+    std::vector<std::int64_t> cands;
+    for (std::int64_t steps = 1; steps <= kMostSteps; ++steps) {
+        const std::int64_t w = ((shape.K + steps - 1) / steps + kMinWidth - 1) / kMinWidth * kMinWidth;
+        std::int64_t widest = 0;
+        for (const Panel& p : summa_panels(shape, g.L.grid, w)) widest = std::max(widest, p.width());
+        if (widest > 0 && std::find(cands.begin(), cands.end(), widest) == cands.end()) cands.push_back(widest);
+    }
+    // The copy engines' alpha and beta on the widest candidate's panels.
+    GpuSumma t = g;
+    t.panels = summa_panels(shape, g.L.grid, cands.front());
+    t.timer = nullptr;
+    const LinkTimes la = measure_link(t, &peers, kMoveA, step_to_time(t, &peers, kMoveA));
+    const LinkTimes lb = measure_link(t, &peers, kMoveB, step_to_time(t, &peers, kMoveB));
+    std::int64_t best = cands.front();
+    double best_time = 0;
+    for (std::int64_t c : cands) {
+        // The product's rate at this width (C read and written) on this rank's
+        // own blocks; every rank times every candidate (timed() is collective).
+        const std::int64_t w = std::min(c, depth);
+        const double t_w = timed(compute, [&] {
+            if (m > 0 && n > 0 && w > 0) g.gemm->run(g.A_loc, g.L.a_depth(), g.B_loc, n, g.C_loc, n, m, n, w, true);
+        });
+        const double gamma = m > 0 && n > 0 && w > 0 ? t_w / (2.0 * m * n * w) : 0.0;
+        model::RunInputs in;
+        in.alpha_a = la.alpha;
+        in.beta_a = la.beta;
+        in.alpha_b = lb.alpha;
+        in.beta_b = lb.beta;
+        in.parallel = true;
+        in.gamma_first = in.gamma_step = in.gamma_beside = gamma;
+        in.rows = static_cast<double>(m);
+        in.cols = static_cast<double>(n);
+        t.panels = summa_panels(shape, g.L.grid, c);
+        std::vector<double> widths, bytes_a, bytes_b;
+        for (std::size_t k = 0; k < t.panels.size(); ++k) {
+            widths.push_back(static_cast<double>(t.panels[k].width()));
+            bytes_a.push_back(transfer_bytes(t, &peers, k, kMoveA));
+            bytes_b.push_back(transfer_bytes(t, &peers, k, kMoveB));
+        }
+        // The slowest rank's prediction, so that every rank picks the same.
+        const double predicted = all_reduce(model::predict_run(in, widths, bytes_a, bytes_b, g.overlap), MPI_MAX);
+        if (c == cands.front() || predicted < best_time) {  // strictly: of equal ones the wider stays
+            best_time = predicted;
+            best = c;
+        }
+    }
+    return best;
+}
+
 }  // namespace mml::lab12
