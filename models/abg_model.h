@@ -129,11 +129,18 @@ double pipeline_time(const std::vector<double>& comm, const std::vector<double>&
 //   side by side (the copy engines: `parallel`, the step costs the longer);
 //   a step's product of width w costs  2 m n w gamma, gamma timed on the
 //   panel shape run: the first product (C written only), a later one alone
-//   (C read and written), and a later one while a step's panels move on the
-//   other stream (where that is the design: overlap on, something to move).
+//   (C read and written), and a later one with a step's transfers started
+//   beside it on the other stream, as the pipeline starts them (where that
+//   is the design: overlap on, something to move);
+//   a step's transfers beside a product take comm_beside times their time
+//   alone (measured in the same pair: NCCL's kernels wait for SMs the
+//   product holds; copy engines share the memory with it).
+// With overlap, product k runs beside step k+1's transfers and step k's
+// transfers (k >= 1) beside product k-1.
 struct RunInputs {
     double alpha_a = 0, beta_a = 0, alpha_b = 0, beta_b = 0;
     bool parallel = false;
+    double comm_beside = 1;
     double gamma_first = 0, gamma_step = 0, gamma_beside = 0;
     double rows = 0, cols = 0;  // this rank's block of C
 };

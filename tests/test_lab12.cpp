@@ -257,6 +257,13 @@ TEST_SUITE("lab12-given") {
         // the last beside the next step's transfers.
         CHECK(comm < comp);
         CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(comm + 2 * comp * 1.1 + comp));
+        // Transfers slowed beside the products (comm_beside) stay hidden while still shorter than them,
+        // and are not slowed without overlap (nothing runs beside them).
+        in.comm_beside = 2;
+        CHECK(2 * comm < comp);
+        CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(comm + 2 * comp * 1.1 + comp));
+        CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (comm + comp)));
+        in.comm_beside = 1;
         // Side by side (two copy engines), a step's transfers cost the longer of the two.
         in.parallel = true;
         CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (one + comp)));

@@ -134,9 +134,13 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     const LinkTimes la = measure_link(g, peers, kMoveA, step_to_time(g, peers, kMoveA));
     const LinkTimes lb = measure_link(g, peers, kMoveB, step_to_time(g, peers, kMoveB));
     // The products: on the widest step after the first, its operands in
-    // buffer 0; beside them the traffic of the step this rank moves most in,
-    // into buffer 1, for as long as the product runs (the same count on
-    // every rank: NCCL's calls are collective).
+    // buffer 0 (the first product, which only writes C, at the same width:
+    // its operands are those of the widest step, and a wider first panel
+    // would not fit their stride - cuBLAS refuses lda < k).
+    // Beside them, as the pipeline runs them: the product launched, then one
+    // step's transfers (the step this rank moves most in, into buffer 1),
+    // each timed on its own stream - the product's rate beside traffic and
+    // the traffic's beside a product (NCCL's kernels then wait for SMs).
     const std::size_t wide = step_to_time(g, nullptr, kMoveBoth), busy = step_to_time(g, peers, kMoveBoth);
     GpuSumma t = g;
     t.panels = {g.panels[wide], g.panels[busy]};
@@ -144,31 +148,31 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     const std::int64_t w = g.panels[wide].width();
     const StepOperands op = transfer_step(t, peers, 0, g.comm, kMoveBoth);
     CUDA_CHECK(cudaDeviceSynchronize());
-    // The first product (C written only) at the same width: its operands are
-    // those of the widest step (a wider first panel would not fit their stride).
     const double t_first = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, false); });
     const double t_step = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, true); });
     const double t_move = timed(g.comm, [&] { transfer_step(t, peers, 1, g.comm, kMoveBoth); });
-    const double moved = transfer_bytes(t, peers, 1, kMoveBoth);
-    const double ratio = all_reduce(moved > 0 ? t_step / std::max(t_move, 1e-7) : 0.0, MPI_MAX);
-    double t_beside = t_step;
-    if (ratio > 0) {
-        const int copies = static_cast<int>(std::min(1000.0, std::ceil(ratio))) + 1;
-        Event start(true), end(true);
-        std::vector<double> b;
+    double t_beside = t_step, t_move_beside = t_move;
+    if (all_reduce(transfer_bytes(t, peers, 1, kMoveBoth), MPI_MAX) > 0) {
+        Event g0(true), g1(true), c0(true), c1(true);
+        std::vector<double> tg, tc;
         for (int r = 0; r < 3; ++r) {
             CUDA_CHECK(cudaDeviceSynchronize());
             mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
-            for (int c = 0; c < copies; ++c) transfer_step(t, peers, 1, g.comm, kMoveBoth);
-            CUDA_CHECK(cudaEventRecord(start.e, compute));
+            CUDA_CHECK(cudaEventRecord(g0.e, compute));
             g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, true);
-            CUDA_CHECK(cudaEventRecord(end.e, compute));
+            CUDA_CHECK(cudaEventRecord(g1.e, compute));
+            CUDA_CHECK(cudaEventRecord(c0.e, g.comm));
+            transfer_step(t, peers, 1, g.comm, kMoveBoth);
+            CUDA_CHECK(cudaEventRecord(c1.e, g.comm));
             CUDA_CHECK(cudaDeviceSynchronize());
             float ms = 0;
-            CUDA_CHECK(cudaEventElapsedTime(&ms, start.e, end.e));
-            b.push_back(ms * 1e-3);
+            CUDA_CHECK(cudaEventElapsedTime(&ms, g0.e, g1.e));
+            tg.push_back(ms * 1e-3);
+            CUDA_CHECK(cudaEventElapsedTime(&ms, c0.e, c1.e));
+            tc.push_back(ms * 1e-3);
         }
-        t_beside = median(b);
+        t_beside = median(tg);
+        t_move_beside = median(tc);
     }
     model::RunInputs in;
     in.alpha_a = la.alpha;
@@ -176,6 +180,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     in.alpha_b = lb.alpha;
     in.beta_b = lb.beta;
     in.parallel = peers != nullptr;  // copy_step: B on the side stream beside A
+    in.comm_beside = t_move > 0 ? t_move_beside / t_move : 1.0;
     const double flops_w = 2.0 * m * n * w;
     in.gamma_first = flops_w > 0 ? t_first / flops_w : 0.0;
     in.gamma_step = flops_w > 0 ? t_step / flops_w : 0.0;
@@ -195,6 +200,62 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     out.add("model_gamma_first", all_reduce(in.gamma_first, MPI_MAX));
     out.add("model_gamma_step", all_reduce(in.gamma_step, MPI_MAX));
     out.add("model_gamma_beside", all_reduce(in.gamma_beside, MPI_MAX));
+    out.add("model_comm_beside", all_reduce(in.comm_beside, MPI_MAX));
+}
+
+std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape) {
+    constexpr std::int64_t kMinWidth = 256, kMostSteps = 16;
+    const cudaStream_t compute = g.gemm->stream();
+    const std::int64_t m = g.L.rows(), n = g.L.cols(), depth = std::min(g.L.a_depth(), g.L.b_depth());
+    // Candidates: K in S = 1 .. kMostSteps steps (as default_gpu_panel), each
+    // named by the widest panel summa_panels cuts, once.
+    std::vector<std::int64_t> cands;
+    for (std::int64_t steps = 1; steps <= kMostSteps; ++steps) {
+        const std::int64_t w = ((shape.K + steps - 1) / steps + kMinWidth - 1) / kMinWidth * kMinWidth;
+        std::int64_t widest = 0;
+        for (const Panel& p : summa_panels(shape, g.L.grid, w)) widest = std::max(widest, p.width());
+        if (widest > 0 && std::find(cands.begin(), cands.end(), widest) == cands.end()) cands.push_back(widest);
+    }
+    // The copy engines' alpha and beta on the widest candidate's panels.
+    GpuSumma t = g;
+    t.panels = summa_panels(shape, g.L.grid, cands.front());
+    t.timer = nullptr;
+    const LinkTimes la = measure_link(t, &peers, kMoveA, step_to_time(t, &peers, kMoveA));
+    const LinkTimes lb = measure_link(t, &peers, kMoveB, step_to_time(t, &peers, kMoveB));
+    std::int64_t best = cands.front();
+    double best_time = 0;
+    for (std::int64_t c : cands) {
+        // The product's rate at this width (C read and written) on this rank's
+        // own blocks; every rank times every candidate (timed() is collective).
+        const std::int64_t w = std::min(c, depth);
+        const double t_w = timed(compute, [&] {
+            if (m > 0 && n > 0 && w > 0) g.gemm->run(g.A_loc, g.L.a_depth(), g.B_loc, n, g.C_loc, n, m, n, w, true);
+        });
+        const double gamma = m > 0 && n > 0 && w > 0 ? t_w / (2.0 * m * n * w) : 0.0;
+        model::RunInputs in;
+        in.alpha_a = la.alpha;
+        in.beta_a = la.beta;
+        in.alpha_b = lb.alpha;
+        in.beta_b = lb.beta;
+        in.parallel = true;
+        in.gamma_first = in.gamma_step = in.gamma_beside = gamma;
+        in.rows = static_cast<double>(m);
+        in.cols = static_cast<double>(n);
+        t.panels = summa_panels(shape, g.L.grid, c);
+        std::vector<double> widths, bytes_a, bytes_b;
+        for (std::size_t k = 0; k < t.panels.size(); ++k) {
+            widths.push_back(static_cast<double>(t.panels[k].width()));
+            bytes_a.push_back(transfer_bytes(t, &peers, k, kMoveA));
+            bytes_b.push_back(transfer_bytes(t, &peers, k, kMoveB));
+        }
+        // The slowest rank's prediction, so that every rank picks the same.
+        const double predicted = all_reduce(model::predict_run(in, widths, bytes_a, bytes_b, g.overlap), MPI_MAX);
+        if (c == cands.front() || predicted < best_time) {  // strictly: of equal ones the wider stays
+            best_time = predicted;
+            best = c;
+        }
+    }
+    return best;
 }
 
 }  // namespace mml::lab12

@@ -67,7 +67,9 @@ gemm options:
                             lab11: lab 11's wgmma kernel, bf16, Hopper (sm_90) only)
   --overlap on|off          broadcasts of the next panels during this product (default on)
   --panel W                 K panels at most W wide (default: the width the model predicts fastest,
-                            model::default_gpu_panel: one panel where nothing is broadcast)
+                            model::default_gpu_panel: one panel where nothing is broadcast;
+                            --transport copy: the fastest predicted from the copy engines' and the
+                            products' rates measured in the launch, choose_copy_panel)
   --always-broadcast        broadcast even along a row or column of one process (tests: runs
                             NCCL on one GPU)
   --transport nccl|copy     how the panels move (default nccl): NCCL broadcasts (SMs), or the copy
@@ -149,14 +151,19 @@ GpuArgs parse_gemm(const std::vector<std::string>& args) {
 // Hands out the blocks and moves them to the GPU, runs SUMMA (or, for the
 // cublas peer, one tile product of the whole shape), timed: MPI_Wtime from a
 // barrier until both streams of the slowest rank are idle, each stream's
-// busy time from CUDA events (StepTimer); gathers C on rank 0.
-Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
+// busy time from CUDA events (StepTimer); gathers C on rank 0. `panel`:
+// the widest panel to cut; a copy-transport run without --panel measures its
+// own (choose_copy_panel) and says it there.
+Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t& panel) {
     const GemmArgs& g = c.g;
     const Shape s = r.shape;
     const int rank = world().rank;
     const bool distributed = c.distributed();
     const Layout& mine = r.mine;
-    const std::vector<Panel> panels = summa_panels(s, r.grid, panel);
+    const bool measure_panel = distributed && c.copy && g.panel <= 0;
+    // Buffers for the widest panel the run may cut: one per block where the
+    // copy transport measures its own.
+    std::vector<Panel> panels = summa_panels(s, r.grid, measure_panel ? s.K : panel);
     Matrix A_loc, B_loc;
     scatter_blocks(r.A, r.layouts, a_block, rank, A_loc);
     scatter_blocks(r.B, r.layouts, b_block, rank, B_loc);
@@ -171,7 +178,6 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
     for (const Panel& p : panels) widest = std::max(widest, p.width());
     gpu::DeviceBuffer<char> a_panel[2], b_panel[2];
     Event ready[2], done[2];
-    StepTimer timer(panels.size());
     GpuSumma ctx;
     if (distributed) {
         const GridComms comms = grid_comms(r.grid, mine.row, mine.col);
@@ -199,7 +205,6 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
         }
         ctx.overlap = c.overlap;
         ctx.always_broadcast = c.always_broadcast;
-        ctx.timer = &timer;
     }
     const SummaGpuFn fn = distributed && !c.copy ? gpu_version(g.reference) : nullptr;
     // The copy transport reaches the owners' blocks (uploaded above: every
@@ -207,6 +212,13 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t panel) {
     mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier (blocks uploaded)");
     std::unique_ptr<PeerBlocks> peers;
     if (distributed && c.copy) peers = std::make_unique<PeerBlocks>(r.layouts, rank, dA.get(), dB.get());
+    if (measure_panel) {
+        panel = choose_copy_panel(ctx, *peers, s);
+        panels = summa_panels(s, r.grid, panel);
+        ctx.panels = panels;
+    }
+    StepTimer timer(panels.size());
+    if (distributed) ctx.timer = &timer;
     Measured m;
     if (distributed) measure_model_inputs(ctx, peers.get(), m.fields);
     std::vector<double> comm, gemm_s;
@@ -288,14 +300,14 @@ int gemm_command(const std::vector<std::string>& args) {
     engine.name = "nccl";
     engine.grid_of = [&](const GemmArgs& g, Shape s) { return shared_grid(g, s, !c.distributed()); };
     engine.run = [&](ShapeRun& r) {
-        const std::int64_t panel = c.g.panel > 0 ? c.g.panel : model::default_gpu_panel(r.shape, r.grid, rule);
+        std::int64_t panel = c.g.panel > 0 ? c.g.panel : model::default_gpu_panel(r.shape, r.grid, rule);
         Measured m = c.g.algo == "cublasxt" ? run_cublasxt(c.g, r) : run_gpu(c, r, panel);
         m.fields.add("precision", precision_name(c.precision))
             .add("tile", c.g.algo == "cublasxt" ? "cublasxt" : tile_name(c.tile));
         m.fields.add("overlap", c.overlap ? "on" : "off").add("always_broadcast", c.always_broadcast ? 1 : 0);
         m.fields.add("transport", c.distributed() ? (c.copy ? "copy" : "nccl") : "-");
         m.fields.add("panel", static_cast<long long>(panel));
-        m.fields.add("panel_from", c.g.panel > 0 ? "--panel" : "model");
+        m.fields.add("panel_from", c.g.panel > 0 ? "--panel" : c.copy && c.distributed() ? "measured" : "model");
         m.fields.add("device", device).add("gpus", g_devices).add("nccl", nccl_version());
         m.fields.add("dram_gbs", static_cast<long long>(info.dram_peak_gbs + 0.5));
         return m;
