@@ -183,8 +183,8 @@ void* run_combine(void* arg) {
     return nullptr;
 }
 
-void matmul_strassen_threads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                             std::int64_t K, int threads, std::int64_t cutoff) {
+void matmul_strassen_par(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                         std::int64_t K, int threads, std::int64_t cutoff) {
     threads = threads < 1 ? 1 : threads;
     const mml::Shape s{M, N, K};
     if (threads == 1 || l3::stops_at_base_case(s, cutoff)) {
