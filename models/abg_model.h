@@ -33,7 +33,7 @@
 // adds into C: beta = 1): 2 (M/pr)(N/pc) 4 bytes through the processor's own
 // memory, at Machine::memory_beta (0: not modelled). That is what cutting K
 // into panels costs where nothing is broadcast (one GPU: 8 panels of 8192^3
-// took 7 % longer than one cuBLAS call, measured 2026-11-24).
+// took 7 % longer than one cuBLAS call: handouts/lab12.md, "How wide a panel?").
 // 1-D ("rows", CPU): all of B allgathered, then 2 (M/P) N K gamma.
 // 1-D on the GPU is SUMMA on the grid P x 1 (B panels broadcast down the one column).
 //
@@ -65,8 +65,8 @@ struct Link {
     // costs what the measurement says at n (straight lines between the sizes
     // measured, the last slope beyond them): beta depends on the size when a
     // small message stays in the caches and a large one goes through memory
-    // (on the 2-core development machine, 2026-11-24: 11 GB/s at 1 MiB,
-    // 0.3 GB/s at 16 MiB). Empty: alpha + n beta.
+    // (handouts/lab12.md, the CPU runs: on a 2-core machine about ten times
+    // slower a byte at 16 MiB than at 1 MiB). Empty: alpha + n beta.
     std::vector<Sample> curve;
     double message_time(double bytes) const;
 };
@@ -171,7 +171,7 @@ std::int64_t default_gpu_panel(Shape s, lab12::Grid g, const Machine& m);
 
 // The links of a GPU machine where none was measured, named: inside a node
 // of 8 GPUs NVLink (beta from NCCL's bus bandwidth between two H200s,
-// 275 GB/s, issue 17, 2026-11-24; alpha 5 us assumed), between nodes one
+// 275 GB/s, handouts/lab12.md; alpha 5 us assumed), between nodes one
 // ConnectX-7 NDR InfiniBand port per GPU (50 GB/s, spec sheet; alpha 5 us
 // assumed). Sets m.intra, m.inter and m.per_node = 8.
 void assume_gpu_links(Machine& m);

@@ -41,7 +41,7 @@ void matmul_summa(const Layout& L, MPI_Comm comm, const float* A_loc, const floa
     const std::vector<Panel> panels = summa_panels(L.shape, L.grid, max_panel);
     for (const Panel& p : panels) {
         (void)p;
-        // (2.2: the A panel; 2.3: the B panel; 2.4: the product.)
+        // TODO 2.2-2.4: 2.2 the A panel, 2.3 the B panel, 2.4 the product.
     }
 }
 

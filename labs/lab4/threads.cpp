@@ -152,8 +152,8 @@ void* run_combine(void* arg) {
 //   Judged: the tests ("bit for bit lab 3's Strassen", T = 1, 2, 3, 7, odd
 //     shapes), then its row of the table.
 //   Stuck: handouts/lab4.md, hints 4.4.x.
-void matmul_strassen_threads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                             std::int64_t K, int threads, std::int64_t cutoff) {
+void matmul_strassen_par(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                         std::int64_t K, int threads, std::int64_t cutoff) {
     (void)A; (void)B; (void)C; (void)M; (void)N; (void)K; (void)threads; (void)cutoff;
 }
 

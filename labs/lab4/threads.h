@@ -15,7 +15,7 @@ void matmul_omp_static(const float* A, const float* B, float* C, std::int64_t M,
                        std::int64_t K, int threads, std::int64_t block_rows);
 void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                         std::int64_t K, int threads, std::int64_t block_rows);
-void matmul_strassen_threads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                             std::int64_t K, int threads, std::int64_t cutoff);
+void matmul_strassen_par(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                         std::int64_t K, int threads, std::int64_t cutoff);
 
 }  // namespace student::lab4

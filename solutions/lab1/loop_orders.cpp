@@ -11,10 +11,6 @@
 
 namespace reference::lab1 {
 
-namespace {
-void zero(float* C, std::int64_t count) { std::fill(C, C + count, 0.0f); }
-}  // namespace
-
 // The baseline: one dot product per element, accumulated in a register.
 void matmul_ijk(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                 std::int64_t K) {
@@ -23,6 +19,16 @@ void matmul_ijk(const float* A, const float* B, float* C, std::int64_t M, std::i
             float sum = 0.0f;
             for (std::int64_t k = 0; k < K; ++k) sum += A[i * K + k] * B[k * N + j];
             C[i * N + j] = sum;
+        }
+}
+
+void matmul_ikj(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                std::int64_t K) {
+    std::fill(C, C + M * N, 0.0f);  // C holds garbage on entry
+    for (std::int64_t i = 0; i < M; ++i)
+        for (std::int64_t k = 0; k < K; ++k) {
+            const float a = A[i * K + k];  // loaded once, reused along the whole row
+            for (std::int64_t j = 0; j < N; ++j) C[i * N + j] += a * B[k * N + j];
         }
 }
 
@@ -36,29 +42,9 @@ void matmul_jik(const float* A, const float* B, float* C, std::int64_t M, std::i
         }
 }
 
-void matmul_ikj(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                std::int64_t K) {
-    zero(C, M * N);
-    for (std::int64_t i = 0; i < M; ++i)
-        for (std::int64_t k = 0; k < K; ++k) {
-            const float a = A[i * K + k];  // loaded once, reused along the whole row
-            for (std::int64_t j = 0; j < N; ++j) C[i * N + j] += a * B[k * N + j];
-        }
-}
-
-void matmul_kij(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                std::int64_t K) {
-    zero(C, M * N);
-    for (std::int64_t k = 0; k < K; ++k)
-        for (std::int64_t i = 0; i < M; ++i) {
-            const float a = A[i * K + k];
-            for (std::int64_t j = 0; j < N; ++j) C[i * N + j] += a * B[k * N + j];
-        }
-}
-
 void matmul_jki(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                 std::int64_t K) {
-    zero(C, M * N);
+    std::fill(C, C + M * N, 0.0f);  // C holds garbage on entry
     for (std::int64_t j = 0; j < N; ++j)
         for (std::int64_t k = 0; k < K; ++k) {
             const float b = B[k * N + j];
@@ -66,9 +52,19 @@ void matmul_jki(const float* A, const float* B, float* C, std::int64_t M, std::i
         }
 }
 
+void matmul_kij(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                std::int64_t K) {
+    std::fill(C, C + M * N, 0.0f);  // C holds garbage on entry
+    for (std::int64_t k = 0; k < K; ++k)
+        for (std::int64_t i = 0; i < M; ++i) {
+            const float a = A[i * K + k];
+            for (std::int64_t j = 0; j < N; ++j) C[i * N + j] += a * B[k * N + j];
+        }
+}
+
 void matmul_kji(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                 std::int64_t K) {
-    zero(C, M * N);
+    std::fill(C, C + M * N, 0.0f);  // C holds garbage on entry
     for (std::int64_t k = 0; k < K; ++k)
         for (std::int64_t j = 0; j < N; ++j) {
             const float b = B[k * N + j];

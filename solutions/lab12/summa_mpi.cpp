@@ -37,14 +37,15 @@ void matmul_summa(const Layout& L, MPI_Comm comm, const float* A_loc, const floa
     MPI_Comm row_comm = timed_split(comm, L.row, L.col, stats);
     MPI_Comm col_comm = timed_split(comm, L.col, L.row, stats);
     const std::vector<Panel> panels = summa_panels(L.shape, L.grid, max_panel);
-    std::int64_t widest = 0;
-    for (const Panel& p : panels) widest = std::max(widest, p.width());
-    static mml::Matrix a_panel, b_panel;  // grow-only: no page faults after the first call
-    if (a_panel.size() < m * widest) a_panel = mml::Matrix(1, m * widest);
-    if (b_panel.size() < widest * n) b_panel = mml::Matrix(1, widest * n);
-
-    bool first = true;
     for (const Panel& p : panels) {
+        const bool first = &p == &panels.front();
+        static mml::Matrix a_panel, b_panel;  // grow-only: no page faults after the first call
+        if (first) {  // before the first panel: room for the widest
+            std::int64_t widest = 0;
+            for (const Panel& q : panels) widest = std::max(widest, q.width());
+            if (a_panel.size() < m * widest) a_panel = mml::Matrix(1, m * widest);
+            if (b_panel.size() < widest * n) b_panel = mml::Matrix(1, widest * n);
+        }
         const std::int64_t w = p.width();
         // The A panel: rows of A_loc, columns [p.k0, p.k1) of A.
         const float* a = nullptr;
@@ -75,7 +76,6 @@ void matmul_summa(const Layout& L, MPI_Comm comm, const float* A_loc, const floa
             b = b_panel.data();
         }
         local_gemm(a, lda, b, n, C_loc, n, m, n, w, !first);
-        first = false;
     }
     mpi_check(MPI_Comm_free(&row_comm), "MPI_Comm_free");
     mpi_check(MPI_Comm_free(&col_comm), "MPI_Comm_free");

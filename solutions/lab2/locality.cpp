@@ -19,7 +19,7 @@ namespace reference::lab2 {
 //   - __restrict__ promises the compiler that C does not overlap A or B.
 //     Without it, GCC vectorizes the inner loop only behind a run-time
 //     overlap test, with a scalar copy of the loop as the fallback. GCC 12
-//     takes the promise only from function parameters: on these local copies
+//     takes the promise only from function parameters: on these local row pointers
 //     `-fopt-info-vec-optimized` still reports "loop versioned for
 //     vectorization because of possible aliasing" (the test runs once per
 //     row of B, so it costs little; handouts/lab2.md, question 10).
@@ -33,11 +33,8 @@ namespace reference::lab2 {
 // Expect about the speed of lab1.ikj: the memory traffic is the same, all
 // of B once per row of C. Task 3 (lab2.blocked, below) attacks that.
 
-void matmul_interchanged(const float* A_, const float* B_, float* C_, std::int64_t M, std::int64_t N,
+void matmul_interchanged(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                          std::int64_t K) {
-    const float* __restrict__ A = A_;
-    const float* __restrict__ B = B_;
-    float* __restrict__ C = C_;
     for (std::int64_t i = 0; i < M; ++i) {
         const float* __restrict__ a = A + i * K;  // row i of A
         float* __restrict__ c = C + i * N;        // row i of C
@@ -73,21 +70,16 @@ void matmul_interchanged(const float* A_, const float* B_, float* C_, std::int64
 // does it by hand with AVX). The i-k-j order has no such chain: its N
 // updates of a row of C are independent.
 
-namespace {
-
-// Bt[j*K + k] = B[k*N + j]. Reads B along rows; the writes stride through Bt,
-// which is cheap next to the product (N*K elements against M*N*K operations).
-void transpose(const float* B, float* Bt, std::int64_t N, std::int64_t K) {
-    for (std::int64_t k = 0; k < K; ++k)
-        for (std::int64_t j = 0; j < N; ++j) Bt[j * K + k] = B[k * N + j];
-}
-
-}  // namespace
-
 void matmul_transposed(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                        std::int64_t K) {
     std::vector<float> Bt(std::size_t(N * K));  // per call: its cost is part of the time
-    transpose(B, Bt.data(), N, K);
+    // Bt[j*K + k] = B[k*N + j]. Reads B along rows; the writes stride through Bt,
+    // which is cheap next to the product (N*K elements against M*N*K operations).
+    {
+        float* const bt = Bt.data();
+        for (std::int64_t k = 0; k < K; ++k)
+            for (std::int64_t j = 0; j < N; ++j) bt[j * K + k] = B[k * N + j];
+    }
     for (std::int64_t i = 0; i < M; ++i) {
         const float* a = A + i * K;  // row i of A
         for (std::int64_t j = 0; j < N; ++j) {
@@ -131,32 +123,27 @@ void matmul_transposed(const float* A, const float* B, float* C, std::int64_t M,
 // chunks, four products added before they reach C), which the classical
 // error bound gamma_K allows: it holds for any order of the K additions.
 
-namespace {
-
-// c[0..nc-1] += sum over k in [0, kc) of a[k] * (row k of the block of B),
-// where row k of the block starts at b + k*ldb (ldb = N, the row length of B).
-void update_row(const float* __restrict__ a, const float* __restrict__ b, std::int64_t ldb,
-                float* __restrict__ c, std::int64_t kc, std::int64_t nc) {
-    std::int64_t k = 0;
-    for (; k + 4 <= kc; k += 4) {  // four rows of B per pass over c
-        const float a0 = a[k], a1 = a[k + 1], a2 = a[k + 2], a3 = a[k + 3];
-        const float* __restrict__ b0 = b + k * ldb;
-        const float* __restrict__ b1 = b0 + ldb;
-        const float* __restrict__ b2 = b1 + ldb;
-        const float* __restrict__ b3 = b2 + ldb;
-        for (std::int64_t j = 0; j < nc; ++j) c[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
-    }
-    for (; k < kc; ++k) {  // the last kc % 4 rows, one at a time
-        const float ak = a[k];
-        const float* __restrict__ bk = b + k * ldb;
-        for (std::int64_t j = 0; j < nc; ++j) c[j] += ak * bk[j];
-    }
-}
-
-}  // namespace
-
 void matmul_blocked(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                     std::int64_t K, std::int64_t KC, std::int64_t NC) {
+    // c[0..nc-1] += sum over k in [0, kc) of a[k] * (row k of the block of B),
+    // where row k of the block starts at b + k*ldb (ldb = N, the row length of B).
+    auto update_row = [](const float* __restrict__ a, const float* __restrict__ b, std::int64_t ldb,
+                         float* __restrict__ c, std::int64_t kc, std::int64_t nc) {
+        std::int64_t k = 0;
+        for (; k + 4 <= kc; k += 4) {  // four rows of B per pass over c
+            const float a0 = a[k], a1 = a[k + 1], a2 = a[k + 2], a3 = a[k + 3];
+            const float* __restrict__ b0 = b + k * ldb;
+            const float* __restrict__ b1 = b0 + ldb;
+            const float* __restrict__ b2 = b1 + ldb;
+            const float* __restrict__ b3 = b2 + ldb;
+            for (std::int64_t j = 0; j < nc; ++j) c[j] += a0 * b0[j] + a1 * b1[j] + a2 * b2[j] + a3 * b3[j];
+        }
+        for (; k < kc; ++k) {  // the last kc % 4 rows, one at a time
+            const float ak = a[k];
+            const float* __restrict__ bk = b + k * ldb;
+            for (std::int64_t j = 0; j < nc; ++j) c[j] += ak * bk[j];
+        }
+    };
     // The blocks accumulate into C. Zeroing it first is one pass over M*N
     // floats, small next to the M*N*K multiply-adds.
     std::fill(C, C + M * N, 0.0f);

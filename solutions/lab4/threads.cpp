@@ -20,6 +20,8 @@
 
 namespace reference::lab4 {
 
+using common::lab3::classical_kernel;
+using common::lab4::rounded_block_rows;
 using common::lab4::RowRange;
 using common::lab4::rows_for_thread;
 
@@ -41,8 +43,6 @@ using common::lab4::rows_for_thread;
 // of all threads, so a perfectly parallel run "takes" as long as a serial one
 // (seed 003 switched to clock_gettime for this reason).
 
-namespace {
-
 // One thread's work. Written by the creating thread before pthread_create and
 // only read afterwards. alignas(64) gives each task its own cache line, so that
 // if a thread ever wrote into its task (a status, a timing) it would not slow
@@ -56,11 +56,9 @@ struct alignas(64) RowBlockTask {
 
 void* run_row_block(void* arg) {
     const RowBlockTask& t = *static_cast<const RowBlockTask*>(arg);
-    common::lab3::classical_kernel(t.A, t.K, t.B, t.N, t.C, t.N, t.rows, t.N, t.K, false);
+    classical_kernel(t.A, t.K, t.B, t.N, t.C, t.N, t.rows, t.N, t.K, false);
     return nullptr;
 }
-
-}  // namespace
 
 void matmul_pthreads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                      std::int64_t K, int threads) {
@@ -100,26 +98,20 @@ void matmul_pthreads(const float* A, const float* B, float* C, std::int64_t M, s
 // (CI, a laptop with a browser open) dynamic is the safer choice.
 //
 // A block is about `block_rows` rows, rounded up to whole cache-line units of C
-// (row_partition.h) so that no line of C is written by two threads.
-
-namespace {
-
-using common::lab4::rounded_block_rows;
-
-void row_block(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
-               std::int64_t rows, std::int64_t b) {
-    const std::int64_t r0 = b * rows, r1 = r0 + rows < M ? r0 + rows : M;
-    common::lab3::classical_kernel(A + r0 * K, K, B, N, C + r0 * N, N, r1 - r0, N, K, false);
-}
-
-}  // namespace
+// (row_partition.h) so that no line of C is written by two threads. Block b
+// is rows [b*rows, min((b+1)*rows, M)), run as the pthreads stage runs its
+// blocks (run_row_block).
 
 void matmul_omp_static(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                        std::int64_t K, int threads, std::int64_t block_rows) {
     const std::int64_t rows = rounded_block_rows(N, block_rows);
     const std::int64_t blocks = (M + rows - 1) / rows;
 #pragma omp parallel for num_threads(threads < 1 ? 1 : threads) schedule(static)
-    for (std::int64_t b = 0; b < blocks; ++b) row_block(A, B, C, M, N, K, rows, b);
+    for (std::int64_t b = 0; b < blocks; ++b) {
+        const std::int64_t r0 = b * rows, r1 = r0 + rows < M ? r0 + rows : M;
+        RowBlockTask task{A + r0 * K, B, C + r0 * N, r1 - r0, N, K};
+        run_row_block(&task);
+    }
 }
 
 void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
@@ -127,7 +119,11 @@ void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M
     const std::int64_t rows = rounded_block_rows(N, block_rows);
     const std::int64_t blocks = (M + rows - 1) / rows;
 #pragma omp parallel for num_threads(threads < 1 ? 1 : threads) schedule(dynamic, 1)
-    for (std::int64_t b = 0; b < blocks; ++b) row_block(A, B, C, M, N, K, rows, b);
+    for (std::int64_t b = 0; b < blocks; ++b) {
+        const std::int64_t r0 = b * rows, r1 = r0 + rows < M ? r0 + rows : M;
+        RowBlockTask task{A + r0 * K, B, C + r0 * N, r1 - r0, N, K};
+        run_row_block(&task);
+    }
 }
 
 // ==========================================================================
@@ -151,8 +147,6 @@ void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M
 //   7 x Z (m x n)   one per product: they must all exist until they are added
 //   P x (X, Y, levels below)   one product workspace per product thread
 //                              (P = min(T, 7)), reused for its next product
-
-namespace {
 
 namespace l3 = common::lab3;  // lab 3's pieces, given (labs/common/; the recursion compiled)
 
@@ -189,24 +183,8 @@ void* run_combine(void* arg) {
     return nullptr;
 }
 
-// Starts one thread per task, fn(&tasks[i]), then joins them all; a task whose
-// thread the system refuses runs on the calling thread instead.
-template <typename Task>
-void run_all(void* (*fn)(void*), std::vector<Task>& tasks) {
-    std::vector<pthread_t> ids(tasks.size());
-    std::vector<bool> started(tasks.size(), false);
-    for (std::size_t i = 0; i < tasks.size(); ++i) {
-        started[i] = pthread_create(&ids[i], nullptr, fn, &tasks[i]) == 0;
-        if (!started[i]) fn(&tasks[i]);
-    }
-    for (std::size_t i = 0; i < tasks.size(); ++i)
-        if (started[i]) pthread_join(ids[i], nullptr);
-}
-
-}  // namespace
-
-void matmul_strassen_threads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                             std::int64_t K, int threads, std::int64_t cutoff) {
+void matmul_strassen_par(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                         std::int64_t K, int threads, std::int64_t cutoff) {
     threads = threads < 1 ? 1 : threads;
     const mml::Shape s{M, N, K};
     if (threads == 1 || l3::stops_at_base_case(s, cutoff)) {
@@ -224,6 +202,19 @@ void matmul_strassen_threads(const float* A, const float* B, float* C, std::int6
     const std::int64_t z_floats = 7 * h.M * h.N;
     const std::int64_t per_thread = l3::product_workspace_floats(h, cutoff);
     std::unique_ptr<float[]> work(new float[z_floats + product_threads * per_thread]);
+
+    // Starts one thread per task, fn(&tasks[i]), then joins them all; a task whose
+    // thread the system refuses runs on the calling thread instead.
+    auto run_all = [](void* (*fn)(void*), auto& tasks) {
+        std::vector<pthread_t> ids(tasks.size());
+        std::vector<bool> started(tasks.size(), false);
+        for (std::size_t i = 0; i < tasks.size(); ++i) {
+            started[i] = pthread_create(&ids[i], nullptr, fn, &tasks[i]) == 0;
+            if (!started[i]) fn(&tasks[i]);
+        }
+        for (std::size_t i = 0; i < tasks.size(); ++i)
+            if (started[i]) pthread_join(ids[i], nullptr);
+    };
 
     // Phase 1: the seven products, taken one at a time by whichever thread is free.
     ProductPool pool;

@@ -27,7 +27,7 @@ void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M
 // threads, each with its own slice of one workspace; then all threads add the
 // products into C, each its own rows. Below the top level, lab 3's sequential
 // recursion (called, not copied) with the given cutoff.
-void matmul_strassen_threads(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                             std::int64_t K, int threads, std::int64_t cutoff);
+void matmul_strassen_par(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                         std::int64_t K, int threads, std::int64_t cutoff);
 
 }  // namespace reference::lab4

@@ -40,20 +40,6 @@ constexpr int kThreads = 128;  // threads a block = columns of C a block (one ea
 constexpr int kRows = 64;      // rows of C a block = accumulators a thread
 constexpr int kDepth = 32;     // k-extent of A's tile in shared memory (a multiple of 4)
 
-// Four steps of k for one thread: b[q] = B[k+q][col], a = As[r][kk..kk+3].
-// As4 is A's tile seen as float4s: As4[r][kk / 4] holds As[r][kk..kk+3].
-__device__ __forceinline__ void four_steps(const float4 (&As4)[kRows][kDepth / 4], int kk,
-                                           const float b[4], float (&acc)[kRows]) {
-#pragma unroll
-    for (int r = 0; r < kRows; ++r) {
-        const float4 a = As4[r][kk / 4];  // one 16-byte load, the same address for all: a broadcast
-        acc[r] = fmaf(a.x, b[0], acc[r]);
-        acc[r] = fmaf(a.y, b[1], acc[r]);
-        acc[r] = fmaf(a.z, b[2], acc[r]);
-        acc[r] = fmaf(a.w, b[3], acc[r]);
-    }
-}
-
 __global__ void __launch_bounds__(kThreads)
 volkov_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
               std::int64_t M, std::int64_t N, std::int64_t K) {
@@ -61,6 +47,18 @@ volkov_kernel(const float* __restrict__ A, const float* __restrict__ B, float* _
     // inner loop reads four k at once (a 16-byte load needs 16-byte alignment).
     __shared__ float4 As4[kRows][kDepth / 4];
     float (&As)[kRows][kDepth] = *reinterpret_cast<float (*)[kRows][kDepth]>(&As4);
+    // Four steps of k for one thread: b[q] = B[k+q][col], a = As[r][kk..kk+3].
+    // As4 is A's tile seen as float4s: As4[r][kk / 4] holds As[r][kk..kk+3].
+    auto four_steps = [](const float4 (&As4)[kRows][kDepth / 4], int kk, const float b[4], float (&acc)[kRows]) {
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+            const float4 a = As4[r][kk / 4];  // one 16-byte load, the same address for all: a broadcast
+            acc[r] = fmaf(a.x, b[0], acc[r]);
+            acc[r] = fmaf(a.y, b[1], acc[r]);
+            acc[r] = fmaf(a.z, b[2], acc[r]);
+            acc[r] = fmaf(a.w, b[3], acc[r]);
+        }
+    };
     const int t = threadIdx.x;
     const std::int64_t row0 = std::int64_t(blockIdx.y) * kRows;
     const std::int64_t col = std::int64_t(blockIdx.x) * kThreads + t;
@@ -107,8 +105,6 @@ volkov_kernel(const float* __restrict__ A, const float* __restrict__ B, float* _
 
 }  // namespace
 
-mml::gpu::KernelHandle volkov_handle() { return {reinterpret_cast<const void*>(&volkov_kernel), kThreads}; }
-
 void matmul_volkov(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                    std::int64_t K) {
     using namespace mml::gpu;
@@ -118,5 +114,7 @@ void matmul_volkov(const float* A, const float* B, float* C, std::int64_t M, std
         CUDA_CHECK_LAUNCH();
     });
 }
+
+mml::gpu::KernelHandle volkov_handle() { return {reinterpret_cast<const void*>(&volkov_kernel), kThreads}; }
 
 }  // namespace reference::lab7

@@ -139,7 +139,7 @@ int roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gp
 
 // Part 2 (lh_model.cpp): the model with `f` on the paper's C1060 inputs,
 // then on this GPU beside the measured times at `sizes` (or, without a GPU,
-// on the H100 inputs recorded on 2026-11-22 beside that run's times),
+// on the recorded H100 inputs beside that run's times, handouts/data/lab10-lh-h100.csv),
 // compared with the reference's into `c` where this build has it. Returns
 // the number of rows measured on this GPU, which go into `csv` when given
 // (committed at the end; without a GPU there are none, and it is left alone).

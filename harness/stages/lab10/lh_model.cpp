@@ -3,7 +3,7 @@
 // `mmlab lh-model`), for the kernels models/lh_kernels.h describes: on the
 // paper's Tesla C1060 inputs (no GPU needed), then on this GPU beside the
 // measured kernel times (measured_gpu.cpp) or, without one, on the H100
-// inputs recorded on 2026-11-25 beside that run's times. (`mmlab lh-model`
+// inputs recorded beside that run's times (handouts/data/lab10-lh-h100.csv). (`mmlab lh-model`
 // is in lh_command.cpp.)
 #include <algorithm>
 #include <cmath>
@@ -142,7 +142,7 @@ void c1060_section(const ModelFns& f, Comparison& c) {
     compare_lh(rows, models, {}, c);
 }
 
-// Where there is no GPU: the model on the H100 inputs measured on 2026-11-25,
+// Where there is no GPU: the model on the recorded H100 inputs (models/lh_kernels.h),
 // beside the kernel times measured in that run (handouts/data/lab10-lh-h100.csv,
 // read from the repository when present), at the recorded sizes in `sizes`
 // (all of them when it is empty). Nothing here is measured now.

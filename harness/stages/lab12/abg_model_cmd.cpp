@@ -137,7 +137,7 @@ std::vector<ModelRow> gpu_model_rows(const GpuModelInputs& in, const std::vector
                     field(f, "always_broadcast") == "1" || field(f, "transport") == "copy")
                     continue;
                 const Shape ms = shape_of(f);
-                if (ms.M != s.M || ms.N != s.N || ms.K != s.K) continue;
+                if (ms != s) continue;
                 (field(f, "overlap") == "off" ? r.measured_serial_s : r.measured_overlap_s) = number(f, "seconds");
                 r.timing_only |= field(f, "check") == "skipped";
                 if (number(f, "panel", 0) > 0 && grid_text(grid) == field(f, "grid")) panel = static_cast<std::int64_t>(number(f, "panel"));

@@ -47,7 +47,7 @@ Table run_nccl(const NcclRequest& r) {
                     for (Shape s : r.shapes) {
                         const Shape b = per_gpu(s, grid_for(r, algo, P, s));
                         bool seen = false;
-                        for (Shape x : shapes) seen |= x.M == b.M && x.N == b.N && x.K == b.K;
+                        for (Shape x : shapes) seen |= x == b;
                         if (!seen) shapes.push_back(b);
                     }
             std::vector<std::string> a = {"gemm", "--algo", "cublas", "--size", size_list(shapes), "--precision", prec,

@@ -13,6 +13,6 @@ namespace ref = reference::lab4;
 ReferenceRegistrar pthreads("lab4.pthreads", mml::from_threaded(ref::matmul_pthreads));
 ReferenceRegistrar omp_static("lab4.omp_static", mml::lab4::omp_fn(ref::matmul_omp_static));
 ReferenceRegistrar omp_dynamic("lab4.omp_dynamic", mml::lab4::omp_fn(ref::matmul_omp_dynamic));
-ReferenceRegistrar strassen_par("lab4.strassen_par", mml::lab4::strassen_threads_fn(ref::matmul_strassen_threads));
+ReferenceRegistrar strassen_par("lab4.strassen_par", mml::lab4::strassen_par_fn(ref::matmul_strassen_par));
 
 }  // namespace

@@ -37,7 +37,7 @@ MatmulFn mml::lab4::omp_fn(OmpMatmul fn) {
     };
 }
 
-MatmulFn mml::lab4::strassen_threads_fn(StrassenThreadsMatmul fn) {
+MatmulFn mml::lab4::strassen_par_fn(StrassenParMatmul fn) {
     return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
         fn(A, B, C, s.M, s.N, s.K, p.threads, cutoff_of(p));
     };
@@ -146,7 +146,7 @@ Registrar lab4_stages([](Registry& reg) {
                                 "block_rows"));
     Stage strassen = threaded_stage("strassen_par",
                                     "Strassen's 7 top-level products on up to 7 threads, lab 3 below (--param cutoff=1024)",
-                                    lab4::strassen_threads_fn(st::matmul_strassen_threads));
+                                    lab4::strassen_par_fn(st::matmul_strassen_par));
     // Bit for bit lab 3's result, so lab 3's bound.
     strassen.bound = [](Shape s, const StageParams& p) { return common::lab3::strassen_bound(s, cutoff_of(p)); };
     reg.add(with_positive_param(std::move(strassen), "cutoff"));

@@ -58,7 +58,7 @@ TargetVerdict judge_lab8(const std::vector<Measurement>& rows) {
         const Measurement* best = nullptr;
         for (const Measurement& r : rows)
             if (is_fp32_student_stage(r) && !r.skipped && r.passed && r.median_seconds > 0 &&
-                r.shape.M == peer.shape.M && r.shape.N == peer.shape.N && r.shape.K == peer.shape.K &&
+                r.shape == peer.shape &&
                 (!best || r.median_seconds < best->median_seconds))
                 best = &r;
         if (!best) continue;
