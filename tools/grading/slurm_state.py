@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from . import build, checker, outputs, sandbox
+from . import limits as cgroup_limits
 from .calibration import Calibration
 from .class_run import Starter
 
@@ -80,6 +81,10 @@ def plan_to_json(starter, cal, limits, notes):
             "lab": starter.programs.lab if starter.programs else None,
             "mode": limits.mode, "user": dataclasses.asdict(limits.user) if limits.user else None,
             "extra_dirs": [str(d) for d in limits.extra_dirs],
+            # How the prepare job's node counts memory and processes per sandbox (or why it cannot): the
+            # summary states it, as a local run's does.
+            "cgroups": {"how": limits.cgroups.how, "why": limits.cgroups.why} if limits.cgroups else None,
+            "memory_mb": limits.memory_mb, "nproc": limits.nproc,
             "containment_notes": notes,
             "calibration": {"weights": cal.weights, "free": sorted(cal.free), "lines": cal.lines,
                             "auto_timeouts": cal.auto_timeouts, "in_process": sorted(cal.in_process)}}
@@ -92,8 +97,11 @@ def plan_from_json(plan):
     c = plan["calibration"]
     cal = Calibration(c["weights"], set(c["free"]), c["lines"], c["auto_timeouts"], set(c.get("in_process", [])))
     user = sandbox.User(**plan["user"]) if plan.get("user") else None
-    limits = sandbox.Limits(plan["mode"], 0, 0, 0, user=user,  # for summary.txt: the level, the user, the folders
-                            extra_dirs=tuple(Path(d) for d in plan.get("extra_dirs", [])))
+    cg = plan.get("cgroups")
+    limits = sandbox.Limits(plan["mode"], 0, 0, plan.get("nproc", 0), user=user,  # for summary.txt: the level,
+                            extra_dirs=tuple(Path(d) for d in plan.get("extra_dirs", [])),  # the user, the folders,
+                            cgroups=cgroup_limits.Cgroups(cg["how"], why=cg["why"]) if cg else None,  # the limits
+                            memory_mb=plan.get("memory_mb", 0))
     return starter, cal, limits, plan["containment_notes"]
 
 
