@@ -10,6 +10,8 @@
 #                         pkg-config modules): no "install the CUDA toolkit"
 #   make sanitize LAB=1   the ASan build, lab 1 alone (no other lab's objects),
 #                         with MPI installed: no "OpenMPI was not found"
+#   a student release     tests/release/test_release.py judges its make lab1 and
+#                         make check LAB=1 (CUDA=0) by these rules (--contradictions)
 #
 # A contradiction: "install the CUDA toolkit" / "nvcc was not found" in a
 # build configured with CUDA=0 or with CUDA; "OpenMPI was not found" / "apt-get
@@ -23,7 +25,6 @@ unset MAKEFLAGS MFLAGS MAKELEVEL  # started from make test-all: not its jobserve
 jobs=-j"$(nproc 2>/dev/null || echo 2)"
 mmlab=${MMLAB:-build/bin/mmlab}
 build=$(dirname "$(dirname "$mmlab")")
-[ -f "$build/config.mk" ] || { echo "FAIL - no $build/config.mk: build first (make all)"; exit 1; }
 
 failures=0
 check() {  # check CONDITION-RESULT WHAT [DETAIL]
@@ -42,7 +43,18 @@ contradictions() {
   for p in "${pats[@]}"; do grep -E -- "$p" <<< "$out"; done
 }
 
+# Another test's output, judged by the same rules (test_release.py: make lab1 in a
+# student release): test_messages.sh --contradictions CONFIG_MK < OUTPUT prints
+# the lines that contradict CONFIG_MK, exit 1 if any.
+if [ "${1:-}" = --contradictions ]; then
+  [ -f "${2:-}" ] || { echo "usage: test_messages.sh --contradictions CONFIG_MK < OUTPUT (no config.mk '${2:-}')" >&2; exit 2; }
+  bad=$(contradictions "$2" "$(cat)")
+  [ -z "$bad" ] || { echo "$bad"; exit 1; }
+  exit 0
+fi
+
 # 1. The build as it is.
+[ -f "$build/config.mk" ] || { echo "FAIL - no $build/config.mk: build first (make all)"; exit 1; }
 out=$(make --no-print-directory "$jobs" BUILD="$build" lab1 SOLUTION=1 SIZE=96 THREADS=1 2>&1); rc=$?
 check $rc "the build as it is: make lab1 runs" "$(tail -n 20 <<< "$out")"
 bad=$(contradictions "$build/config.mk" "$out")
