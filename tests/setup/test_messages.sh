@@ -10,6 +10,8 @@
 #                         pkg-config modules): no "install the CUDA toolkit"
 #   make sanitize LAB=1   the ASan build, lab 1 alone (no other lab's objects),
 #                         with MPI installed: no "OpenMPI was not found"
+#   make lab8's summary   its skipped GPU tests' reason as the skip gave it (a
+#                         stand-in test program: no build)
 #   a student release     tests/release/test_release.py judges its make lab1 and
 #                         make check LAB=1 (CUDA=0) by these rules (--contradictions)
 #
@@ -100,6 +102,19 @@ check $([ -z "$bad" ] && echo 0 || echo 1) "make sanitize LAB=1 gives no advice 
 others=$(find "$work/san/asan/obj/labs" "$work/san/asan/obj/solutions" -name '*.o' 2>/dev/null | grep -vE '/lab1/|/common/' | head -n 5)
 check $([ -z "$others" ] && [ -x "$work/san/asan/bin/lab1/mmlab-tests" ] && echo 0 || echo 1) \
   "make sanitize LAB=1 builds lab 1 alone (no other lab's objects)" "$others"
+
+# 4. make labN's summary of a GPU lab whose GPU tests were skipped gives the skip's
+# own reason (a stand-in test program prints each), not "no usable GPU here" for a
+# build configured with CUDA=0.
+printf '#!/bin/sh\necho "[tests] GPU tests skipped: $WHY"\necho "[doctest] test cases: 0 | 0 passed | 0 failed | 9 skipped"\n' \
+  > "$work/fake-tests" && chmod +x "$work/fake-tests"
+for why in "this build was configured with CUDA=0: CPU labs only (make clean ...)" \
+           "this is a sanitizer build (make sanitize): CPU stages" "no CUDA device found (no driver)"; do
+  out=$(WHY="$why" bash tools/run-tests.sh "$work/fake-tests" --test-suite=lab8,gpu-lab8 | tail -n1)
+  short=${why%%[:(]*}; short=${short% }
+  check $(grep -qF "lab 8's GPU tests NOT run: $short;" <<< "$out" && ! grep -q "no usable GPU" <<< "$out" && echo 0 || echo 1) \
+    "make lab8's summary gives the skip's reason: $short" "$out"
+done
 
 if [ $failures -gt 0 ]; then echo "message tests: $failures failed"; exit 1; fi
 echo "message tests: all passed"
