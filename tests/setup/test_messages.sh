@@ -12,8 +12,9 @@
 #                         with MPI installed: no "OpenMPI was not found"
 #   make lab8's summary   its skipped GPU tests' reason as the skip gave it (a
 #                         stand-in test program: no build)
-#   a student release     tests/release/test_release.py judges its make lab1 and
-#                         make check LAB=1 (CUDA=0) by these rules (--contradictions)
+#   a student release     the instructors' release test (test_release.py) judges its
+#                         make lab1 and make check LAB=1 (CUDA=0) by these rules
+#                         (--contradictions)
 #
 # A contradiction: "install the CUDA toolkit" / "nvcc was not found" in a
 # build configured with CUDA=0 or with CUDA; "OpenMPI was not found" / "apt-get
