@@ -94,7 +94,8 @@ if "${ns[@]}" true 2>/dev/null; then
   # configure.sh newer than the configuration (a course's update): make configures
   # again, and CUDA=0 stays (it once came back with CUDA, rebuilding every GPU lab).
   touch -d '2000-01-01' "$work/cpu/config.mk"
-  out=$("${ns[@]}" bash -c "$hide_mpi" hide make --no-print-directory "$jobs" BUILD="$work/cpu" ONLY_LAB=1 check LAB=1 2>&1)
+  out=$("${ns[@]}" bash -c "$hide_mpi" hide env NO_INSTALL=1 make --no-print-directory "$jobs" BUILD="$work/cpu" ONLY_LAB=1 \
+        check LAB=1 2>&1)
   check $([ "$(has CUDA_CHOSEN_OFF "$work/cpu/config.mk")" = 1 ] && grep -q "CUDA: off (CUDA=0)" <<< "$out" && echo 0 || echo 1) \
     "CUDA=0 stays when configure runs again (tools/configure.sh newer than the configuration)" "$(grep '^configure' <<< "$out")"
 else
