@@ -39,8 +39,10 @@ BIN := $(BUILD)/bin
 # CUDA=0 builds without the GPU labs even where nvcc exists: given to a build
 # configured with CUDA, it configures again (without; 'make clean' undoes it).
 # help, clean and grade need no configuration (grade builds in folders of its own).
+# A configure.sh newer than the configuration (a course's update) configures
+# again as before: a build made with CUDA=0 stays so (CUDA_CHOSEN_OFF).
 $(BUILD)/config.mk: tools/configure.sh
-	@CUDA=$(CUDA) bash tools/configure.sh $(BUILD)
+	@CUDA=$(or $(CUDA),$(if $(filter 1,$(CUDA_CHOSEN_OFF)),0)) bash tools/configure.sh $(BUILD)
 ifeq ($(CUDA),0)
   ifneq ($(shell grep -s '^HAVE_CUDA := 1' $(BUILD)/config.mk),)
     $(shell rm -f $(BUILD)/config.mk)

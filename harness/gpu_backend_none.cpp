@@ -60,6 +60,7 @@ Command left_out(const char* name, int lab, const char* summary, const char* not
 CommandRegistrar left_out_commands[] = {
     CommandRegistrar(left_out("breakdown", 6, "lab 6: GPU cost split: allocation, copies in, kernel, copy out, free")),
     CommandRegistrar(left_out("gpu-vs-cpu", 6, "lab 6: a CPU stage against a GPU stage across sizes")),
+    CommandRegistrar(left_out("tune", 8, "lab 8: every block tile x split-K at a shape, timed and checked")),
     CommandRegistrar(left_out("phvm", 9, "lab 9: the skinny shapes on the GPU (seed 000, Exp. 1)")),
     CommandRegistrar(left_out("phvm-sweep", 9, "lab 9: PHVM over GS x BS against the model (seed 000, Exp. 2)")),
     CommandRegistrar(left_out("phvm-model", 9, "lab 9: the PHVM time-cost model",

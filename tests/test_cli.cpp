@@ -138,7 +138,7 @@ TEST_SUITE("cli") {
 
     TEST_CASE("a build without CUDA names the GPU labs' commands as left out, not as unknown") {
         if (mml::gpu::built_with_cuda()) return;  // there they are the real commands
-        for (const char* c : {"gpu-vs-cpu", "phvm", "phvm-sweep", "phvm-model", "gpu-latency", "mma-rate"})
+        for (const char* c : {"breakdown", "gpu-vs-cpu", "tune", "phvm", "phvm-sweep", "phvm-model", "gpu-latency", "mma-rate"})
             expect_usage_error(c, "left out of this build");
         expect_usage_error("phvm-model --gpu a100", "needs no GPU");
     }

@@ -216,7 +216,7 @@ if [ $have_mpi = 0 ] || [ -z "$mpirun" ]; then
 fi
 [ -z "$mpi_note" ] && mpi_note="yes ($mpirun)"
 
-# The grader's property tests (tests/grading/test_properties.py) need hypothesis for the system's python3:
+# The grader's property tests (the instructors' tests/grading/test_properties.py) need hypothesis for the system's python3:
 # installed like OpenMPI where configure runs as root with apt-get; elsewhere those tests say they are skipped.
 if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 -c 'import hypothesis' >/dev/null 2>&1 &&
    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ "${NO_INSTALL:-0}" != 1 ]; then

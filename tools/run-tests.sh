@@ -18,10 +18,13 @@ failed=$(echo "$line" | sed -E 's/.*\| *([0-9]+) failed.*/\1/')
 skipped=$(echo "$line" | sed -E 's/.*\| *([0-9]+) skipped.*/\1/')
 # A GPU lab's suite (make lab6..) on a machine without a GPU: its GPU tests
 # did not run, and "N passed, 0 failed" alone would read as a pass.
+# The reason is the skip line's own first clause (CUDA=0, no nvcc, a sanitizer
+# build, no GPU): "no usable GPU here" would blame the machine for a choice.
 gpu_note=""
 if grep -q '^\[tests\] GPU tests skipped' "$log"; then
+  why=$(grep -m1 '^\[tests\] GPU tests skipped' "$log" | sed -E 's/^\[tests\] GPU tests skipped: ?//; s/[:(].*//; s/ +$//')
   for n in $(echo " $* " | grep -oE 'gpu-lab[0-9]+' | sed 's/gpu-lab//'); do
-    [ -f "tests/gpu/test_lab$n.cpp" ] && gpu_note=" (lab $n's GPU tests NOT run: no usable GPU here, see the first line)"
+    [ -f "tests/gpu/test_lab$n.cpp" ] && gpu_note=" (lab $n's GPU tests NOT run: ${why:-see the first line}; the first line says more)"
   done
 fi
 # Lab 12's MPI (or NCCL) tests where the MPI programs or mpirun are missing:

@@ -99,7 +99,7 @@ bool parse_user(const char* variable, uid_t* uid, gid_t* gid) {
 
 // MML_RUNNER_CGROUP, for the student's runner only: the cgroup.procs files
 // (colon-separated) of the group its process joins before the user switch
-// (tools/grading/limits.py: memory with shared memory, and processes, counted
+// (the instructors' tools/grading/limits.py: memory with shared memory, and processes, counted
 // for the whole sandbox; an unprivileged process may not join by itself).
 std::vector<std::string> cgroup_files(const char* variable) {
     std::vector<std::string> files;

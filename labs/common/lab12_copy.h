@@ -1,6 +1,6 @@
 // SUMMA with the panels moved by the GPUs' copy engines (mmlab-nccl gemm
 // --transport copy): the transport is given code (here; the SUMMA loop that
-// uses it is the reference's, solutions/lab12/summa_copy_nccl.cu) beside the lab's NCCL version, to show how
+// uses it is the reference's, the instructors' solutions/lab12/summa_copy_nccl.cu) beside the lab's NCCL version, to show how
 // close to P x one GPU the products can come when moving the panels takes no
 // SMs from them.
 //

@@ -18,6 +18,9 @@
     declarations-only headers
   - `make lab1` in the release (CUDA=0: the CPU build) builds, runs the lab's
     tests on the untouched starter, and fails them with the starter's message;
+    neither it nor `make check LAB=1` gives advice that contradicts configure
+    (tests/setup/test_messages.sh --contradictions: no "install the CUDA
+    toolkit" in a CUDA=0 build, no "OpenMPI was not found" where MPI is);
     `make lab1 SOLUTION=1` there shows the reference rows from the prebuilt
     library and passes
   - lab 4 there links lab 3's recursion from libmmlab-given.a: its test
@@ -34,6 +37,7 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
+MESSAGES = REPO / "tests" / "setup" / "test_messages.sh"  # the rules for advice that contradicts configure
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from release_paths import dangling  # noqa: E402
 failures = []
@@ -211,6 +215,20 @@ def main():
         check("LINK  build/bin/mmlab-tests" in text, "make lab1 in the release builds", text[-1500:])
         check(p.returncode != 0 and "the tests above failed" in text and "was never written" in text,
               "make lab1 there fails on the untouched starter, saying why", text[-800:])
+        # Its advice is true of how the release was configured (tests/setup/test_messages.sh's rules);
+        # the rules first on a made-up contradiction, so that this check can fail.
+        (scratch / "off.mk").write_text("CUDA_CHOSEN_OFF := 1\nHAVE_CUDA := 0\nHAVE_MPI := 1\n")
+        said = subprocess.run(["bash", str(MESSAGES), "--contradictions", str(scratch / "off.mk")], cwd=REPO,
+                              input="ok\nnvcc was not found: install the CUDA toolkit\n", capture_output=True, text=True)
+        check(said.returncode == 1 and "install the CUDA toolkit" in said.stdout,
+              "test_messages.sh --contradictions finds advice that contradicts a config.mk", said.stdout + said.stderr)
+        p_check = subprocess.run(["make", "--no-print-directory", "check", "LAB=1"], cwd=rel, env=env,
+                                 capture_output=True, text=True, timeout=600)
+        for what, out in (("make lab1", text), ("make check LAB=1", p_check.stdout + p_check.stderr)):
+            said = subprocess.run(["bash", str(MESSAGES), "--contradictions", str(rel / "build" / "config.mk")],
+                                  cwd=REPO, input=out, capture_output=True, text=True)
+            check(said.returncode == 0, f"{what} in the release (CUDA=0) gives no advice that contradicts configure",
+                  said.stdout + said.stderr)
         p = subprocess.run(["make", "--no-print-directory", "-j2", "CUDA=0", "lab1", "SIZE=64", "SOLUTION=1"], cwd=rel,
                            env=env, capture_output=True, text=True, timeout=3600)
         text = p.stdout + p.stderr

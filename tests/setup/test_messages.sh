@@ -10,6 +10,11 @@
 #                         pkg-config modules): no "install the CUDA toolkit"
 #   make sanitize LAB=1   the ASan build, lab 1 alone (no other lab's objects),
 #                         with MPI installed: no "OpenMPI was not found"
+#   make lab8's summary   its skipped GPU tests' reason as the skip gave it (a
+#                         stand-in test program: no build)
+#   a student release     the instructors' release test (test_release.py) judges its
+#                         make lab1 and make check LAB=1 (CUDA=0) by these rules
+#                         (--contradictions)
 #
 # A contradiction: "install the CUDA toolkit" / "nvcc was not found" in a
 # build configured with CUDA=0 or with CUDA; "OpenMPI was not found" / "apt-get
@@ -23,7 +28,6 @@ unset MAKEFLAGS MFLAGS MAKELEVEL  # started from make test-all: not its jobserve
 jobs=-j"$(nproc 2>/dev/null || echo 2)"
 mmlab=${MMLAB:-build/bin/mmlab}
 build=$(dirname "$(dirname "$mmlab")")
-[ -f "$build/config.mk" ] || { echo "FAIL - no $build/config.mk: build first (make all)"; exit 1; }
 
 failures=0
 check() {  # check CONDITION-RESULT WHAT [DETAIL]
@@ -42,7 +46,18 @@ contradictions() {
   for p in "${pats[@]}"; do grep -E -- "$p" <<< "$out"; done
 }
 
+# Another test's output, judged by the same rules (test_release.py: make lab1 in a
+# student release): test_messages.sh --contradictions CONFIG_MK < OUTPUT prints
+# the lines that contradict CONFIG_MK, exit 1 if any.
+if [ "${1:-}" = --contradictions ]; then
+  [ -f "${2:-}" ] || { echo "usage: test_messages.sh --contradictions CONFIG_MK < OUTPUT (no config.mk '${2:-}')" >&2; exit 2; }
+  bad=$(contradictions "$2" "$(cat)")
+  [ -z "$bad" ] || { echo "$bad"; exit 1; }
+  exit 0
+fi
+
 # 1. The build as it is.
+[ -f "$build/config.mk" ] || { echo "FAIL - no $build/config.mk: build first (make all)"; exit 1; }
 out=$(make --no-print-directory "$jobs" BUILD="$build" lab1 SOLUTION=1 SIZE=96 THREADS=1 2>&1); rc=$?
 check $rc "the build as it is: make lab1 runs" "$(tail -n 20 <<< "$out")"
 bad=$(contradictions "$build/config.mk" "$out")
@@ -76,6 +91,13 @@ if "${ns[@]}" true 2>/dev/null; then
   out=$("${ns[@]}" bash -c "$hide_mpi" hide make --no-print-directory "$jobs" BUILD="$work/cpu" ONLY_LAB=1 check LAB=1 2>&1)
   bad=$(contradictions "$work/cpu/config.mk" "$out")
   check $([ -z "$bad" ] && echo 0 || echo 1) "CUDA=0, no MPI: make check LAB=1 gives none either" "$bad"
+  # configure.sh newer than the configuration (a course's update): make configures
+  # again, and CUDA=0 stays (it once came back with CUDA, rebuilding every GPU lab).
+  touch -d '2000-01-01' "$work/cpu/config.mk"
+  out=$("${ns[@]}" bash -c "$hide_mpi" hide env NO_INSTALL=1 make --no-print-directory "$jobs" BUILD="$work/cpu" ONLY_LAB=1 \
+        check LAB=1 2>&1)
+  check $([ "$(has CUDA_CHOSEN_OFF "$work/cpu/config.mk")" = 1 ] && grep -q "CUDA: off (CUDA=0)" <<< "$out" && echo 0 || echo 1) \
+    "CUDA=0 stays when configure runs again (tools/configure.sh newer than the configuration)" "$(grep '^configure' <<< "$out")"
 else
   echo "skipped: CUDA=0, no MPI (cannot make a mount namespace here: unshare needs root or user namespaces)"
 fi
@@ -88,6 +110,19 @@ check $([ -z "$bad" ] && echo 0 || echo 1) "make sanitize LAB=1 gives no advice 
 others=$(find "$work/san/asan/obj/labs" "$work/san/asan/obj/solutions" -name '*.o' 2>/dev/null | grep -vE '/lab1/|/common/' | head -n 5)
 check $([ -z "$others" ] && [ -x "$work/san/asan/bin/lab1/mmlab-tests" ] && echo 0 || echo 1) \
   "make sanitize LAB=1 builds lab 1 alone (no other lab's objects)" "$others"
+
+# 4. make labN's summary of a GPU lab whose GPU tests were skipped gives the skip's
+# own reason (a stand-in test program prints each), not "no usable GPU here" for a
+# build configured with CUDA=0.
+printf '#!/bin/sh\necho "[tests] GPU tests skipped: $WHY"\necho "[doctest] test cases: 0 | 0 passed | 0 failed | 9 skipped"\n' \
+  > "$work/fake-tests" && chmod +x "$work/fake-tests"
+for why in "this build was configured with CUDA=0: CPU labs only (make clean ...)" \
+           "this is a sanitizer build (make sanitize): CPU stages" "no CUDA device found (no driver)"; do
+  out=$(WHY="$why" bash tools/run-tests.sh "$work/fake-tests" --test-suite=lab8,gpu-lab8 | tail -n1)
+  short=${why%%[:(]*}; short=${short% }
+  check $(grep -qF "lab 8's GPU tests NOT run: $short;" <<< "$out" && ! grep -q "no usable GPU" <<< "$out" && echo 0 || echo 1) \
+    "make lab8's summary gives the skip's reason: $short" "$out"
+done
 
 if [ $failures -gt 0 ]; then echo "message tests: $failures failed"; exit 1; fi
 echo "message tests: all passed"

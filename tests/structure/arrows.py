@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Arrows point down only (ARCHITECTURE.md): no include runs upward, no import
+"""Arrows point down only (the instructors' ARCHITECTURE.md): no include runs upward, no import
 runs in a circle.
 
   C++/CUDA: a file in a folder of the left column includes nothing from the
@@ -12,7 +12,7 @@ runs in a circle.
       solutions/           harness/ peers/ tests/
   (labs/ and solutions/ may use models/: lab 10's students write a model's
   pieces. harness/ knows everything below it; tests/ know everything.)
-  Python: the modules of tools/grading import each other without a cycle (a
+  Python: the modules of tools/grading (the instructors') import each other without a cycle (a
   module that needs another's piece, and is needed by it, means the piece
   belongs in a third module, or is passed in: cli.py hands slurm_worker.worker the
   function that reads a command line back). Imports
@@ -50,7 +50,7 @@ def upward_includes():
 
 
 def grading_imports(package):
-    """{module: {modules of the package it imports}} for tools/grading."""
+    """{module: {modules of the package it imports}} for tools/grading (the instructors' grader)."""
     names = {p.stem for p in package.glob("*.py")}
     graph = {}
     for p in sorted(package.glob("*.py")):
@@ -108,7 +108,7 @@ def main():
     package = REPO / "tools" / "grading"
     for part in cycles(grading_imports(package)):
         bad += 1
-        print(f"FAIL tools/grading: {' <-> '.join(part)} import each other (move what they share into a third module, or pass it in)")
+        print(f"FAIL the instructors' tools/grading: {' <-> '.join(part)} import each other (move what they share into a third module, or pass it in)")
     if bad:
         print(f"arrows: {bad} upward include(s) or import cycle(s)")
         return 1
