@@ -35,27 +35,16 @@
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
 #include "labs/common/hopper_ptx.cuh"
+#include "labs/common/wgmma_given.cuh"
 
 namespace student::lab11 {
 namespace {
 using namespace ::lab11;  // the given PTX wrappers (labs/common/hopper_ptx.cuh)
 
-constexpr int BM = 128, BK = 64;  // bf16: 64 elements = the 128 bytes of the swizzle
-constexpr int kRowBytes = 128;
-constexpr int kConsumers = 2;
-constexpr int kThreads = 128 * (1 + kConsumers);
-constexpr int kATileBytes = BM * kRowBytes;
-constexpr int kRingBytes = 192 * 1024;
-constexpr int kGroupRows = 8;
-constexpr int kProducerRegs = 40, kConsumerRegs = 232;
-
-template <int BN>
-struct Tiling {
-    static constexpr int kStageBytes = kATileBytes + BN * kRowBytes;
-    static constexpr int kStages = kRingBytes / kStageBytes;
-    static constexpr int kSmemBytes = kStages * kStageBytes + 1024;
-    static constexpr int kAccRegs = BN / 2;
-};
+// BM, the ring and the warpgroups (kThreads, kConsumers, kProducerRegs, ...),
+// Tiling<BN>, tile_origin, store_pair, sm_count and require_hopper are stage
+// 3's, given in labs/common/wgmma_given.cuh.
+constexpr int BK = 64;  // bf16: 64 elements = the 128 bytes of the swizzle
 
 // Which block does what (host-made, passed by value).
 struct Schedule {
@@ -113,30 +102,6 @@ struct Cursor {
 __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
     (void)tile;
     return 0;
-}
-
-struct TileOrigin {
-    int m0, n0;
-};
-template <int BN>
-__device__ __forceinline__ TileOrigin tile_origin(int tile, int tiles_m, int tiles_n) {
-    const int per_group = kGroupRows * tiles_n;
-    const int first_row = tile / per_group * kGroupRows;
-    const int rows = min(tiles_m - first_row, kGroupRows);
-    const int in_group = tile % per_group;
-    return {(first_row + in_group % rows) * BM, in_group / rows * BN};
-}
-
-__device__ __forceinline__ void store_pair(float* C, int row, int col, float x, float y, int M, int N,
-                                           bool pairs_aligned) {
-    if (row >= M || col >= N) return;
-    float* p = C + std::int64_t(row) * N + col;
-    if (pairs_aligned && col + 1 < N) {
-        *reinterpret_cast<float2*>(p) = make_float2(x, y);
-    } else {
-        p[0] = x;
-        if (col + 1 < N) p[1] = y;
-    }
 }
 
 // The 128 threads of one consumer warpgroup (named barrier 1 or 2; 0 is __syncthreads).
@@ -373,15 +338,10 @@ void launch_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_
 
 void wgmma_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_t ld, float* C, std::int64_t M,
                    std::int64_t N, std::int64_t K) {
-    static int sms = 0;
-    if (!sms) {
-        int device = 0, major = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-        if (major != 9)
-            throw std::runtime_error("lab11.wgmma_streamk needs a Hopper GPU (sm_90: wgmma, TMA, setmaxnreg)");
-        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    }
+    static const int sms = [] {
+        require_hopper("lab11.wgmma_streamk");
+        return sm_count();
+    }();
     if (M > INT_MAX || N > INT_MAX || K > INT_MAX - 64 || (M / BM + 1) * (N / 128 + 1) > INT_MAX)
         throw std::runtime_error("lab11.wgmma_streamk: the TMA takes 32-bit coordinates; this shape is too large");
     // The tile width as stage 3 chooses it (its launch()): 128 x 128 where
