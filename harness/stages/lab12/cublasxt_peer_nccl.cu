@@ -1,6 +1,6 @@
 // The cublasXt peer of build/bin/mmlab-nccl (--algo cublasxt): cublasXtSgemm
 // on every GPU present, A, B and C in rank 0's host memory (one process).
-#include "harness/stages/lab12/cublasxt_peer.h"
+#include "harness/stages/lab12/peer_cublasxt.h"
 
 #include <cublasXt.h>
 #include <mpi.h>

@@ -23,7 +23,7 @@
 // does as mmlab-mpi does (main, the shared options, inputs, the check, the
 // RESULT line) is program_common.h's; this file is the GPU engine: its
 // options, the timed run, the NCCL bench (the GPU and NCCL set-up: gpu_setup.h;
-// the cublasXt peer: cublasxt_peer.h).
+// the cublasXt peer: peer_cublasxt.h).
 #include <cuda_runtime.h>
 #include <mpi.h>
 #include <nccl.h>
@@ -39,7 +39,7 @@
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
-#include "harness/stages/lab12/cublasxt_peer.h"
+#include "harness/stages/lab12/peer_cublasxt.h"
 #include "harness/stages/lab12/gpu_setup.h"
 #include "harness/stages/lab12/gpu_versions.h"
 #include "harness/stages/lab12/model_inputs.h"
