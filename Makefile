@@ -142,7 +142,7 @@ ifeq ($(HAVE_CUDA),1)
   # CUDA_ARCHS="80 90": machine code for each, and PTX of the last for newer GPUs.
   NVCC_GENCODE := $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
                   -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
-  LDLIBS += -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcublas -lcudart
+  LDLIBS += -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/targets/x86_64-linux/lib -lcublasLt -lcublas -lcudart
 else
   CU_SRCS :=
   CORE_SRCS += harness/gpu_backend_none.cpp

@@ -1,5 +1,8 @@
 #include "cpu/error_bound.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace mml {
@@ -26,6 +29,15 @@ ErrorBound tensor_core_bound(Shape s) {
     const double u_truncation = 1.0 / 8388608.0;  // 2^-23: float32's significand, rounded toward zero
     return {ErrorBound::Kind::Elementwise, gamma_n(2.0 * double(s.K), u_truncation),
             "gamma_2K*|A~||B~|, u=2^-23 (truncation), A~,B~ rounded inputs"};
+}
+
+ErrorBound fp8_tensor_core_bound(Shape s) {
+    const double u_accumulator = 1.0 / 8192.0;  // 2^-13: 14 significant bits, truncated
+    const double c = double(std::min<std::int64_t>(s.K, kFp8PromotionK));
+    const double chunks = std::ceil(double(s.K) / c);
+    const double g = gamma_n(2.0 * c, u_accumulator);
+    return {ErrorBound::Kind::Elementwise, g + gamma_n(chunks, kFloat32UnitRoundoff) * (1.0 + g),
+            "(g+gamma_n(2^-24)(1+g))*|A~||B~|, g=gamma_2c(2^-13), c=min(K,128), n=ceil(K/c), A~,B~ e4m3"};
 }
 
 }  // namespace mml

@@ -58,4 +58,22 @@ ErrorBound tf32_bound(Shape s);
 // product of a sum is still far outside it (tests/gpu/test_lab11.cpp).
 ErrorBound tensor_core_bound(Shape s);
 
+// Hopper's FP8 tensor cores (lab 11, stage 6: wgmma .e4m3, e4m3 inputs
+// already rounded, products exact in float32) do NOT keep float32's 24 bits
+// in their accumulator: it holds 14 significant bits (13 stored, truncated;
+// DeepSeek-V3 technical report, 2024, sec. 3.3.2: "around 14 bits"; the
+// PyTorch blog's FP8 measurements: e8m13). The same derivation as above with
+// u = 2^-13 over all of K would say nothing past K = 4096 (2K u >= 1). So the
+// kernel promotes: each chunk of kFp8PromotionK products is summed by the
+// tensor core from zero, then added to float32 registers (FADD, round to
+// nearest, u = 2^-24). A chunk of c = min(K, kFp8PromotionK) products errs
+// by at most gamma_2c(2^-13) times its sum of |terms|; the n = ceil(K / c)
+// chunk sums added in float32 by gamma_n(2^-24) times the sum of their
+// magnitudes, each at most (1 + gamma_2c(2^-13)) times its |terms|:
+//     |C - fl(A~ B~)| <= (g + gamma_n(2^-24) (1 + g)) |A~||B~|,  g = gamma_2c(2^-13).
+// Derived, not tuned; about 3 % of |A~||B~| - e4m3's own rounding (2^-4 per
+// input) is larger still, and a missing chunk of products is far outside it.
+constexpr int kFp8PromotionK = 128;
+ErrorBound fp8_tensor_core_bound(Shape s);
+
 }  // namespace mml

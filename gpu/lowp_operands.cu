@@ -1,5 +1,5 @@
-// Lab 11's operand conversion (gpu/lowp_operands.h): float32 -> bf16 or
-// TF32, rounded to nearest-even by cpu/rounding.h (the check's function, so
+// Lab 11's operand conversion (gpu/lowp_operands.h): float32 -> bf16, TF32
+// or FP8 e4m3, rounded to nearest-even by cpu/rounding.h (the check's function, so
 // the check's rounded inputs are the kernel's inputs bit for bit), A copied
 // row by row, B transposed through shared memory, pad columns zeroed.
 #include "gpu/lowp_operands.h"
@@ -16,7 +16,8 @@
 namespace mml::gpu {
 namespace {
 
-// One output element: bf16 keeps the top 16 bits of the rounded float, TF32 all 32.
+// One output element: bf16 keeps the top 16 bits of the rounded float, TF32
+// all 32, e4m3 its byte (cpu/rounding.h: e4m3_bits).
 template <typename Out>
 __device__ __forceinline__ Out convert(float x, InputRounding format);
 template <>
@@ -26,6 +27,10 @@ __device__ __forceinline__ unsigned short convert<unsigned short>(float x, Input
 template <>
 __device__ __forceinline__ float convert<float>(float x, InputRounding) {
     return round_to_tf32(x);
+}
+template <>
+__device__ __forceinline__ unsigned char convert<unsigned char>(float x, InputRounding) {
+    return e4m3_bits(round_to_e4m3(x));
 }
 
 // out (rows x ld) = in (rows x cols) rounded, zeros in columns cols..ld-1.
@@ -74,8 +79,10 @@ struct Store {
 Store& store_for(InputRounding format) {
     static Store* bf16 = new Store;
     static Store* tf32 = new Store;
+    static Store* e4m3 = new Store;
     if (format == InputRounding::Bf16) return *bf16;
     if (format == InputRounding::Tf32) return *tf32;
+    if (format == InputRounding::E4m3) return *e4m3;
     throw std::logic_error("lab 11 operands: no conversion for fp32 (InputRounding::None)");
 }
 
@@ -100,20 +107,28 @@ void convert_all(const float* A, const float* B, Shape s, std::int64_t ld, Out* 
 
 void prepare_lowp_operands(const float* A, const float* B, Shape s, InputRounding format) {
     Store& st = store_for(format);
-    const std::int64_t ld = lowp_leading_dim(s.K);
-    const std::size_t elem = format == InputRounding::Bf16 ? 2 : 4;
-    const std::size_t a_bytes = std::size_t(s.M * ld) * elem, b_bytes = std::size_t(s.N * ld) * elem;
+    const std::int64_t ld = lowp_leading_dim(s.K, format);
+    const std::size_t elem = format == InputRounding::Bf16 ? 2 : format == InputRounding::E4m3 ? 1 : 4;
+    const std::int64_t pad = format == InputRounding::E4m3 ? 16 : 1;
+    const std::int64_t rows_a = (s.M + pad - 1) / pad * pad, rows_b = (s.N + pad - 1) / pad * pad;
+    const std::size_t a_bytes = std::size_t(rows_a * ld) * elem, b_bytes = std::size_t(rows_b * ld) * elem;
     st.ops = LowpOperands{};  // invalid until the conversion below has finished
     if (st.a.count() < a_bytes) st.a = DeviceBuffer<unsigned char>(a_bytes);
     if (st.bt.count() < b_bytes) st.bt = DeviceBuffer<unsigned char>(b_bytes);
+    if (pad > 1) {  // the rows past M and N: zeros
+        CUDA_CHECK(cudaMemset(st.a.get() + std::size_t(s.M * ld) * elem, 0, a_bytes - std::size_t(s.M * ld) * elem));
+        CUDA_CHECK(cudaMemset(st.bt.get() + std::size_t(s.N * ld) * elem, 0, b_bytes - std::size_t(s.N * ld) * elem));
+    }
     if (format == InputRounding::Bf16)
         convert_all(A, B, s, ld, reinterpret_cast<unsigned short*>(st.a.get()),
                     reinterpret_cast<unsigned short*>(st.bt.get()), format);
+    else if (format == InputRounding::E4m3)
+        convert_all(A, B, s, ld, st.a.get(), st.bt.get(), format);
     else
         convert_all(A, B, s, ld, reinterpret_cast<float*>(st.a.get()), reinterpret_cast<float*>(st.bt.get()),
                     format);
     CUDA_CHECK(cudaDeviceSynchronize());
-    st.ops = LowpOperands{format, s, ld, st.a.get(), st.bt.get(), A, B};
+    st.ops = LowpOperands{format, s, ld, st.a.get(), st.bt.get(), pad, A, B};
 }
 
 const LowpOperands& lowp_operands_for(const float* A, const float* B, Shape s, InputRounding format) {

@@ -38,7 +38,7 @@ export MMLAB=build/bin/mmlab
 [ -d build/hostlibs ] && export LD_LIBRARY_PATH="$PWD/build/hostlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 summary=()
 # The ratios table of mmlab's --json files: each row against its peer (cuBLAS
-# bf16 or TF32) of the same run and shape.
+# bf16 or TF32, cuBLASLt FP8) of the same run and shape.
 table() {
   python3 - "$@" <<'EOF' 2>&1
 import json, sys
@@ -50,20 +50,22 @@ for path in sys.argv[1:]:
         continue
     rows = d["summary"]
     peer = {}
+    fmt_of = lambda stage: "tf32" if "tf32" in stage else "fp8" if "fp8" in stage else "bf16"
     for r in rows:
-        if r["stage"] in ("lab11.cublas_bf16", "lab11.cublas_tf32") and r["passed"] and not r["skipped"]:
-            peer[("tf32" if "tf32" in r["stage"] else "bf16", r["M"], r["N"], r["K"])] = r
-    print("\n%-18s %16s %9s %9s %11s %10s" % ("stage", "M x N x K", "TFLOP/s", "% cuBLAS", "err/bound", "vs fp32"))
+        if r["stage"] in ("lab11.cublas_bf16", "lab11.cublas_tf32", "lab11.cublaslt_fp8") and r["passed"] and not r["skipped"]:
+            peer[fmt_of(r["stage"]), r["M"], r["N"], r["K"]] = r
+    print("\n%-18s %16s %11s %9s %9s %11s %10s" % ("stage", "M x N x K", "kernel", "TFLOP/s", "% peer", "err/bound", "vs fp32"))
     for r in rows:
-        fmt = "tf32" if "tf32" in r["stage"] else "bf16"
-        p = peer.get((fmt, r["M"], r["N"], r["K"]))
+        p = peer.get((fmt_of(r["stage"]), r["M"], r["N"], r["K"]))
         if r["skipped"] or not r["passed"]:
             why = ("skipped: " + r["skip_reason"]) if r["skipped"] else ("WRONG: " + r["failure"][:100])
             print("%-18s %16s %s" % (r["stage"], "%dx%dx%d" % (r["M"], r["N"], r["K"]), why))
             continue
         pct = 100 * r["gflops"] / p["gflops"] if p else float("nan")
         err = r["error_vs_unrounded"] if r["error_vs_unrounded"] is not None else -1
-        print("%-18s %16s %9.1f %8.1f%% %11.4f %10.2e" % (r["stage"], "%dx%dx%d" % (r["M"], r["N"], r["K"]), r["gflops"] / 1e3, pct,
+        t = r.get("median_s") or 0
+        print("%-18s %16s %9.1f%s %9.1f %8.1f%% %11.4f %10.2e" % (r["stage"], "%dx%dx%d" % (r["M"], r["N"], r["K"]),
+              t * 1e6 if t < 1e-2 else t * 1e3, "us" if t < 1e-2 else "ms", r["gflops"] / 1e3, pct,
               r["worst_error_over_bound"], err))
     print("device: %s, date %s" % ((d.get("gpu") or {}).get("name"), d.get("date")))
 EOF

@@ -7,7 +7,8 @@
 //   cp.async.bulk.tensor.2d ... mbarrier::complete_tx::bytes    one TMA copy of a 2-D box
 //       of a matrix into shared memory (out-of-range elements arrive as zeros)
 //   wgmma.fence / mma_async / commit_group / wait_group        the warpgroup's asynchronous
-//       tensor-core product, 64 x N x 16 (bf16) or 64 x N x 8 (tf32) per instruction, N = 256 or 128
+//       tensor-core product, 64 x N x 16 (bf16), 64 x N x 8 (tf32) or 64 x N x 32 (FP8 e4m3)
+//       per instruction, N = 256 or 128
 //   setmaxnreg.inc / dec                                       move registers between warpgroups
 // wgmma and setmaxnreg exist on sm_90a only: files that use them are named
 // *_sm90a.cu, which the Makefile builds for sm_90a alone.
@@ -227,6 +228,23 @@ __device__ __forceinline__ void wgmma_m64n128k8_tf32(float (&d)[64], std::uint64
     asm volatile(
         "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " LAB11_WGMMA_D64_REGS
+        ", %64, %65, p, 1, 1;\n}\n"
+        : LAB11_WGMMA_D64_OPERANDS(d)
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+#endif
+}
+
+// FP8: 64 x 32 of A times 32 x 128 of B, both e4m3 (one byte an element, so
+// a k-step of 32 is 32 bytes, as bf16's 16), sums in the FP32 registers -
+// but the tensor core's own accumulation keeps fewer bits than float32
+// (cpu/error_bound.h, fp8_tensor_core_bound): stage 6 promotes. FP8 operands
+// must be K-major (no transpose).
+__device__ __forceinline__ void wgmma_m64n128k32_e4m3(float (&d)[64], std::uint64_t desc_a, std::uint64_t desc_b,
+                                                      int scale_d) {
+#ifdef LAB11_SM90A
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k32.f32.e4m3.e4m3 " LAB11_WGMMA_D64_REGS
         ", %64, %65, p, 1, 1;\n}\n"
         : LAB11_WGMMA_D64_OPERANDS(d)
         : "l"(desc_a), "l"(desc_b), "r"(scale_d));

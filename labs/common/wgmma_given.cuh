@@ -1,14 +1,16 @@
 // Given code for lab 11's wgmma kernel (labs/lab11/03_wgmma_sm90a.cu, its
 // starter and its reference alike), everything around the kernel that does
 // not change with the student's work: the block tile and the ring of stages
-// (Tiling), what depends on the input type (Operand: bf16 or TF32), the order
-// of the persistent tiles (tile_origin), the epilogue's stores (store_pair),
+// (Tiling), what depends on the input type (Operand: bf16, TF32 or FP8
+// e4m3), the order of the persistent tiles (tile_origin), the epilogue
+// (store_tile: one consumer's sums into C; stages 3 to 6 alike),
 // and the host's facts and checks (sm_count, require_hopper, MapCache). The
 // kernel and its launcher stay in the stage's file, with the TODOs.
 // Included by *_sm90a.cu files only (wgmma exists on sm_90a alone).
 #pragma once
 
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 
 #include <cstdint>
 #include <stdexcept>
@@ -40,12 +42,16 @@ struct Tiling {
     static constexpr int kAccRegs = BN / 2;                           // 64 x BN floats over 128 threads
 };
 
-// What depends on the input type: its size, k per instruction, the TMA's element type, the instruction.
+// What depends on the input type: its size, k per instruction, the TMA's
+// element type, the instruction, and whether the tensor core's sums must be
+// promoted to float32 registers every stage (kPromote: FP8, whose
+// accumulator keeps 14 significant bits; bf16 and TF32 keep float32's).
 template <typename T>
 struct Operand;
 template <>
 struct Operand<__nv_bfloat16> {
     static constexpr int kInstrK = 16;
+    static constexpr bool kPromote = false;
     static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     __device__ static void mma(float (&d)[128], std::uint64_t a, std::uint64_t b, int scale_d) {
         wgmma_m64n256k16_bf16(d, a, b, scale_d);
@@ -57,12 +63,23 @@ struct Operand<__nv_bfloat16> {
 template <>
 struct Operand<float> {  // TF32 values held in float32
     static constexpr int kInstrK = 8;
+    static constexpr bool kPromote = false;
     static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
     __device__ static void mma(float (&d)[128], std::uint64_t a, std::uint64_t b, int scale_d) {
         wgmma_m64n256k8_tf32(d, a, b, scale_d);
     }
     __device__ static void mma(float (&d)[64], std::uint64_t a, std::uint64_t b, int scale_d) {
         wgmma_m64n128k8_tf32(d, a, b, scale_d);
+    }
+};
+
+template <>
+struct Operand<__nv_fp8_e4m3> {  // one byte an element: a stage holds 128 of k
+    static constexpr int kInstrK = 32;
+    static constexpr bool kPromote = true;  // only 128-wide tiles: 64 registers of sums + 64 of the stage's
+    static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    __device__ static void mma(float (&d)[64], std::uint64_t a, std::uint64_t b, int scale_d) {
+        wgmma_m64n128k32_e4m3(d, a, b, scale_d);
     }
 };
 
@@ -91,6 +108,23 @@ __device__ __forceinline__ void store_pair(float* C, int row, int col, float x, 
     } else {
         p[0] = x;
         if (col + 1 < N) p[1] = y;
+    }
+}
+
+// The epilogue: one consumer warpgroup's 64 x BN sums (kRegs = BN / 2 a
+// thread) into C at the block tile whose first element is (m0, n0). Thread
+// (warp, lane) of the warpgroup holds rows r and r + 8, columns
+// 8j + 2(lane % 4) and +1, j < BN / 8 (wgmma's accumulator layout).
+template <int kRegs>
+__device__ __forceinline__ void store_tile(float* C, const float (&acc)[kRegs], int m0, int n0, int consumer, int M,
+                                           int N, bool pairs_aligned) {
+    const int warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+    const int row = m0 + consumer * 64 + warp * 16 + lane / 4;
+    const int col = n0 + 2 * (lane % 4);
+#pragma unroll
+    for (int j = 0; j < kRegs / 4; ++j) {
+        store_pair(C, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], M, N, pairs_aligned);
+        store_pair(C, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], M, N, pairs_aligned);
     }
 }
 

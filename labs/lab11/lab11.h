@@ -5,8 +5,9 @@
 // A and B before each call, and does not time the conversion):
 //   A  is M x K, row-major:          element (i,k) of A is A[i*ld + k]
 //   Bt is B transposed, N x K:       element (k,j) of B is Bt[j*ld + k]
-//   ld is K rounded up to a multiple of 64 (rows start on 128-byte lines; the
-//   TMA needs at least 16-byte multiples); the columns K..ld-1 hold zeros.
+//   ld is K rounded up to a multiple of 64 (128 for FP8: rows start on
+//   128-byte lines; the TMA needs at least 16-byte multiples); the columns
+//   K..ld-1 hold zeros.
 //   C  is M x N float32, row-major:  element (i,j) is C[i*N + j]
 // Each function gets DEVICE pointers, launches its kernel on the default
 // stream and returns without waiting (the harness times it with CUDA events
@@ -14,12 +15,14 @@
 // (A*B)(i,j), for ANY M, N, K >= 1 - not only multiples of the tile sizes,
 // and only products k < K may count (the test with --param drop_k checks it).
 // The check multiplies the same rounded inputs in float64 and allows the
-// error of FP32 accumulation (cpu/error_bound.h, tensor_core_bound).
+// error of FP32 accumulation (cpu/error_bound.h, tensor_core_bound; FP8:
+// fp8_tensor_core_bound).
 #pragma once
 
 #include <cstdint>
 
-struct __nv_bfloat16;  // cuda_bf16.h (declared here so that plain C++ files can include this header)
+struct __nv_bfloat16;  // cuda_bf16.h
+struct __nv_fp8_e4m3;  // cuda_fp8.h (declared here so that plain C++ files can include this header)
 
 namespace student::lab11 {
 
@@ -40,5 +43,9 @@ void wgmma_tf32(const float* A, const float* Bt, std::int64_t ld, float* C, std:
 // last wave out by k-iterations (stream-K + data-parallel), partials added in a fixed order.
 void wgmma_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_t ld, float* C, std::int64_t M,
                    std::int64_t N, std::int64_t K);
+// Stage 6 (03_wgmma_sm90a.cu, Hopper only): stage 3 with FP8 e4m3 inputs (one byte; ld a multiple of
+// 128), 128-wide tiles, the tensor core's sums promoted to float32 registers every stage (128 of k).
+void wgmma_fp8(const __nv_fp8_e4m3* A, const __nv_fp8_e4m3* Bt, std::int64_t ld, float* C, std::int64_t M,
+               std::int64_t N, std::int64_t K);
 
 }  // namespace student::lab11

@@ -1,6 +1,9 @@
 // Lab 11, stage 3: Hopper's way - TMA, an mbarrier ring, wgmma, producer and
 // consumer warpgroups, persistent tiles. (Stage 4, lab11.wgmma_tf32, is the
-// same kernel with TF32 inputs: the template below.)
+// same kernel with TF32 inputs: the template below. Stage 6, lab11.wgmma_fp8,
+// with FP8 e4m3 inputs: k = 32 an instruction, 128 a stage, and the tensor
+// core's sums promoted to float32 registers after every stage, because its
+// FP8 accumulator keeps 14 significant bits: cpu/error_bound.h.)
 //
 // What changed from stage 2 (mma_sync), and why it should be faster:
 //  - wgmma.mma_async instead of mma.sync: one instruction, issued by a
@@ -35,6 +38,7 @@
 #include "solutions/lab11/lab11.h"
 
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 
 #include <algorithm>
 #include <climits>
@@ -110,7 +114,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     } else {  // a consumer: rows 64 * consumer .. +63 of each block tile
         setmaxnreg_inc<kConsumerRegs>();
         const int consumer = warpgroup - 1;
-        const int warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+        const int lane = threadIdx.x % 32;
         float acc[Tiling<BN>::kAccRegs];
 #pragma unroll
         for (int i = 0; i < Tiling<BN>::kAccRegs; ++i) acc[i] = 0.0f;
@@ -124,12 +128,28 @@ __global__ void __launch_bounds__(kThreads, 1)
                 const unsigned char* a = ring + stage * kStageBytes + consumer * 64 * kRowBytes;
                 const unsigned char* b = ring + stage * kStageBytes + kATileBytes;
                 const std::uint64_t desc_a = smem_descriptor(a), desc_b = smem_descriptor(b);
-                fence_accumulators(acc);
-                wgmma_fence();
+                if constexpr (Operand<T>::kPromote) {  // FP8 (stage 6): promote every stage
+                    // The tensor core sums this stage's 128 products from zero in its
+                    // own 14-bit accumulator; float32 registers add the stages up.
+                    float part[Tiling<BN>::kAccRegs];
+                    fence_accumulators(part);
+                    wgmma_fence();
 #pragma unroll
-                for (int s = 0; s < kSteps; ++s)  // the first product of a tile overwrites acc (scale_d = 0)
-                    Operand<T>::mma(acc, desc_a + 2 * s, desc_b + 2 * s, (kt > 0 || s > 0) ? 1 : 0);
-                wgmma_commit();
+                    for (int s = 0; s < kSteps; ++s)
+                        Operand<T>::mma(part, desc_a + 2 * s, desc_b + 2 * s, s > 0 ? 1 : 0);
+                    wgmma_commit();
+                    wgmma_wait<0>();  // part is complete (the other consumer's wgmmas keep the tensor cores busy)
+                    fence_accumulators(part);
+#pragma unroll
+                    for (int i = 0; i < Tiling<BN>::kAccRegs; ++i) acc[i] = kt > 0 ? acc[i] + part[i] : part[i];
+                } else {
+                    fence_accumulators(acc);
+                    wgmma_fence();
+#pragma unroll
+                    for (int s = 0; s < kSteps; ++s)  // the first product of a tile overwrites acc (scale_d = 0)
+                        Operand<T>::mma(acc, desc_a + 2 * s, desc_b + 2 * s, (kt > 0 || s > 0) ? 1 : 0);
+                    wgmma_commit();
+                }
                 // Keep this stage's wgmmas running, wait for the previous stage's,
                 // and hand that stage back to the producer.
                 wgmma_wait<1>();
@@ -142,15 +162,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             fence_accumulators(acc);
             if (lane == 0) mbar_arrive(&empty[previous]);
 
-            // Epilogue: thread (warp, lane) holds rows r and r + 8, columns
-            // 8j + 2(lane % 4) and +1, j < BN / 8 (wgmma's accumulator layout).
-            const int row = t.m0 + consumer * 64 + warp * 16 + lane / 4;
-            const int col = t.n0 + 2 * (lane % 4);
-#pragma unroll
-            for (int j = 0; j < BN / 8; ++j) {
-                store_pair(C, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], M, N, pairs_aligned);
-                store_pair(C, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], M, N, pairs_aligned);
-            }
+            store_tile(C, acc, t.m0, t.n0, consumer, M, N, pairs_aligned);  // (wgmma_given.cuh)
         }
     }
 #else
@@ -200,7 +212,9 @@ void launch(const T* A, const T* Bt, std::int64_t ld, float* C, std::int64_t M, 
     const std::int64_t tiles_256 = ((M + BM - 1) / BM) * ((N + 255) / 256);
     const std::int64_t tiles_128 = ((M + BM - 1) / BM) * ((N + 127) / 128);
     const double waves_256 = double((tiles_256 + sms - 1) / sms), waves_128 = double((tiles_128 + sms - 1) / sms);
-    if (0.55 * waves_128 < waves_256)
+    if constexpr (Operand<T>::kPromote)  // FP8: two sets of 64 x BN sums a consumer fit 232 registers at BN = 128 only
+        launch_tiles<T, 128>(A, Bt, ld, C, M, N, K, sms);
+    else if (0.55 * waves_128 < waves_256)
         launch_tiles<T, 128>(A, Bt, ld, C, M, N, K, sms);
     else
         launch_tiles<T, 256>(A, Bt, ld, C, M, N, K, sms);
@@ -216,6 +230,11 @@ void wgmma(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_t ld, flo
 void wgmma_tf32(const float* A, const float* Bt, std::int64_t ld, float* C, std::int64_t M, std::int64_t N,
                 std::int64_t K) {
     launch(A, Bt, ld, C, M, N, K, "lab11.wgmma_tf32");
+}
+
+void wgmma_fp8(const __nv_fp8_e4m3* A, const __nv_fp8_e4m3* Bt, std::int64_t ld, float* C, std::int64_t M,
+               std::int64_t N, std::int64_t K) {
+    launch(A, Bt, ld, C, M, N, K, "lab11.wgmma_fp8");
 }
 
 }  // namespace reference::lab11

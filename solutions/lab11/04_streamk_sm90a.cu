@@ -44,7 +44,7 @@ namespace {
 using namespace ::lab11;  // the given PTX wrappers (labs/common/hopper_ptx.cuh)
 
 // BM, the ring and the warpgroups (kThreads, kConsumers, kProducerRegs, ...),
-// Tiling<BN>, tile_origin, store_pair, sm_count and require_hopper are stage
+// Tiling<BN>, tile_origin, store_tile, sm_count and require_hopper are stage
 // 3's, given in labs/common/wgmma_given.cuh.
 constexpr int BK = 64;  // bf16: 64 elements = the 128 bytes of the swizzle
 
@@ -206,7 +206,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     } else {
         setmaxnreg_inc<kConsumerRegs>();
         const int consumer = warpgroup - 1, t = threadIdx.x % 128;
-        const int warp = t / 32, lane = t % 32;
+        const int lane = t % 32;
         float acc[Tiling<BN>::kAccRegs];
 #pragma unroll
         for (int i = 0; i < Tiling<BN>::kAccRegs; ++i) acc[i] = 0.0f;
@@ -245,13 +245,7 @@ __global__ void __launch_bounds__(kThreads, 1)
             }
             if (u.ke < s.k_tiles) add_partials<BN>(s, acc, u, consumer, t);
             const TileOrigin o = tile_origin<BN>(u.tile, s.tiles_m, s.tiles_n);
-            const int row = o.m0 + consumer * 64 + warp * 16 + lane / 4;
-            const int col = o.n0 + 2 * (lane % 4);
-#pragma unroll
-            for (int j = 0; j < BN / 8; ++j) {
-                store_pair(C, row, col + 8 * j, acc[4 * j], acc[4 * j + 1], M, N, pairs_aligned);
-                store_pair(C, row + 8, col + 8 * j, acc[4 * j + 2], acc[4 * j + 3], M, N, pairs_aligned);
-            }
+            store_tile(C, acc, o.m0, o.n0, consumer, M, N, pairs_aligned);
         }
     }
 #else

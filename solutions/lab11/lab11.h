@@ -7,7 +7,8 @@
 
 #include <cstdint>
 
-struct __nv_bfloat16;  // cuda_bf16.h (declared here so that plain C++ files can include this header)
+struct __nv_bfloat16;  // cuda_bf16.h
+struct __nv_fp8_e4m3;  // cuda_fp8.h (declared here so that plain C++ files can include this header)
 
 namespace reference::lab11 {
 
@@ -27,5 +28,8 @@ void wgmma_tf32(const float* A, const float* Bt, std::int64_t ld, float* C, std:
 // deterministic (partials added in a fixed order).
 void wgmma_streamk(const __nv_bfloat16* A, const __nv_bfloat16* Bt, std::int64_t ld, float* C, std::int64_t M,
                    std::int64_t N, std::int64_t K);
+// Stage 6 (sm_90a): stage 3 with FP8 e4m3 inputs, the tensor core's sums promoted to float32 every stage.
+void wgmma_fp8(const __nv_fp8_e4m3* A, const __nv_fp8_e4m3* Bt, std::int64_t ld, float* C, std::int64_t M,
+               std::int64_t N, std::int64_t K);
 
 }  // namespace reference::lab11

@@ -4,7 +4,7 @@
 // ones, and big shapes that are multiples of nothing; the reduced precision is
 // real (the results fail the FP32 check against the unrounded inputs) and
 // reported; and a kernel that leaves out the last products of every sum fails
-// the bound. Fresh U(-1,1) inputs and a poisoned C for every run
+// the bound (FP8: the bound of its promoted 14-bit sums). Fresh U(-1,1) inputs and a poisoned C for every run
 // (tests/stage_check.h). The Hopper stages' test cases are named
 // "(needs sm_90)": tests/main.cpp skips them, with the reason, on other GPUs.
 #include <cmath>
@@ -91,19 +91,29 @@ const mml::Stage& stage_named(const char* name) {  // (a char*: no temporary for
 
 // A kernel told K - drop instead of K (--param drop_k, harness/stages/lab11/adapters.h)
 // leaves out the last `drop` products of every sum: the check must fail it.
-void check_dropped_products_fail(const char* stage) {
+struct DropCase {
+    Shape shape;
+    long long drop;
+    const char* what;
+};
+const std::vector<DropCase> kDropCases = {
+    {{130, 260, 264}, 8, "the last partial k-tile (8 of 264)"},
+    {{130, 260, 320}, 64, "the last whole k-tile of 64"},
+    {{64, 64, 1024}, 8, "8 of 1024 products"},
+};
+// FP8's bound (fp8_tensor_core_bound) is about 3 % of |A~||B~|: it sees 8
+// missing products out of 264 (their sum is ~0.9 x sqrt(8) against a bound
+// of ~2.1) and a missing stage of 128 at any K, but not 8 out of 1024 - the
+// tensor core's 14-bit sums may lose as much.
+const std::vector<DropCase> kFp8DropCases = {
+    {{130, 260, 264}, 8, "the last partial k-stage (8 of 264)"},
+    {{130, 260, 384}, 128, "the last whole stage of 128"},
+    {{64, 64, 1024}, 128, "128 of 1024 products"},
+};
+
+void check_dropped_products_fail(const char* stage, const std::vector<DropCase>& cases = kDropCases) {
     const std::string name = stage;  // (streamed into the messages as text, not as a pointer)
-    struct Case {
-        Shape shape;
-        long long drop;
-        const char* what;
-    };
-    const Case cases[] = {
-        {{130, 260, 264}, 8, "the last partial k-tile (8 of 264)"},
-        {{130, 260, 320}, 64, "the last whole k-tile of 64"},
-        {{64, 64, 1024}, 8, "8 of 1024 products"},
-    };
-    for (const Case& c : cases) {
+    for (const DropCase& c : cases) {
         StageParams p;
         p.values["drop_k"] = c.drop;
         const mml::CheckResult r = run(stage_named(stage), c.shape, p);
@@ -163,7 +173,17 @@ TEST_SUITE("gpu-lab11") {
         REQUIRE_MESSAGE(gpu_is_hopper(), "wgmma and TMA need a Hopper GPU (tests/main.cpp skips this test)");
         check_all("lab11.wgmma_streamk");
     }
+    TEST_CASE("lab11.wgmma_fp8: FP8 e4m3, sums promoted every stage (needs sm_90)") {
+        REQUIRE_MESSAGE(gpu_is_hopper(), "wgmma and TMA need a Hopper GPU (tests/main.cpp skips this test)");
+        check_all("lab11.wgmma_fp8");
+    }
     TEST_CASE("lab11.cublas_bf16: the peer (needs sm_80)") { check_stage("lab11.cublas_bf16"); }
+    // cuBLASLt's FP8 kernels with dimensions as they come and, where it has
+    // none, padded to 16 (peers/peer_cublaslt_fp8.cu): both paths.
+    TEST_CASE("lab11.cublaslt_fp8: the FP8 peer (needs sm_90)") {
+        check_stage("lab11.cublaslt_fp8");
+        check_stage_on("lab11.cublaslt_fp8", tile_edge_shapes());
+    }
     TEST_CASE("lab11.cublas_tf32: the TF32 peer (needs sm_80)") { check_stage("lab11.cublas_tf32"); }
 
     // Separate test cases so that slow runs (compute-sanitizer) can leave them
@@ -173,6 +193,10 @@ TEST_SUITE("gpu-lab11") {
     TEST_CASE("lab11.wgmma: big odd shapes (needs sm_90)") { check_stage_on("lab11.wgmma", big_odd_shapes()); }
     TEST_CASE("lab11.wgmma_tf32: big odd shapes (needs sm_90)") {
         check_stage_on("lab11.wgmma_tf32", big_odd_shapes());
+    }
+    TEST_CASE("lab11.wgmma_fp8: big odd shapes (needs sm_90)") { check_stage_on("lab11.wgmma_fp8", big_odd_shapes()); }
+    TEST_CASE("lab11.wgmma_fp8: big odd shapes, long K (needs sm_90)") {
+        check_stage_on("lab11.wgmma_fp8", long_k_shapes());
     }
     TEST_CASE("lab11.wgmma_streamk: big odd shapes, the last wave shared out (needs sm_90)") {
         if (check_stage_on("lab11.wgmma_streamk", big_odd_shapes()))
@@ -227,6 +251,9 @@ TEST_SUITE("gpu-lab11") {
     TEST_CASE("lab11.wgmma_streamk: leaving out products fails the check (needs sm_90)") {
         check_dropped_products_fail("lab11.wgmma_streamk");
     }
+    TEST_CASE("lab11.wgmma_fp8: leaving out products fails the check (needs sm_90)") {
+        check_dropped_products_fail("lab11.wgmma_fp8", kFp8DropCases);
+    }
     TEST_CASE("lab11.wgmma_tf32: leaving out products fails the check (needs sm_90)") {
         check_dropped_products_fail("lab11.wgmma_tf32");
     }
@@ -238,6 +265,13 @@ TEST_SUITE("gpu-lab11") {
         check_precision_shows("lab11.wmma_bf16", 3e-4, 1e-2);
     }
     TEST_CASE("lab11.cublas_bf16 is really bf16 (needs sm_80)") { check_precision_shows("lab11.cublas_bf16", 3e-4, 1e-2); }
+    // e4m3 keeps 4 significant bits (u = 2^-4).
+    TEST_CASE("lab11.wgmma_fp8 is really FP8 e4m3 (needs sm_90)") {
+        check_precision_shows("lab11.wgmma_fp8", 5e-3, 0.16);
+    }
+    TEST_CASE("lab11.cublaslt_fp8 is really FP8 e4m3 (needs sm_90)") {
+        check_precision_shows("lab11.cublaslt_fp8", 5e-3, 0.16);
+    }
     TEST_CASE("lab11.wgmma_tf32 is really TF32 (needs sm_90)") {
         check_precision_shows("lab11.wgmma_tf32", 4e-5, 1.5e-3);
     }

@@ -10,6 +10,7 @@ namespace {
 
 using mml::ReferenceRegistrar;
 using mml::lab11::on_bf16;
+using mml::lab11::on_e4m3;
 using mml::lab11::on_tf32;
 namespace ref = reference::lab11;
 
@@ -18,5 +19,6 @@ ReferenceRegistrar mma_sync("lab11.mma_sync", on_bf16(ref::mma_sync));
 ReferenceRegistrar wgmma("lab11.wgmma", on_bf16(ref::wgmma));
 ReferenceRegistrar wgmma_tf32("lab11.wgmma_tf32", on_tf32(ref::wgmma_tf32));
 ReferenceRegistrar wgmma_streamk("lab11.wgmma_streamk", on_bf16(ref::wgmma_streamk));
+ReferenceRegistrar wgmma_fp8("lab11.wgmma_fp8", on_e4m3(ref::wgmma_fp8));
 
 }  // namespace

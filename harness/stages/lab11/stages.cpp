@@ -1,10 +1,12 @@
 // Lab 11 - tensor cores, from WMMA to Hopper's wgmma: WMMA bf16, mma.sync +
 // ldmatrix + cp.async, wgmma + TMA + mbarrier (warp-specialized, persistent),
-// its TF32 variant, its stream-K scheduler, and cuBLAS bf16 and TF32 as the peers.
+// its TF32 variant, its stream-K scheduler, its FP8 (e4m3) rung, and cuBLAS
+// bf16 and TF32 and cuBLASLt FP8 as the peers.
 //
 // Every stage rounds A and B (bf16 or TF32) before multiplying: the check
 // compares with the float64 product of the ROUNDED inputs under the FP32
-// accumulation bound (tensor_core_bound), and the table adds the error
+// accumulation bound (tensor_core_bound; FP8: fp8_tensor_core_bound, the
+// tensor core's 14-bit sums promoted every 128 of k), and the table adds the error
 // against the unrounded inputs (Stage::input_rounding). The rounding, and
 // the conversion of A and B into the kernels' layout, happen before the
 // timed call (Stage::prepare), for the peers as for the lab's kernels: the
@@ -21,6 +23,7 @@
 #include "harness/targets.h"
 #include "labs/lab11/lab11.h"
 #include "peers/peer_cublas_lowp.h"
+#include "peers/peer_cublaslt_fp8.h"
 
 namespace {
 
@@ -57,7 +60,10 @@ Stage lowp_stage(const char* name, const char* summary, MatmulFn student, Matmul
     Stage s = make_stage(11, name, summary, std::move(student), std::move(peer));
     s.input_rounding = format;
     s.prepare = prepare_as(format);
-    s.bound = [](Shape shape, const StageParams&) { return tensor_core_bound(shape); };
+    if (format == InputRounding::E4m3)
+        s.bound = [](Shape shape, const StageParams&) { return fp8_tensor_core_bound(shape); };
+    else
+        s.bound = [](Shape shape, const StageParams&) { return tensor_core_bound(shape); };
     return s;
 }
 
@@ -77,6 +83,20 @@ void add_cublas(Registry& reg, const char* name, InputRounding format, const cha
                          },
                          format);
     s.describe_library = peers::cublas_lowp_description;
+    reg.add(std::move(s));
+}
+
+// cuBLASLt FP8 (e4m3 in, FP32 out): Hopper and later only (FP8 tensor cores: sm_89 and newer;
+// its TN kernels here are asked on sm_90).
+void add_cublaslt_fp8(Registry& reg) {
+    Stage s = lowp_stage("cublaslt_fp8", "the FP8 peer: cuBLASLt, e4m3 inputs, FP32 accumulation (no fast accumulation)",
+                         {},
+                         [](const float* A, const float* B, float* C, Shape shape, const StageParams&) {
+                             peers::cublaslt_fp8_gemm(gpu::lowp_operands_for(A, B, shape, InputRounding::E4m3), C);
+                         },
+                         InputRounding::E4m3);
+    s.describe_library = peers::cublaslt_fp8_description;
+    s.unavailable = needs_hopper;
     reg.add(std::move(s));
 }
 
@@ -117,6 +137,7 @@ TargetVerdict judge_lab11(const std::vector<Measurement>& rows) {
 Registrar lab11_stages([](Registry& reg) {
     namespace st = student::lab11;
     using lab11::on_bf16;
+    using lab11::on_e4m3;
     using lab11::on_tf32;
     add_stage(reg, "wmma_bf16", on_bf16(st::wmma_bf16), InputRounding::Bf16,
               "WMMA 16x16x16, bf16 in, FP32 sums, 128x128 block tile through shared memory", false);
@@ -132,6 +153,10 @@ Registrar lab11_stages([](Registry& reg) {
     add_stage(reg, "wgmma_streamk", on_bf16(st::wgmma_streamk), InputRounding::Bf16,
               "stage 3 + a persistent stream-K/data-parallel scheduler for the last wave (fixed reduction order)",
               true);
+    add_stage(reg, "wgmma_fp8", on_e4m3(st::wgmma_fp8), InputRounding::E4m3,
+              "the top rung: stage 3 with FP8 e4m3 inputs (wgmma 64x128x32), sums promoted to FP32 every 128 of k",
+              true);
+    add_cublaslt_fp8(reg);
 
     Lab lab;
     lab.number = 11;
