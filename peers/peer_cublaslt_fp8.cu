@@ -44,12 +44,12 @@ constexpr std::size_t kWorkspaceBytes = 32u << 20;  // what NVIDIA's samples giv
 struct Context {
     cublasLtHandle_t handle = nullptr;
     gpu::DeviceBuffer<unsigned char> workspace{kWorkspaceBytes};
-    gpu::DeviceBuffer<float> ones{2};
+    gpu::DeviceBuffer<float> one{1};  // the A and B scale (a cudaMalloc'd pointer: cuBLASLt checks alignment)
     gpu::DeviceBuffer<float> scratch;  // the padded product, where it is needed
     Context() {
         check(cublasLtCreate(&handle), "cublasLtCreate");
-        const float one[2] = {1.0f, 1.0f};
-        CUDA_CHECK(cudaMemcpy(ones.get(), one, sizeof one, cudaMemcpyHostToDevice));
+        const float value = 1.0f;
+        CUDA_CHECK(cudaMemcpy(one.get(), &value, sizeof value, cudaMemcpyHostToDevice));
     }
 };
 Context& context() {
@@ -59,10 +59,13 @@ Context& context() {
 
 // One matmul description and its algorithm for m x n x k, kept: the
 // heuristic query is host work of tens of microseconds.
+constexpr int kCandidates = 8;
 struct Plan {
     cublasLtMatmulDesc_t op = nullptr;
     cublasLtMatrixLayout_t a = nullptr, b = nullptr, d = nullptr;
-    cublasLtMatmulAlgo_t algo{};
+    cublasLtMatmulHeuristicResult_t algos[kCandidates]{};  // the heuristic's best first
+    int count = 0;
+    int chosen = 0;  // the first that ran (a later one where an earlier said "not supported")
     bool found = false;
 };
 
@@ -73,11 +76,10 @@ Plan make_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t ld, 
     const cublasOperation_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
     check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "TRANSA");
     check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "TRANSB");
-    const float* scale = ctx.ones.get();
+    const float* scale = ctx.one.get();
     check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &scale, sizeof scale),
           "A_SCALE_POINTER");
-    const float* scale_b = ctx.ones.get() + 1;
-    check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale_b, sizeof scale_b),
+    check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &scale, sizeof scale),
           "B_SCALE_POINTER");
     const std::int8_t fast_accumulation = 0;
     check(cublasLtMatmulDescSetAttribute(p.op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulation,
@@ -92,18 +94,16 @@ Plan make_plan(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t ld, 
     check(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
                                                sizeof workspace),
           "MAX_WORKSPACE_BYTES");
-    cublasLtMatmulHeuristicResult_t result{};
-    int returned = 0;
     const cublasStatus_t st =
-        cublasLtMatmulAlgoGetHeuristic(ctx.handle, p.op, p.a, p.b, p.d, p.d, pref, 1, &result, &returned);
+        cublasLtMatmulAlgoGetHeuristic(ctx.handle, p.op, p.a, p.b, p.d, p.d, pref, kCandidates, p.algos, &p.count);
     cublasLtMatmulPreferenceDestroy(pref);
-    p.found = st == CUBLAS_STATUS_SUCCESS && returned > 0;
     if (st != CUBLAS_STATUS_SUCCESS && st != CUBLAS_STATUS_NOT_SUPPORTED) check(st, "cublasLtMatmulAlgoGetHeuristic");
-    if (p.found) p.algo = result.algo;
+    if (st != CUBLAS_STATUS_SUCCESS) p.count = 0;
+    p.found = p.count > 0;
     return p;
 }
 
-const Plan& plan_for(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t ld, std::int64_t ldd) {
+Plan& plan_for(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t ld, std::int64_t ldd) {
     static auto* plans = new std::map<std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t>, Plan>;
     const auto key = std::make_tuple(m, n, k, ld, ldd);
     auto it = plans->find(key);
@@ -111,11 +111,19 @@ const Plan& plan_for(std::int64_t m, std::int64_t n, std::int64_t k, std::int64_
     return it->second;
 }
 
-cublasStatus_t run(const Plan& p, const void* a, const void* b, float* d) {
+// Runs the chosen candidate; one that says "not supported" (which the
+// heuristic can offer and the call refuse) moves the choice to the next.
+cublasStatus_t run(Plan& p, const void* a, const void* b, float* d) {
     Context& ctx = context();
     const float alpha = 1.0f, beta = 0.0f;
-    return cublasLtMatmul(ctx.handle, p.op, &alpha, a, p.a, b, p.b, &beta, d, p.d, d, p.d, &p.algo,
-                          ctx.workspace.get(), kWorkspaceBytes, nullptr);
+    cublasStatus_t st = CUBLAS_STATUS_NOT_SUPPORTED;
+    for (; p.chosen < p.count; ++p.chosen) {
+        st = cublasLtMatmul(ctx.handle, p.op, &alpha, a, p.a, b, p.b, &beta, d, p.d, d, p.d, &p.algos[p.chosen].algo,
+                            ctx.workspace.get(), kWorkspaceBytes, nullptr);
+        if (st != CUBLAS_STATUS_NOT_SUPPORTED) return st;
+    }
+    p.found = false;
+    return st;
 }
 
 }  // namespace
@@ -127,7 +135,7 @@ void cublaslt_fp8_gemm(const gpu::LowpOperands& ops, float* C) {
     if (s.M > kIntMax || s.N > kIntMax || ops.ld > kIntMax)
         throw std::runtime_error("cuBLASLt FP8: this shape is too large (32-bit dimensions)");
     // As they are: C itself is the column-major N x M result.
-    const Plan& direct = plan_for(s.N, s.M, ops.ld, ops.ld, s.N);
+    Plan& direct = plan_for(s.N, s.M, ops.ld, ops.ld, s.N);
     if (direct.found) {
         const cublasStatus_t st = run(direct, ops.Bt, ops.A, C);
         if (st != CUBLAS_STATUS_NOT_SUPPORTED) return check(st, "cublasLtMatmul");
@@ -135,7 +143,7 @@ void cublaslt_fp8_gemm(const gpu::LowpOperands& ops, float* C) {
     // Padded: the operands' rows up to multiples of 16 (zeros), into scratch.
     const std::int64_t pad = ops.rows_padded_to;
     const std::int64_t m = (s.N + pad - 1) / pad * pad, n = (s.M + pad - 1) / pad * pad;
-    const Plan& padded = plan_for(m, n, ops.ld, ops.ld, m);
+    Plan& padded = plan_for(m, n, ops.ld, ops.ld, m);
     if (!padded.found)
         throw std::runtime_error("cuBLASLt FP8 has no kernel for " + std::to_string(m) + " x " + std::to_string(n) +
                                  " x " + std::to_string(ops.ld) + " (TN, e4m3, FP32 out) on this GPU");
