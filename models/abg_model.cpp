@@ -102,7 +102,10 @@ double predict_run(const RunInputs& in, const std::vector<double>& widths, const
     for (std::size_t k = 0; k < S; ++k) {
         const double a = bytes_a[k] > 0 ? in.alpha_a + bytes_a[k] * in.beta_a : 0.0;
         const double b = bytes_b[k] > 0 ? in.alpha_b + bytes_b[k] * in.beta_b : 0.0;
-        comm[k] = (in.parallel ? std::max(a, b) : a + b) * (overlap && k > 0 ? in.comm_beside : 1.0);
+        double both = in.parallel ? std::max(a, b) : a + b;
+        if (in.parallel && bytes_a[k] > 0 && bytes_b[k] > 0 && in.beta_ab > 0)
+            both = std::max(both, in.alpha_ab + (bytes_a[k] + bytes_b[k]) * in.beta_ab);
+        comm[k] = both * (overlap && k > 0 ? in.comm_beside : 1.0);
         // With overlap, product k runs beside step k+1's transfers, if any.
         const bool beside = overlap && k + 1 < S && bytes_a[k + 1] + bytes_b[k + 1] > 0;
         const double slow = beside && in.gamma_step > 0 ? in.gamma_beside / in.gamma_step : 1.0;
