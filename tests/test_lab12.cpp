@@ -278,6 +278,14 @@ TEST_SUITE("lab12-given") {
         in.beta_ab = 0.4e-11;  // 250 GB/s together: the longer alone
         CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (one + comp)));
         in.alpha_ab = in.beta_ab = 0;
+        // The first step split in two halves (the copy transport): only the first half's transfers are not
+        // hidden (a quarter of the product runs beside the second half); without overlap, no split.
+        const double half = 1e-5 + 2e5 * 1e-11;
+        CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(one + 2 * comp * 1.1 + comp));
+        in.split_first = true;
+        CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(half + 2 * comp * 1.1 + comp));
+        CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (one + comp)));
+        in.split_first = false;
         in.parallel = false;
         // Nothing to move: the products alone, no alpha, overlap or not.
         const std::vector<double> none = {0, 0, 0};

@@ -202,6 +202,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     in.parallel = peers != nullptr;  // copy_step: B on the side stream beside A
     in.alpha_ab = lab.alpha;
     in.beta_ab = lab.beta;
+    in.split_first = peers && splits_first_step(g);
     in.comm_beside = t_move > 0 ? t_move_beside / t_move : 1.0;
     const double flops_w = 2.0 * m * n * w;
     in.gamma_first = flops_w > 0 ? t_first / flops_w : 0.0;
@@ -217,6 +218,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     }
     const double predicted = model::predict_run(in, widths, bytes_a, bytes_b, g.overlap);
     out.add("model_seconds", all_reduce(predicted, MPI_MAX));
+    out.add("split_first", all_reduce(in.split_first ? 1.0 : 0.0, MPI_MAX));  // on any rank
     out.add("model_alpha_a", all_reduce(in.alpha_a, MPI_MAX)).add("model_beta_a", all_reduce(in.beta_a, MPI_MAX));
     out.add("model_alpha_b", all_reduce(in.alpha_b, MPI_MAX)).add("model_beta_b", all_reduce(in.beta_b, MPI_MAX));
     out.add("model_alpha_ab", all_reduce(in.alpha_ab, MPI_MAX)).add("model_beta_ab", all_reduce(in.beta_ab, MPI_MAX));
@@ -268,6 +270,7 @@ std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape
         in.rows = static_cast<double>(m);
         in.cols = static_cast<double>(n);
         t.panels = summa_panels(shape, g.L.grid, c);
+        in.split_first = splits_first_step(t);
         std::vector<double> widths, bytes_a, bytes_b;
         for (std::size_t k = 0; k < t.panels.size(); ++k) {
             widths.push_back(static_cast<double>(t.panels[k].width()));
