@@ -19,7 +19,9 @@
 // instructors' solutions/lab12/summa_nccl.cu): step s's panels land in buffer s % 2 on
 // the communication stream while step s-1 is multiplied. The B panel's copy
 // forks onto a stream of its own and joins back, so that the A and B panels
-// (from two different owners on a 2-D grid) move on two copy engines at once. A rank that owns a
+// (from two different owners on a 2-D grid) move on two copy engines at once (measured: no faster
+// than one after the other - they share the receiving GPU's links; the
+// first step may go in two halves, splits_first_step). A rank that owns a
 // panel multiplies it where it lies (no copy), unless always_broadcast asks
 // for the copies anyway (one GPU then copies from itself: the tests).
 #pragma once
