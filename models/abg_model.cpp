@@ -99,14 +99,31 @@ double predict_run(const RunInputs& in, const std::vector<double>& widths, const
                    const std::vector<double>& bytes_b, bool overlap) {
     const std::size_t S = std::min(widths.size(), std::min(bytes_a.size(), bytes_b.size()));
     std::vector<double> comm(S), comp(S);
+    // A step's transfers of `part` of its panels' bytes (each moving panel pays its alpha).
+    auto moving = [&](std::size_t k, double part) {
+        const double ba = bytes_a[k] * part, bb = bytes_b[k] * part;
+        const double a = ba > 0 ? in.alpha_a + ba * in.beta_a : 0.0;
+        const double b = bb > 0 ? in.alpha_b + bb * in.beta_b : 0.0;
+        double both = in.parallel ? std::max(a, b) : a + b;
+        if (in.parallel && ba > 0 && bb > 0 && in.beta_ab > 0) both = std::max(both, in.alpha_ab + (ba + bb) * in.beta_ab);
+        return both;
+    };
     for (std::size_t k = 0; k < S; ++k) {
-        const double a = bytes_a[k] > 0 ? in.alpha_a + bytes_a[k] * in.beta_a : 0.0;
-        const double b = bytes_b[k] > 0 ? in.alpha_b + bytes_b[k] * in.beta_b : 0.0;
-        comm[k] = (in.parallel ? std::max(a, b) : a + b) * (overlap && k > 0 ? in.comm_beside : 1.0);
+        comm[k] = moving(k, 1.0) * (overlap && k > 0 ? in.comm_beside : 1.0);
         // With overlap, product k runs beside step k+1's transfers, if any.
         const bool beside = overlap && k + 1 < S && bytes_a[k + 1] + bytes_b[k + 1] > 0;
         const double slow = beside && in.gamma_step > 0 ? in.gamma_beside / in.gamma_step : 1.0;
         comp[k] = 2.0 * in.rows * in.cols * widths[k] * (k == 0 ? in.gamma_first : in.gamma_step) * slow;
+    }
+    if (in.split_first && overlap && S > 0 && bytes_a[0] + bytes_b[0] > 0) {
+        // The first step in two halves of its bytes; C's top-left quarter
+        // multiplied after the first, the other three after the second (both
+        // in buffer 0: step 2's transfers wait for the second, as in the run).
+        const double c_half = moving(0, 0.5), q = comp[0];
+        comm.insert(comm.begin(), c_half);
+        comm[1] = c_half;
+        comp.insert(comp.begin(), q / 4);
+        comp[1] = 3 * q / 4;
     }
     return pipeline_time(comm, comp, overlap);
 }

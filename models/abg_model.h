@@ -126,7 +126,9 @@ double pipeline_time(const std::vector<double>& comm, const std::vector<double>&
 //   panel  alpha_b + n beta_b  (the run's transport - NCCL broadcasts or
 //   copy-engine copies - at this P, each panel timed alone at a 1-wide and at
 //   the widest width); the two run one after the other (NCCL: one stream) or
-//   side by side (the copy engines: `parallel`, the step costs the longer);
+//   side by side (the copy engines: `parallel`, the step costs the longer -
+//   or, where both move, alpha_ab + (its A and B bytes) beta_ab if that is
+//   longer: the two copies, timed together, share the receiving GPU's links);
 //   a step's product of width w costs  2 m n w gamma, gamma timed on the
 //   panel shape run: the first product (C written only), a later one alone
 //   (C read and written), and a later one with a step's transfers started
@@ -136,10 +138,15 @@ double pipeline_time(const std::vector<double>& comm, const std::vector<double>&
 //   alone (measured in the same pair: NCCL's kernels wait for SMs the
 //   product holds; copy engines share the memory with it).
 // With overlap, product k runs beside step k+1's transfers and step k's
-// transfers (k >= 1) beside product k-1.
+// transfers (k >= 1) beside product k-1. split_first (the copy transport's
+// first step, splits_first_step in labs/common/lab12_copy.h): the first
+// step's transfers go in two halves, a quarter of its product after the
+// first half, the rest after the second.
 struct RunInputs {
     double alpha_a = 0, beta_a = 0, alpha_b = 0, beta_b = 0;
     bool parallel = false;
+    double alpha_ab = 0, beta_ab = 0;  // parallel: A and B moving together (0: not measured)
+    bool split_first = false;
     double comm_beside = 1;
     double gamma_first = 0, gamma_step = 0, gamma_beside = 0;
     double rows = 0, cols = 0;  // this rank's block of C

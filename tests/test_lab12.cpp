@@ -267,6 +267,25 @@ TEST_SUITE("lab12-given") {
         // Side by side (two copy engines), a step's transfers cost the longer of the two.
         in.parallel = true;
         CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (one + comp)));
+        // Both timed together (they share the receiving GPU's links): a step that moves both costs that time
+        // where it is longer than either alone, the longer alone where not; a step moving one panel, that one.
+        in.alpha_ab = 1e-5;
+        in.beta_ab = 0.8e-11;  // 125 GB/s for the two together, 100 GB/s each alone
+        const double together = 1e-5 + 8e5 * 0.8e-11, zero3[] = {0, 0, 0};
+        CHECK(together > one);
+        CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (together + comp)));
+        CHECK(md::predict_run(in, w, a, {zero3, zero3 + 3}, false) == doctest::Approx(3 * (one + comp)));
+        in.beta_ab = 0.4e-11;  // 250 GB/s together: the longer alone
+        CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (one + comp)));
+        in.alpha_ab = in.beta_ab = 0;
+        // The first step split in two halves (the copy transport): only the first half's transfers are not
+        // hidden (a quarter of the product runs beside the second half); without overlap, no split.
+        const double half = 1e-5 + 2e5 * 1e-11;
+        CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(one + 2 * comp * 1.1 + comp));
+        in.split_first = true;
+        CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(half + 2 * comp * 1.1 + comp));
+        CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (one + comp)));
+        in.split_first = false;
         in.parallel = false;
         // Nothing to move: the products alone, no alpha, overlap or not.
         const std::vector<double> none = {0, 0, 0};

@@ -19,7 +19,9 @@
 // instructors' solutions/lab12/summa_nccl.cu): step s's panels land in buffer s % 2 on
 // the communication stream while step s-1 is multiplied. The B panel's copy
 // forks onto a stream of its own and joins back, so that the A and B panels
-// (from two different owners on a 2-D grid) move on two copy engines at once. A rank that owns a
+// (from two different owners on a 2-D grid) move on two copy engines at once (measured: no faster
+// than one after the other - they share the receiving GPU's links; the
+// first step may go in two halves, splits_first_step). A rank that owns a
 // panel multiplies it where it lies (no copy), unless always_broadcast asks
 // for the copies anyway (one GPU then copies from itself: the tests).
 #pragma once
@@ -75,5 +77,21 @@ StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s
                        int moves = kMoveBoth);
 // Bytes of the panels `moves` picks that this rank receives in step s (0 where it owns them).
 double copy_step_bytes(const GpuSumma& g, std::size_t s, int moves = kMoveBoth);
+
+// Part of step s's copies, as copy_step: rows [r0, r1) of the A panel and
+// columns [c0, c1) of the B panel, each where copy_step puts it (the
+// operands returned are the whole panels'). What the first step's split uses.
+StepOperands copy_step_part(const GpuSumma& g, const PeerBlocks& peers, std::size_t s, cudaStream_t stream,
+                            std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1, int moves = kMoveBoth);
+
+// Whether the first step runs split (the reference's summa_copy; the model
+// predicts it so, abg_model.h): with overlap, only the first step's copies
+// are not hidden behind a product, so they go in two halves - the top rows
+// of the A panel and the left columns of the B panel first, then the rest -
+// and C's top-left quarter is multiplied while the second half moves (the
+// other three quarters after it). Each quarter of C is written once, so no
+// pass over C is added. With cuBLAS's tile (the kernels of labs 8 and 11
+// have alignment rules of their own), overlap on, and something to copy.
+bool splits_first_step(const GpuSumma& g);
 
 }  // namespace mml::lab12

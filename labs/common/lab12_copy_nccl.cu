@@ -73,25 +73,39 @@ double copy_step_bytes(const GpuSumma& g, std::size_t s, int moves) {
            ((moves & kMoveB) && copies_b(g, p) ? w * g.L.cols() * es : 0.0);
 }
 
+bool splits_first_step(const GpuSumma& g) {
+    return g.overlap && !g.panels.empty() && g.gemm && g.gemm->kernel() == TileKernel::Cublas && copy_step_bytes(g, 0) > 0;
+}
+
 StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s, cudaStream_t stream, int moves) {
+    return copy_step_part(g, peers, s, stream, 0, g.L.rows(), 0, g.L.cols(), moves);
+}
+
+StepOperands copy_step_part(const GpuSumma& g, const PeerBlocks& peers, std::size_t s, cudaStream_t stream,
+                            std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1, int moves) {
     const Layout& L = g.L;
     const Panel& p = g.panels[s];
-    const std::int64_t m = L.rows(), n = L.cols(), w = p.width();
+    const std::int64_t n = L.cols(), w = p.width();
     const std::size_t es = g.elem_bytes;
     const int buf = static_cast<int>(s % 2);
     StepOperands op;
     bool joins = false;
     // B first, forked onto the side stream (it then runs beside A's copy):
     // the w rows from k0 of the owner's B block (in my process column: my
-    // columns), contiguous already.
+    // columns), contiguous already where all n columns move.
     const int b_rank = rank_at(L.grid, p.b_owner, L.col);
     const Layout& lb = peers.layout(b_rank);
     const char* b_src = static_cast<const char*>(peers.B(b_rank)) + (p.k0 - lb.kb0) * n * es;
     if (copies_b(g, p)) {
-        if (n > 0 && w > 0 && (moves & kMoveB)) {
+        if (c1 > c0 && w > 0 && (moves & kMoveB)) {
             CUDA_CHECK(cudaEventRecord(peers.fork(), stream));
             CUDA_CHECK(cudaStreamWaitEvent(peers.side(), peers.fork(), 0));
-            CUDA_CHECK(cudaMemcpyAsync(g.b_panel[buf], b_src, w * n * es, cudaMemcpyDeviceToDevice, peers.side()));
+            char* dst = static_cast<char*>(g.b_panel[buf]) + c0 * es;
+            if (c1 - c0 == n)
+                CUDA_CHECK(cudaMemcpyAsync(dst, b_src, w * n * es, cudaMemcpyDeviceToDevice, peers.side()));
+            else
+                CUDA_CHECK(cudaMemcpy2DAsync(dst, n * es, b_src + c0 * es, n * es, (c1 - c0) * es, w,
+                                             cudaMemcpyDeviceToDevice, peers.side()));
             CUDA_CHECK(cudaEventRecord(peers.join(), peers.side()));
             joins = true;
         }
@@ -105,8 +119,9 @@ StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s
     const Layout& la = peers.layout(a_rank);
     const char* a_src = static_cast<const char*>(peers.A(a_rank)) + (p.k0 - la.ka0) * es;
     if (copies_a(g, p)) {
-        if (m > 0 && w > 0 && (moves & kMoveA))
-            CUDA_CHECK(cudaMemcpy2DAsync(g.a_panel[buf], w * es, a_src, la.a_depth() * es, w * es, m,
+        if (r1 > r0 && w > 0 && (moves & kMoveA))
+            CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(g.a_panel[buf]) + r0 * w * es, w * es,
+                                         a_src + r0 * la.a_depth() * es, la.a_depth() * es, w * es, r1 - r0,
                                          cudaMemcpyDeviceToDevice, stream));
         op.a = g.a_panel[buf];
         op.lda = w;

@@ -49,6 +49,7 @@ public:
     void run(const void* A, std::int64_t lda, const void* B, std::int64_t ldb, float* C, std::int64_t ldc,
              std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate);
     cudaStream_t stream() const { return stream_; }
+    TileKernel kernel() const { return kernel_; }
     std::string describe() const;  // "cuBLAS 13.0.0 SGEMM (FP32, tensor cores off)"
 
 private:

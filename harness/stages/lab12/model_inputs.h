@@ -2,7 +2,8 @@
 // measured in the same launch just before the timed repetitions, on the
 // run's own blocks, panels, streams and transport (models/abg_model.h,
 // RunInputs): the transport's time for a step's A panel and B panel, each
-// alone, at a 1-wide and at the widest panel (alpha, beta of each), the tile
+// alone, at a 1-wide and at the widest panel (alpha, beta of each; the copy
+// engines' also both together, where a step moves both here), the tile
 // product's time at the panel shapes run alone and beside a step's transfers (gamma),
 // launched as the pipeline launches them (the product first, then the transfers). Each rank predicts its run
 // (model::predict_run); the slowest prediction is the model's time. Nothing
@@ -25,7 +26,7 @@ double transfer_bytes(const GpuSumma& g, const PeerBlocks* peers, std::size_t s,
 
 // Measures the inputs (collective; uses and overwrites g's buffers and C)
 // and adds them to `out`: model_alpha_a, model_beta_a, model_alpha_b,
-// model_beta_b (s, s/byte), model_gamma_first, model_gamma_step,
+// model_beta_b, model_alpha_ab, model_beta_ab (s, s/byte), model_gamma_first, model_gamma_step,
 // model_gamma_beside (s/flop), model_comm_beside (a step's transfers beside
 // a product over alone), each the slowest rank's, and model_seconds
 // (the slowest rank's prediction).
@@ -33,7 +34,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
 
 // The panel width of a copy-transport run without --panel, from quantities
 // measured here, not NCCL's assumed links (model::default_gpu_panel): the copy
-// engines' alpha and beta for the A and B panels (as the model's inputs), and
+// engines' alpha and beta for the A and B panels, alone and together (as the model's inputs), and
 // the product's rate on this rank's blocks at each candidate width (K cut in
 // 1 .. 16 steps; a panel narrower than the block runs cuBLAS below the whole
 // product's rate); model::predict_run over each candidate's panels, the

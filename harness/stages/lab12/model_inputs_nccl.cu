@@ -114,6 +114,25 @@ std::size_t step_to_time(const GpuSumma& g, const PeerBlocks* peers, int moves) 
     return best;
 }
 
+// Both panels of a step moving together (copies only): the widest step whose
+// A and B panels both come to this rank, timed as measure_link times one
+// (kMoveBoth) - on a 2-D grid they come from two owners over the receiving
+// GPU's links at once, which the two times alone do not show. Zero where no
+// step moves both here; every rank times (timed() is collective).
+LinkTimes measure_both(const GpuSumma& g, const PeerBlocks* peers) {
+    if (!peers) return {};
+    std::size_t best = 0;
+    bool found = false;
+    for (std::size_t s = 0; s < g.panels.size(); ++s)
+        if (copy_step_bytes(g, s, kMoveA) > 0 && copy_step_bytes(g, s, kMoveB) > 0 &&
+            (!found || g.panels[s].width() > g.panels[best].width())) {
+            best = s;
+            found = true;
+        }
+    const LinkTimes l = measure_link(g, peers, kMoveBoth, best);
+    return found ? l : LinkTimes{};
+}
+
 }  // namespace
 
 StepOperands transfer_step(const GpuSumma& g, const PeerBlocks* peers, std::size_t s, cudaStream_t stream, int moves) {
@@ -133,6 +152,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     const std::int64_t m = g.L.rows(), n = g.L.cols();
     const LinkTimes la = measure_link(g, peers, kMoveA, step_to_time(g, peers, kMoveA));
     const LinkTimes lb = measure_link(g, peers, kMoveB, step_to_time(g, peers, kMoveB));
+    const LinkTimes lab = measure_both(g, peers);
     // The products: on the widest step after the first, its operands in
     // buffer 0 (the first product, which only writes C, at the same width:
     // its operands are those of the widest step, and a wider first panel
@@ -180,6 +200,9 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     in.alpha_b = lb.alpha;
     in.beta_b = lb.beta;
     in.parallel = peers != nullptr;  // copy_step: B on the side stream beside A
+    in.alpha_ab = lab.alpha;
+    in.beta_ab = lab.beta;
+    in.split_first = peers && splits_first_step(g);
     in.comm_beside = t_move > 0 ? t_move_beside / t_move : 1.0;
     const double flops_w = 2.0 * m * n * w;
     in.gamma_first = flops_w > 0 ? t_first / flops_w : 0.0;
@@ -195,8 +218,10 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     }
     const double predicted = model::predict_run(in, widths, bytes_a, bytes_b, g.overlap);
     out.add("model_seconds", all_reduce(predicted, MPI_MAX));
+    out.add("split_first", all_reduce(in.split_first ? 1.0 : 0.0, MPI_MAX));  // on any rank
     out.add("model_alpha_a", all_reduce(in.alpha_a, MPI_MAX)).add("model_beta_a", all_reduce(in.beta_a, MPI_MAX));
     out.add("model_alpha_b", all_reduce(in.alpha_b, MPI_MAX)).add("model_beta_b", all_reduce(in.beta_b, MPI_MAX));
+    out.add("model_alpha_ab", all_reduce(in.alpha_ab, MPI_MAX)).add("model_beta_ab", all_reduce(in.beta_ab, MPI_MAX));
     out.add("model_gamma_first", all_reduce(in.gamma_first, MPI_MAX));
     out.add("model_gamma_step", all_reduce(in.gamma_step, MPI_MAX));
     out.add("model_gamma_beside", all_reduce(in.gamma_beside, MPI_MAX));
@@ -222,6 +247,7 @@ std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape
     t.timer = nullptr;
     const LinkTimes la = measure_link(t, &peers, kMoveA, step_to_time(t, &peers, kMoveA));
     const LinkTimes lb = measure_link(t, &peers, kMoveB, step_to_time(t, &peers, kMoveB));
+    const LinkTimes lab = measure_both(t, &peers);
     std::int64_t best = cands.front();
     double best_time = 0;
     for (std::int64_t c : cands) {
@@ -238,10 +264,13 @@ std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape
         in.alpha_b = lb.alpha;
         in.beta_b = lb.beta;
         in.parallel = true;
+        in.alpha_ab = lab.alpha;
+        in.beta_ab = lab.beta;
         in.gamma_first = in.gamma_step = in.gamma_beside = gamma;
         in.rows = static_cast<double>(m);
         in.cols = static_cast<double>(n);
         t.panels = summa_panels(shape, g.L.grid, c);
+        in.split_first = splits_first_step(t);
         std::vector<double> widths, bytes_a, bytes_b;
         for (std::size_t k = 0; k < t.panels.size(); ++k) {
             widths.push_back(static_cast<double>(t.panels[k].width()));
