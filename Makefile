@@ -550,6 +550,20 @@ ifneq ($(NO_SUCH_LAB),)
   $(error there is no $(firstword $(NO_SUCH_LAB)): the labs are $(firstword $(LABS)) ... $(lastword $(LABS)) ('make help' lists every target))
 endif
 .PHONY: $(LABS)
+# make lab8 in a build without CUDA: one line saying why and what to do, exit 2,
+# before anything is built (the GPU labs are not in such a build); with CUDA but
+# no usable GPU, `mmlab lab-ready` says the same before the tests run.
+NO_CUDA_LAB := $(firstword $(if $(filter 1,$(HAVE_CUDA)),,$(filter $(addprefix lab,$(GPU_LAB_NUMBERS)),$(MAKECMDGOALS))))
+ifneq ($(NO_CUDA_LAB),)
+  ifeq ($(CUDA_CHOSEN_OFF),1)
+    NO_CUDA_WHY := was configured with CUDA=0 (CPU labs only): on a machine with the CUDA toolkit and a GPU$(COMMA) \
+      'make clean' then make $(NO_CUDA_LAB) without CUDA=0
+  else
+    NO_CUDA_WHY := has no CUDA (nvcc was not found when it was configured): install the CUDA toolkit on a machine \
+      with a GPU$(COMMA) then 'make clean' and make $(NO_CUDA_LAB)
+  endif
+  $(error make $(NO_CUDA_LAB): lab $(subst lab,,$(NO_CUDA_LAB)) needs a CUDA GPU$(COMMA) but this build $(NO_CUDA_WHY))
+endif
 # THREADS checked before the tests run (mmlab would refuse it only after them).
 check_threads = @case "$(THREADS)" in ''|*[!0-9]*|0*) echo "make: THREADS=$(THREADS) must be a whole number >= 1, e.g. THREADS=2"; exit 2;; esac
 
@@ -559,6 +573,7 @@ check_size = $(if $(SIZE),@$(BIN)/mmlab list --size "$(SIZE)" > /dev/null)
 $(LABS): lab%: all
 	$(check_threads)
 	$(check_size)
+	@$(BIN)/mmlab lab-ready $*
 	@echo "== lab $*: tests on the $(IMPL) code =="
 	@MML_IMPL=$(IMPL) MMLAB=$(BIN)/mmlab bash tools/run-tests.sh $(BIN)/mmlab-tests --test-suite=$(call lab_suites,$*) || \
 	  { echo "make lab$*: the tests above failed: fix labs/lab$*/ (handouts/lab$*.md explains each task), then run make lab$* again"; exit 1; }

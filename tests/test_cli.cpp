@@ -265,4 +265,15 @@ TEST_SUITE("cli") {
         expect_usage_error("lab 1 --size 8 --no-baseline", "--no-baseline is for 'mmlab run'");
         expect_usage_error("demo --size 8 --no-baseline", "--no-baseline is for 'mmlab run'");
     }
+
+    TEST_CASE("mmlab lab times the baseline only where the lab wants it (Lab::baseline): lab 2's judge uses it, lab 5's not") {
+        // Lab 5 at its 1024^3 spent 60 of 84 s on lab1.ijk (2 cores), a row its judge never reads.
+        const Outcome lab5 = run_mmlab("lab 5 --size 24 --solution --reps 1 --threads 1 --quiet");
+        INFO(lab5.output);
+        CHECK(lab5.output.find("lab5.blis ") != std::string::npos);
+        CHECK(lab5.output.find("lab1.ijk ") == std::string::npos);
+        const Outcome lab2 = run_mmlab("lab 2 --size 24 --solution --reps 1 --threads 1 --quiet");
+        INFO(lab2.output);
+        CHECK(lab2.output.find("lab1.ijk ") != std::string::npos);
+    }
 }

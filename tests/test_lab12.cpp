@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cpu/reference.h"
+#include "harness/stages/lab12/lab12.h"
 #include "harness/stages/lab12/protocol.h"
 #include "labs/common/lab12_grid.h"
 #include "labs/common/lab12_local_gemm.h"
@@ -62,6 +63,27 @@ TEST_SUITE("lab12") {
     }
     TEST_CASE("lab12 SUMMA with narrow panels (--panel 3: many steps, none on a block edge)" * doctest::skip(kNoMpi)) {
         if (check_algo("summa", 4, {"--grid", "2x2", "--panel", "3"})) check_algo("summa", 3, {"--panel", "5"});
+    }
+}
+
+TEST_SUITE("targets") {
+    TEST_CASE("lab 12 target: a SUMMA miss is INCONCLUSIVE when the reference misses in the same run, else NOT MET") {
+        using mml::lab12::settle_summa;
+        const mml::TargetVerdict miss{false, "44%", false, true};
+        const double slow = 0.40, fast = 0.92;
+        const auto busy = settle_summa(miss, &slow, false);
+        CHECK(busy.inconclusive);
+        CHECK(busy.explanation == "44%; the reference's SUMMA in the same run: 40%, below the target too, so other "
+                                  "programs are using the cores");
+        const auto code = settle_summa(miss, &fast, false);
+        CHECK_FALSE(code.inconclusive);
+        CHECK(code.explanation.find("the gap is in your code") != std::string::npos);
+        CHECK(settle_summa(miss, &slow, true).inconclusive);  // SOLUTION=1: the reference itself missed
+        CHECK_FALSE(settle_summa(miss, nullptr, false).inconclusive);  // no reference row: nothing to compare
+        const mml::TargetVerdict small{false, "judged at 2048^3", false, false};
+        CHECK(settle_summa(small, &slow, false).explanation == "judged at 2048^3");  // not about speed: stays
+        const mml::TargetVerdict met{true, "90%", false, true};
+        CHECK(settle_summa(met, &slow, false).met);
     }
 }
 

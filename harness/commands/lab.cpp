@@ -36,8 +36,8 @@ int lab_command(const std::vector<std::string>& args) {
     std::vector<Job> jobs = make_jobs(stages, shapes, o.impl_given ? o.impl : ImplChoice::Both, o.solution);
     // The CPU baseline beside the CPU labs only, and only at the shapes within
     // its size limit (lab 4's 2048^3 is not, a GPU lab's 4096^3 neither): a
-    // row saying "skipped" is only noise.
-    if (entry.kind == Device::Cpu) add_baseline(jobs, baseline_shapes(shapes, o.force));
+    // row saying "skipped" is only noise; and only where the lab wants it (Lab::baseline).
+    if (entry.kind == Device::Cpu && lab.baseline) add_baseline(jobs, baseline_shapes(shapes, o.force));
     validate(jobs, o.params);
     check_json_path(o.json_path);
     const BenchSettings settings = settings_from(o);  // before the header, which says how L2 is treated
@@ -55,6 +55,21 @@ int lab_command(const std::vector<std::string>& args) {
     if (!o.json_path.empty()) write_json(o.json_path, o, out, v, lab.target);
     return all_passed(out) ? 0 : 1;
 }
+
+// make labN asks this first: a GPU lab where no GPU can run it ends here, in
+// the one line `mmlab lab N` would end with (why, and what to do), exit 2,
+// instead of after a test program whose every case is skipped.
+int lab_ready_command(const std::vector<std::string>& args) {
+    if (args.size() != 1) throw UsageError("'mmlab lab-ready' needs one lab number, e.g. 'mmlab lab-ready 8'");
+    const int number = int(parse_integer(args[0], "lab number", 1, last_lab_number()));
+    lab_or_error(number);
+    if (catalog_entry(number)->kind == Device::Gpu) gpu::require_gpu("lab " + std::to_string(number));
+    return 0;
+}
+
+CommandRegistrar lab_ready_cmd({"lab-ready", "lab-ready N: exit 0 when lab N can run here, else why not in one line, exit 2\n"
+                                             "                       (make labN asks it before the tests)",
+                                "", lab_ready_command});
 
 CommandRegistrar lab_cmd({"lab", "lab N: your version beside the reference and the baseline, then whether the lab's\n"
                                  "                       target is met (what `make labN` runs)",

@@ -15,35 +15,48 @@ namespace student::lab10 {
 // ---------------------------------------------------------------- Part 1: roofline
 
 double compulsory_bytes(mml::Shape s) {
-    // TODO(lab10, task 1): the bytes A (M x K), B (K x N) and C (M x N) take
-    // as float32: 4 * (M*K + K*N + M*N). Convert M, N, K to double before
-    // multiplying: the result is a double anyway, and the same habit keeps
-    // task 3's 2*M*N*K from overflowing int64 on very large shapes.
+    // TODO(lab10, task 1): the compulsory traffic.
+    //   Contract: the bytes a product of this shape must move at the least:
+    //     A (M x K) and B (K x N) read once, C (M x N) written once, float32.
+    //     Exact for large shapes too (the tests go to 10^5 on a side).
+    //   Goal: the "compulsory" data-movement model of handouts/lab10.md,
+    //     Background (the roofline): the bound no algorithm beats.
+    //   Judged: the tests (values worked out by hand); then `make lab10`
+    //     places every measured stage under the bound it gives. Stuck: hints 10.1.x.
     (void)s;
     return 0;
 }
 
 double tiled_bytes(mml::Shape s, std::int64_t tile_m, std::int64_t tile_n) {
-    // TODO(lab10, task 2): C is cut into tiles of tile_m x tile_n. A tile reads
-    // its tile_m rows of A and its tile_n columns of B once (K deep) and
-    // shares nothing with other tiles. So A is read once per COLUMN of tiles,
-    // ceil(N / tile_n) times in all, and B once per ROW of tiles,
-    // ceil(M / tile_m) times; C is written once:
-    //   4 * (ceil(N/tile_n) * M*K + ceil(M/tile_m) * K*N + M*N)
-    // Check: tiles as large as C give compulsory_bytes(s).
+    // TODO(lab10, task 2): the traffic of a tiled algorithm.
+    //   Contract: the bytes moved when C is cut into tiles of tile_m x tile_n
+    //     (edge tiles may be partial, and count as whole tiles) and each tile
+    //     reads its rows of A and its columns of B once, sharing nothing with
+    //     other tiles; C written once. tile_m, tile_n >= 1.
+    //   Goal: the "tiled" model of the handout's Background: 1 x 1 tiles are
+    //     the naive algorithm, one tile as large as C is task 1's traffic.
+    //   Judged: the tests (partial tiles among them). Stuck: hints 10.2.x.
     (void)s; (void)tile_m; (void)tile_n;
     return 0;
 }
 
 double arithmetic_intensity(mml::Shape s, double bytes) {
-    // TODO(lab10, task 3): FLOP per byte: 2*M*N*K / bytes (2 FLOP a multiply-add).
+    // TODO(lab10, task 3): the arithmetic intensity.
+    //   Contract: FLOP per byte for this shape when `bytes` are moved (2 FLOP a
+    //     multiply-add); bytes > 0.
+    //   Goal: where the product sits on the roofline's x axis.
+    //   Judged: the tests (n = 1000 with the compulsory bytes: n / 6). Stuck: hint 10.3.1.
     (void)s; (void)bytes;
     return 0;
 }
 
 double roofline_gflops(double intensity, double peak_gflops, double bandwidth_gbs) {
-    // TODO(lab10, task 4): the roofline: min(peak, intensity * bandwidth).
-    // (FLOP/byte x GB/s = GFLOP/s.)
+    // TODO(lab10, task 4): the roofline.
+    //   Contract: the attainable GFLOP/s at this intensity (FLOP/byte) on a
+    //     machine of this peak (GFLOP/s) and bandwidth (GB/s).
+    //   Goal: the roofline bound of the handout's Background: the lower of
+    //     the two roofs.
+    //   Judged: the tests, on both sides of the ridge point. Stuck: hint 10.4.1.
     (void)intensity; (void)peak_gflops; (void)bandwidth_gbs;
     return 0;
 }
@@ -55,53 +68,64 @@ double roofline_gflops(double intensity, double peak_gflops, double bandwidth_gb
 //   j = 1..TNT is the warp's place in the SM's round-robin order.
 
 double waiting_cycles(const mml::lh::Block& b, const mml::lh::Occupancy& occ, int j) {
-    // TODO(lab10, task 5): warp j waits the latency, its own transfer, and
-    // - when transfers queue up (Bw_i > ILP_i) - the extra of each warp ahead:
-    //   W(i,j) = La_i + Bw_i + up * max{0, Bw_i - ILP_i}
-    // where up = j - 1 without a barrier; with one (b.barrier), the whole
-    // thread block's transfers finish together, so up = j - 1 rounded UP to a
-    // multiple of NT:  NT * ceil((j-1) / NT)   (integers: NT*((j-1+NT-1)/NT)).
+    // TODO(lab10, task 5): W(i, j), how long warp j waits for block b's data.
+    //   Contract: cycles, for warp j = 1..TNT (1-based: its place in the SM's
+    //     round-robin order) of b's block, with and without a barrier (b.barrier).
+    //   Goal: seed 004's wait: the latency, the warp's own transfer, and the
+    //     queue of transfers ahead of it when transfers are slower than
+    //     issue; with a barrier, the thread block's transfers end together
+    //     (the handout's Background, "With a barrier": rounded UP to whole
+    //     thread blocks of NT warps).
+    //   Judged: the tests (j = 1, j = TNT, each rounding case of the
+    //     barrier). Stuck: hints 10.5.x.
     (void)b; (void)occ; (void)j;
     return 0;
 }
 
 double latency_hidden(const mml::lh::Block& b, const mml::lh::Block& next, const mml::lh::Occupancy& occ, int j) {
-    // TODO(lab10, task 6): seed 004's unified factor.
-    //   hidden = ILP_i * (TNT - j)                    the warps still to issue block i
-    //          + down * min{ILP_(i+1), max{ILP_i, Bw_i}} the warps ahead, already in block i+1
-    // (ILP_(i+1) = next.ilp, the issue time of the block after b)
-    //   LH(i,j) = max{0, 1 - hidden / W(i,j)}         (W from task 5)
-    // down = j - 1 without a barrier; with one, j - 1 rounded DOWN to a
-    // multiple of NT (warps of j's own thread block cannot pass the barrier
-    // before j does):  NT * floor((j-1) / NT).
-    // If W(i,j) <= 0 there is nothing to hide: return 0.
-    // Edge cases the tests check: j = 1 (nobody ahead), j = TNT (nobody behind),
-    // and the max{0, ...} clamp when the other warps cover the whole wait.
+    // TODO(lab10, task 6): LH(i, j), the share of warp j's wait that the
+    // other warps cannot hide.
+    //   Contract: a number in [0, 1]; next is the block after b (its ILP is
+    //     what the warps ahead issue); 0 when W(i, j) <= 0 (nothing to hide).
+    //   Goal: seed 004's unified factor (the handout's Background): the
+    //     warps behind j issue block i, those ahead issue block i+1 no faster
+    //     than their data arrives; with a barrier, those ahead are rounded
+    //     DOWN to whole thread blocks.
+    //   Judged: the tests: j = 1 (nobody ahead), j = TNT (nobody behind), the
+    //     clamp at 0 when the others cover the whole wait. Stuck: hints 10.6.x.
     (void)b; (void)next; (void)occ; (void)j;
     return 0;
 }
 
 double time_one_rep(const std::vector<mml::lh::Block>& blocks, const mml::lh::Occupancy& occ) {
-    // TODO(lab10, task 7): TimeOneRep = sum over blocks i of
-    //     SMComputeTime_i  = TNT * ILP_i          (every resident warp issues block i)
-    //   + exposed_i        = max over j = 1..TNT of W(i,j) * LH(i,j)
-    // (the longest wait left uncovered: the warps wait at the same time, so
-    // their exposed waits overlap - handouts/lab10.md, "reading the sum").
-    // Block i+1 of the last block is blocks[0].
+    // TODO(lab10, task 7): TimeOneRep, one round of the TNT resident warps
+    // through all the blocks, in cycles.
+    //   Contract: blocks in the warp's order; the block after the last one is
+    //     the first (the paper takes subscripts modulo NBB).
+    //   Goal: per block, the SM's compute time for every resident warp plus
+    //     the exposed wait, read as the handout's "Reading the sum" explains
+    //     (the warps wait at the same time).
+    //   Judged: the tests; then `make lab10` predicts lab 6-7's kernels with
+    //     it beside their measured times. Stuck: hints 10.7.x.
     (void)blocks; (void)occ;
     return 0;
 }
 
 long long rep_num(long long grid_blocks, int blocks_per_sm, int sm_count) {
-    // TODO(lab10, task 8a): RepNum = NB / (BLP * NSM) rounded UP: how many
-    // rounds of blocks the GPU needs (a partial last round costs a full one).
+    // TODO(lab10, task 8a): RepNum, how many rounds of blocks the GPU needs
+    // for NB = grid_blocks, BLP = blocks_per_sm, NSM = sm_count.
+    //   Contract: exact for any positive inputs; a partial last round costs a
+    //     whole one. Goal and judged: the tests (120, 121 and 1 block among
+    //     them). Stuck: hint 10.8.1.
     (void)grid_blocks; (void)blocks_per_sm; (void)sm_count;
     return 0;
 }
 
 double time_total_cycles(const mml::lh::Kernel& k) {
-    // TODO(lab10, task 8b): TimeTotal = TimeOneRep(k.blocks, k.occupancy) * RepNum
-    // with NB = k.grid_blocks, BLP = k.occupancy.blocks_per_sm, NSM = k.sm_count.
+    // TODO(lab10, task 8b): TimeTotal of kernel k, in cycles: one round's
+    // time times the rounds (k.grid_blocks, k.occupancy, k.sm_count).
+    //   Judged: the tests; it is the model's prediction `make lab10` prints.
+    //   Stuck: hint 10.8.2.
     (void)k;
     return 0;
 }

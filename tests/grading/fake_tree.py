@@ -3,7 +3,8 @@ grader's unit tests: its build/bin/mmlab-tests is a short script that writes
 doctest's XML report as the real test program would for the test case named
 (passing, failing, crashing, hanging, a GPU test skipped here, or passing
 when the student's kernel.cpp says WORKS); its build/bin/mmlab gives a
-performance verdict; its Makefile "builds" in no time and fails on a
+performance verdict (INCONCLUSIVE, the machine busy, for a kernel.cpp that
+says BUSY; in the first run only for BUSY ONCE); its Makefile "builds" in no time and fails on a
 kernel.cpp that says BROKEN."""
 import os
 import time
@@ -70,10 +71,15 @@ elif case == "vanishes":
 '''
 
 FAKE_MMLAB = r'''#!/usr/bin/env python3
-import json, sys
+import json, os, sys
 out = sys.argv[sys.argv.index("--json") + 1]
+kernel = open("labs/lab99/kernel.cpp").read() if os.path.exists("labs/lab99/kernel.cpp") else ""
+# A kernel that says BUSY: the checker finds the machine busy in every run; BUSY ONCE: in the first only.
+busy = "BUSY" in kernel and ("BUSY ONCE" not in kernel or os.path.basename(out) == "perf.json")
 if "--size" not in sys.argv:
-    json.dump({"target": {"met": True, "goal": "ijk within 1.5x", "explanation": "1.1x"}}, open(out, "w"))
+    target = {"met": not busy, "inconclusive": busy, "goal": "ijk within 1.5x",
+              "explanation": "1.4x; the reference missed too" if busy else "1.1x"}
+    json.dump({"target": target}, open(out, "w"))
 '''
 
 LAB = Lab(99, "cpu", ("labX", "gpu-labX"), (), "a made-up lab")

@@ -70,7 +70,7 @@ def results_json():
           "a test: name, number (a string), score, max_score, status, output (the reason), visibility", str(t2))
     check(r["tests"][0]["status"] == "passed" and r["tests"][2]["status"] == "failed",
           "status is passed or failed (not run counts as failed)")
-    check(r["extra_data"] == {"lab": 6, "build": "ok", "max_score": 3.5}, "extra_data: lab, build, max score",
+    check(r["extra_data"] == {"lab": 6, "build": "ok", "max_score": 3.5, "withheld": 0.0},
           str(r["extra_data"]))
     json.dumps(r)  # serialisable as it is
 
@@ -151,6 +151,19 @@ def class_lines():
           and "     not graded  free (passes on the untouched starter)" in lines and "     0 / 2  performance target" in lines,
           "summary: per test case, passed / students; tests not graded said so", "\n".join(lines))
     check("      review: x.cpp: inline assembly (asm)" in lines, "summary: review flags under the student")
+    check(not any("INCONCLUSIVE" in l for l in lines), "no inconclusive run: no such line")
+    rows.append(row("carl", 1.0, {"t1": 1.0, score.PERF_KEY: "inconclusive"},
+                    ["performance target inconclusive twice (machine busy: load 3.0 on 2 cores): 1 point(s) withheld"],
+                    {"t1": "passed", score.PERF_KEY: "inconclusive"}))
+    lines = outputs.class_results(["t1", score.PERF_KEY], set(), rows)
+    check("     0 / 3  performance target (1 inconclusive)" in lines
+          and any(l.startswith("  INCONCLUSIVE: 1 student(s) with points withheld") and l.endswith("quiet machine: carl")
+                  for l in lines)
+          and any("machine busy: load 3.0 on 2 cores" in l for l in lines),
+          "summary: the inconclusive targets counted, who to grade again, the load in their review line", "\n".join(lines))
+    parsed = list(csv.reader(io.StringIO(outputs.grades_csv(rows[2:], ["t1"], perf=True))))
+    check(parsed[1][4:6] == ["1", "inconclusive"] and "load 3.0" in parsed[1][6],
+          "grades.csv: the withheld cell says inconclusive (text, not a 0), the review cell the load", str(parsed))
     check(outputs.progress_line(rows[0]).endswith("[review: x.cpp: inline assembly (asm)]")
           and "3 / 3" in outputs.progress_line(rows[0]), "the progress line: score, max, flags")
 

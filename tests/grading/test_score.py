@@ -58,6 +58,19 @@ def scoring():
         card = score.score_student(["a"], {"a": TestResult("a", status, "why")}, {"a": 1.0}, set(), 1.0)
         check(card.score == 0 and card.max_score == 1, f"status {status}: 0 of its weight")
     check(score.verdict_text(TestResult("x", "not-run", "")) == "NOT RUN", "verdict without a message: the status alone")
+    busy = TestResult("performance target (mmlab lab 1)", "inconclusive", "machine busy (load 3.1 on 2 cores) in two runs")
+    card = score.score_student(["a", score.PERF_KEY], {"a": TestResult("a", "passed"), score.PERF_KEY: busy},
+                               {"a": 3.0}, set(), 2.0)
+    check(card.score == 3.0 and card.max_score == 5.0 and card.withheld == 2.0
+          and card.cells[score.PERF_KEY] == "inconclusive" and card.tests[1].withheld and not card.tests[1].passed
+          and card.statuses[score.PERF_KEY] == "inconclusive",
+          "an inconclusive target: its points withheld (not earned, still in max, the cell says inconclusive)",
+          str(vars(card)))
+    check(card.tests[1].output == "INCONCLUSIVE: machine busy (load 3.1 on 2 cores) in two runs"
+          and "2 points withheld" in score.withheld_text(card), "its line and the score's note say why",
+          card.tests[1].output + score.withheld_text(card))
+    check(score.withheld_text(score.score_student(["a"], {"a": TestResult("a", "failed")}, {"a": 1.0}, set(), 1.0)) == "",
+          "nothing withheld: no note")
     check(score.verdict_text(TestResult("x", "passed", "", printed="Your code printed 3 bytes:\n| hi")) ==
           "PASSED\nYour code printed 3 bytes:\n| hi", "what the code printed follows the verdict, on lines of its own")
     empty = score.score_student([], {}, {}, set(), 1.0)

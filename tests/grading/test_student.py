@@ -106,6 +106,16 @@ def budget_and_perf(tmp):
     perf = results["tests"][-1]
     check(perf["name"] == "performance target (mmlab lab 99)" and perf["score"] == 2.0 and row.score == 4.0
           and row.cells["__perf__"] == 2.0, "--perf: the target scored as one more test", str(perf))
+    row, results, feedback = grade(tmp, s, "hil", {"kernel.cpp": "// WORKS BUSY\n"}, index=2)
+    perf = results["tests"][-1]
+    check(row.score == 2.0 and row.max == 4.0 and row.cells["__perf__"] == "inconclusive"
+          and row.statuses["__perf__"] == "inconclusive" and perf["score"] == 0
+          and perf["output"].startswith("INCONCLUSIVE: machine busy (load")
+          and results["extra_data"]["withheld"] == 2.0 and "2 points withheld" in results["output"]
+          and "Score: 2 / 4 (2 points withheld" in feedback and "[withheld/2] performance target" in feedback
+          and any(f.startswith("performance target inconclusive twice (machine busy: load") for f in row.flags),
+          "--perf inconclusive twice: the points withheld and said so (feedback, results.json, review flag)",
+          feedback + str(row.flags))
 
 
 def grader_error(tmp):

@@ -10,7 +10,7 @@ sys.dont_write_bytecode = True
 
 import checks
 from checks import Scratch, check
-from fake_tree import LAB, make_tree
+from fake_tree import LAB, STARTER_KERNEL, make_tree
 from grading import testcases
 from grading.sandbox import Limits
 
@@ -80,6 +80,21 @@ def running(tree):
     (tree / "logs2").mkdir()  # a fresh folder per run, as each student's is: no verdict left from before
     r = testcases.run_performance_target(tree, tree / "logs2", LAB.number, results, weights, 1, "64", limits)
     check(r.status == "failed" and "gave no verdict" in r.message, "--perf without a verdict from mmlab: failed", vars(r))
+    (tree / "logs3").mkdir()
+    kernel = tree / LAB.folder / "kernel.cpp"
+    kernel.write_text("// BUSY ONCE\n")
+    r = testcases.run_performance_target(tree, tree / "logs3", LAB.number, results, weights, 1, None, limits)
+    check(r.status == "passed" and "on a second run: the first was inconclusive" in r.message
+          and (tree / "logs3" / "perf.json").exists() and (tree / "logs3" / "perf2.json").exists(),
+          "--perf inconclusive once: run once more, and that run's verdict counts (saying so)", vars(r))
+    (tree / "logs4").mkdir()
+    kernel.write_text("// BUSY\n")
+    r = testcases.run_performance_target(tree, tree / "logs4", LAB.number, results, weights, 1, None, limits)
+    check(r.status == "inconclusive" and r.message.startswith("machine busy (load ")
+          and "withheld until your instructor reruns it on a quiet machine; the checker said: ijk within 1.5x: 1.4x"
+          in r.message and len(r.machine_load) == 2,
+          "--perf inconclusive twice: status inconclusive, the load the grader read and the checker's reason", vars(r))
+    kernel.write_text(STARTER_KERNEL)
     weights["fails"] = 1.0
     r = testcases.run_performance_target(tree, tree / "logs", LAB.number, results, weights, 1, None, limits)
     check(r.status == "not-run" and "every graded test must pass first" in r.message,

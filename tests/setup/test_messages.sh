@@ -10,6 +10,9 @@
 #                         pkg-config modules): no "install the CUDA toolkit"
 #   make sanitize LAB=1   the ASan build, lab 1 alone (no other lab's objects),
 #                         with MPI installed: no "OpenMPI was not found"
+#   make labN, GPU labs   one line (why, what to do) and exit 2 before any build or
+#                         test in a CUDA=0 build; mmlab lab-ready's line before the
+#                         tests where CUDA has no usable GPU
 #   make lab8's summary   its skipped GPU tests' reason as the skip gave it (a
 #                         stand-in test program: no build)
 #   a student release     the instructors' release test (test_release.py) judges its
@@ -65,6 +68,16 @@ check $([ -z "$bad" ] && echo 0 || echo 1) "the build as it is: make lab1 gives 
 out=$(make --no-print-directory "$jobs" BUILD="$build" check LAB=1 2>&1); rc=$?
 bad=$(contradictions "$build/config.mk" "$out")
 check $([ -z "$bad" ] && echo 0 || echo 1) "the build as it is: make check LAB=1 gives none either" "$bad"
+# A GPU lab where no GPU can run it (CI: CUDA, no device): the one line of mmlab lab-ready, not a test program
+# whose every case is skipped first.
+gpu_lab=$(awk -F'|' '$2 ~ /gpu/ {print $1 + 0; exit}' labs/catalog.txt)
+if [ "$(has HAVE_CUDA "$build/config.mk")" = 1 ] && ! why=$("$mmlab" lab-ready "$gpu_lab" 2>&1); then
+  out=$(make --no-print-directory "$jobs" BUILD="$build" lab$gpu_lab 2>&1); rc=$?
+  check $([ $rc = 2 ] && ! grep -q "doctest" <<< "$out" && grep -qF "$why" <<< "$out" && echo 0 || echo 1) \
+    "the build as it is, no usable GPU: make lab$gpu_lab gives lab-ready's line ($why), runs no tests, exit 2" "$out"
+else
+  echo "skipped: make lab$gpu_lab without a usable GPU (this build has no CUDA, or a GPU that can run it)"
+fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -91,6 +104,14 @@ if "${ns[@]}" true 2>/dev/null; then
   out=$("${ns[@]}" bash -c "$hide_mpi" hide make --no-print-directory "$jobs" BUILD="$work/cpu" ONLY_LAB=1 check LAB=1 2>&1)
   bad=$(contradictions "$work/cpu/config.mk" "$out")
   check $([ -z "$bad" ] && echo 0 || echo 1) "CUDA=0, no MPI: make check LAB=1 gives none either" "$bad"
+  # A GPU lab in this build: one line (why, what to do), exit 2, nothing built or run
+  # (it once ran a test program of 0 cases first).
+  for n in $(awk -F'|' '$2 ~ /gpu/ {print $1 + 0}' labs/catalog.txt); do
+    out=$("${ns[@]}" bash -c "$hide_mpi" hide make --no-print-directory "$jobs" BUILD="$work/cpu" ONLY_LAB=1 lab$n 2>&1); rc=$?
+    check $([ $rc = 2 ] && [ "$(wc -l <<< "$out")" = 1 ] && grep -q "make lab$n: lab $n needs a CUDA GPU, but this build was configured with CUDA=0" <<< "$out" \
+            && grep -q "'make clean' then make lab$n without CUDA=0" <<< "$out" && echo 0 || echo 1) \
+      "CUDA=0: make lab$n says in one line why it cannot run and what to do, exit 2 (rc $rc)" "$out"
+  done
   # configure.sh newer than the configuration (a course's update): make configures
   # again, and CUDA=0 stays (it once came back with CUDA, rebuilding every GPU lab).
   touch -d '2000-01-01' "$work/cpu/config.mk"

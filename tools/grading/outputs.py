@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import escape
 from .common import UsageError, fmt
-from .score import PERF_KEY
+from .score import PERF_KEY, withheld_text
 
 
 @dataclass
@@ -78,14 +78,16 @@ def atomic_write(path, text):
 
 def feedback_text(lab_number, name, notes, card, build_status, results, containment=None):
     """feedback.txt: the score, the notes on the submission (files used, build errors), a line per test."""
-    head = [f"matmul-lab, lab {lab_number}: {escape.line(name)}", f"Score: {fmt(card.score)} / {fmt(card.max_score)}",
+    head = [f"matmul-lab, lab {lab_number}: {escape.line(name)}",
+            f"Score: {fmt(card.score)} / {fmt(card.max_score)}{withheld_text(card)}",
             f"Build: {build_status}"] + ([f"Sandbox: {containment}"] if containment else []) + [""]
     body = list(notes)
     if results:
         body.append("")
         body.append("Tests:")
         for t in card.tests:
-            body.append(f"  [{fmt(t.points)}/{fmt(t.max_points)}] {t.name}: {t.output.splitlines()[0]}")
+            got = "withheld" if t.withheld else fmt(t.points)
+            body.append(f"  [{got}/{fmt(t.max_points)}] {t.name}: {t.output.splitlines()[0]}")
             for line in t.output.splitlines()[1:]:
                 body.append("      " + line)
         if card.not_graded:
@@ -119,14 +121,15 @@ def leaderboard(perf_summary):
 
 def results_json(lab_number, notes, card, build_status, seconds, containment=None, perf_summary=None):
     """Gradescope's results.json (its autograder format) as a dict; with --perf, its leaderboard."""
-    output = "\n".join([f"Score: {fmt(card.score)} / {fmt(card.max_score)}", f"Build: {build_status}"]
+    output = "\n".join([f"Score: {fmt(card.score)} / {fmt(card.max_score)}{withheld_text(card)}", f"Build: {build_status}"]
                        + ([f"Sandbox: {containment}"] if containment else []) + [l for l in notes if l]).strip()
     tests = [{"name": t.name, "number": str(t.number), "score": t.points, "max_score": t.max_points,
               "status": "passed" if t.passed else "failed", "output": t.output, "visibility": "visible"}
              for t in card.tests]
     result = {"score": card.score, "execution_time": round(seconds, 1), "output": output, "output_format": "text",
               "visibility": "visible", "stdout_visibility": "hidden", "tests": tests,
-              "extra_data": {"lab": lab_number, "build": build_status, "max_score": card.max_score}}
+              "extra_data": {"lab": lab_number, "build": build_status, "max_score": card.max_score,
+                             "withheld": card.withheld}}
     if perf_summary is not None:
         result["leaderboard"] = leaderboard(perf_summary)
     return escape.gradescope(result)
@@ -147,14 +150,15 @@ def write_student_files(out_dir, lab_number, name, notes, card, build_status, re
 
 
 def grades_csv(rows, test_names, perf):
-    """grades.csv's text: student, build, score, max, a column per test case (and the target), review."""
+    """grades.csv's text: student, build, score, max, a column per test case (and the target), review. A cell
+    is the points earned, empty for a test not graded, "inconclusive" for points withheld (score.WITHHELD_CELL)."""
     order = list(test_names) + ([PERF_KEY] if perf else [])
     header = ["student", "build", "score", "max"] + list(test_names) + (["performance target"] if perf else []) + \
              ["review"]
     lines = [escape.csv_row(header)]
     for r in rows:
         lines.append(escape.csv_row([r.student, r.build, fmt(r.score), fmt(r.max)] +
-                                    [cell if cell == "" else fmt(cell) for cell in (r.cells.get(n, 0) for n in order)]
+                                    [cell if isinstance(cell, str) else fmt(cell) for cell in (r.cells.get(n, 0) for n in order)]
                                     + ["; ".join(r.flags)]))
     return "".join(lines)
 
@@ -186,15 +190,23 @@ def class_results(order, free, rows):
     lines = ["per test case: students who passed"]
     for n in order:
         passed = sum(1 for r in rows if r.statuses.get(n) == "passed")
+        pending = sum(1 for r in rows if r.statuses.get(n) == "inconclusive")
         label = "performance target" if n == PERF_KEY else n
         if n in free:
             lines.append(f"     not graded  {label} (passes on the untouched starter)")
         else:
-            lines.append(f"  {passed:4d} / {len(rows)}  {label}")
+            lines.append(f"  {passed:4d} / {len(rows)}  {label}" + (f" ({pending} inconclusive)" if pending else ""))
     errors = [r for r in rows if r.build == "grader-error"]
     if errors:
         lines.append(f"  GRADER ERRORS: {len(errors)} student(s) not graded because the grader failed on them "
                      f"(the reason is in their review line): {', '.join(escape.line(r.student) for r in errors[:20])}")
+    inconclusive = [r for r in rows if "inconclusive" in r.statuses.values()]
+    if inconclusive:
+        lines.append(f"  INCONCLUSIVE: {len(inconclusive)} student(s) with points withheld: the checker found the "
+                     f"machine busy in both runs of their performance target (the load is in their review line); "
+                     f"grade them again with --perf on a quiet machine: "
+                     f"{', '.join(escape.line(r.student) for r in inconclusive[:20])}"
+                     + (f" and {len(inconclusive) - 20} more" if len(inconclusive) > 20 else ""))
     lines.append("")
     lines.append("per student:")
     for r in rows:

@@ -1,18 +1,22 @@
 """Scores: the weights file (tools/grading/labN.weights or --weights), and one
 student's test results turned into points. A test case scores its weight when
 it passed and 0 otherwise, whatever the reason (nothing skipped is ever
-counted as passed); a test the untouched starter passes is not graded at all
+counted as passed), but for a performance target the checker could not judge
+(status "inconclusive": the machine busy, twice), whose points are withheld:
+neither given nor lost, the cell says "inconclusive" until a rerun; a test the untouched starter passes is not graded at all
 (calibration.py decides which); with --perf the lab's performance target is
 one more test, worth --perf-points."""
 
 from dataclasses import dataclass, field
 
-from .common import REPO, UsageError
+from .common import REPO, UsageError, fmt
 from .testcases import TestResult
 
 # The performance target's key among a student's results (no test case can be
 # named so: doctest names come from the tests' source).
 PERF_KEY = "__perf__"
+# grades.csv's cell for a test whose points are withheld (status "inconclusive"): text, never a 0 to sum.
+WITHHELD_CELL = "inconclusive"
 
 
 def default_weights_path(lab_number):
@@ -63,6 +67,7 @@ class ScoredTest:
     max_points: float
     passed: bool
     output: str          # verdict_text of its result
+    withheld: bool = False  # inconclusive: its points are neither earned nor lost until a rerun
 
 
 @dataclass
@@ -73,6 +78,7 @@ class Scorecard:
     not_graded: list = field(default_factory=list)   # keys of the tests not graded
     score: float = 0.0
     max_score: float = 0.0
+    withheld: float = 0.0  # the points of inconclusive tests (part of max_score, not of score)
 
 
 def score_student(order, results, weights, free, perf_points):
@@ -86,10 +92,20 @@ def score_student(order, results, weights, free, perf_points):
         r = results.get(n) or TestResult(n, "not-run", "not run")
         pts = perf_points if n == PERF_KEY else weights[n]
         got = pts if r.status == "passed" else 0.0
+        withheld = r.status == "inconclusive"
         card.score += got
         card.max_score += pts
-        card.cells[n] = got
+        card.withheld += pts if withheld else 0.0
+        card.cells[n] = WITHHELD_CELL if withheld else got
         card.tests.append(ScoredTest(r.name if n == PERF_KEY else n, number, got, pts, r.status == "passed",
-                                     verdict_text(r)))
+                                     verdict_text(r), withheld))
     card.statuses = {n: (results.get(n).status if results.get(n) else "not-run") for n in order}
     return card
+
+
+def withheld_text(card):
+    """'' or the note after a score: how many points are withheld and why (an inconclusive performance run)."""
+    if not card.withheld:
+        return ""
+    return (f" ({fmt(card.withheld)} point{'s' if card.withheld != 1 else ''} withheld: the performance target "
+            "was inconclusive, the grading machine busy; it is rerun on a quiet machine)")

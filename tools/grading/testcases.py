@@ -14,6 +14,7 @@ and the run says which tests those are (calibration.py)."""
 import json
 import os
 import re
+import threading
 
 from . import checker
 from .catalog import is_gpu_suite
@@ -23,8 +24,9 @@ from .environment import trusted_env
 from .limits import Group
 from .sandbox import clean_env, read_head, run_limited, tail_lines
 
-# The statuses of a TestResult; only "passed" scores.
-STATUSES = ("passed", "failed", "timeout", "crashed", "not-run")
+# The statuses of a TestResult; only "passed" scores. "inconclusive": the performance target could not be
+# judged (the checker found the machine busy, twice): its points are withheld, neither given nor lost.
+STATUSES = ("passed", "failed", "timeout", "crashed", "not-run", "inconclusive")
 
 
 class TestResult:
@@ -165,6 +167,21 @@ def list_tests(tree, lab, work, limits, programs=None):
 
 # The wall-clock limit of `mmlab lab N` under --perf.
 PERF_TIMEOUT = 600
+# One performance run at a time in a grading run: with -j 2, one student's timing must not be the other's load.
+PERF_LOCK = threading.Lock()
+
+
+def machine_load():
+    """(1-minute load average, cores) as the grader reads them (never from student code); load None when unknown."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = None
+    return load, os.cpu_count() or 1
+
+
+def load_text(load, cores):
+    return f"load {'unknown' if load is None else f'{load:.1f}'} on {cores} core{'s' if cores != 1 else ''}"
 
 
 def run_performance_target(tree, logs, lab_number, results, weights, threads, size, limits, programs=None):
@@ -172,40 +189,72 @@ def run_performance_target(tree, logs, lab_number, results, weights, threads, si
     every graded test (weight > 0) passed: a wrong kernel must not earn the speed points.
     With programs (checker.Programs): the checker's mmlab, here, which times the student's runner (in the
     sandbox) and the reference runner (ours) on its own clock (harness/runner/remote.h); else
-    build/bin/mmlab of the tree, in the sandbox."""
+    build/bin/mmlab of the tree, in the sandbox.
+    The checker decides INCONCLUSIVE (the machine busy: harness/targets.h); then the run is made once more,
+    and a second INCONCLUSIVE is the status "inconclusive": the points withheld until a rerun on a quiet
+    machine, with the load the grader read (and the load before the run, so that a submission that keeps the
+    cores busy itself, which makes every run inconclusive, shows as such)."""
     name = "performance target (mmlab lab %d)" % lab_number
     if any(r.status != "passed" for k, r in results.items() if weights.get(k, 0) > 0):
         return TestResult(name, "not-run", "every graded test must pass first")
-    json_path = logs / "perf.json"
+    seconds, first_before = 0.0, machine_load()  # before any run of ours: what else the machine was doing
+    for attempt in (1, 2):
+        result, inconclusive = _performance_run(tree, logs, lab_number, threads, size, limits, programs, name,
+                                                f"perf{'' if attempt == 1 else attempt}")
+        after = machine_load()
+        seconds += result.seconds
+        result.seconds = seconds
+        if not inconclusive:
+            if attempt == 2:
+                result.message += " (on a second run: the first was inconclusive, the machine busy)"
+            return result
+    quiet = first_before[0] is not None and first_before[0] < first_before[1]
+    result.status = "inconclusive"
+    result.machine_load = after
+    result.message = (f"machine busy ({load_text(*after)}) in two runs, so the points are withheld until your "
+                      f"instructor reruns it on a quiet machine; the checker said: {result.message}"
+                      + (f" [the machine was quiet before the runs ({load_text(*first_before)}): the load may be the "
+                         "submission's own]" if quiet else ""))
+    return result
+
+
+def _performance_run(tree, logs, lab_number, threads, size, limits, programs, name, stem):
+    """One `mmlab lab N --json`: (TestResult passed/failed/timeout/not-run, whether the checker said
+    INCONCLUSIVE). Its files in logs are named stem.*."""
+    json_path = logs / f"{stem}.json"
+    log_path = logs / f"{stem}.log"
     threads = threads or os.cpu_count() or 1
     args = ["lab", str(lab_number), "--threads", str(threads), "--json", str(json_path), "--quiet"]
     if size:
         args += ["--size", size]
     printed = ""
-    if programs:
-        runner = checker.runner_line(programs, tree, limits, PERF_TIMEOUT)
-        output_path = logs / "perf.output"
-        with Group(limits.cgroups, limits.memory_mb, limits.nproc) as group:
-            env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT, programs,
-                                      limits, output_path, group.procs)
-            rc, timed_out, secs = checker.run_trusted([programs.checker_mmlab] + args, logs / "perf.log",
-                                                      PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
-        printed = checker.runner_output(output_path)
-    else:
-        rc, timed_out, secs = run_limited(["build/bin/mmlab"] + args, tree, tree, logs / "perf.log", PERF_TIMEOUT,
-                                          limits, 4000, clean_env({"TMPDIR": str(tree / ".tmp")}))
+    with PERF_LOCK:
+        if programs:
+            runner = checker.runner_line(programs, tree, limits, PERF_TIMEOUT)
+            output_path = logs / f"{stem}.output"
+            with Group(limits.cgroups, limits.memory_mb, limits.nproc) as group:
+                env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT,
+                                          programs, limits, output_path, group.procs)
+                rc, timed_out, secs = checker.run_trusted([programs.checker_mmlab] + args, log_path,
+                                                          PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
+            printed = checker.runner_output(output_path)
+        else:
+            rc, timed_out, secs = run_limited(["build/bin/mmlab"] + args, tree, tree, log_path, PERF_TIMEOUT,
+                                              limits, 4000, clean_env({"TMPDIR": str(tree / ".tmp")}))
     if timed_out:
-        return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs, printed)
+        return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs, printed), False
     try:
         report = json.loads(json_path.read_text())
         target = report["target"]
     except (OSError, ValueError, KeyError, TypeError):
-        refused = re.search(r"^mmlab: error: (.*)", read_head(logs / "perf.log", 65536), re.M)
+        refused = re.search(r"^mmlab: error: (.*)", read_head(log_path, 65536), re.M)
         if rc == 2 and refused:  # the lab has no --json verdict (lab 12: its tables come from its MPI programs)
             return TestResult(name, "not-run", f"mmlab lab {lab_number} has no verdict to grade: {refused.group(1)}",
-                              secs, printed)
-        return TestResult(name, "failed", f"mmlab lab {lab_number} gave no verdict ({exit_text(rc)})", secs, printed)
+                              secs, printed), False
+        return TestResult(name, "failed", f"mmlab lab {lab_number} gave no verdict ({exit_text(rc)})", secs,
+                          printed), False
+    met = target.get("met") is True
     text = f"{target.get('goal', '')}: {target.get('explanation', '')}"
-    result = TestResult(name, "passed" if target.get("met") is True else "failed", text, secs, printed)
+    result = TestResult(name, "passed" if met else "failed", text, secs, printed)
     result.perf_summary = report.get("summary")  # the GFLOP/s per stage: results.json's leaderboard (outputs.py)
-    return result
+    return result, not met and target.get("inconclusive") is True

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cpu/matrix.h"
+#include "harness/stage.h"
 #include "harness/stages/lab12/launch.h"
 #include "harness/stages/lab12/protocol.h"
 
@@ -41,6 +42,11 @@ void print_mpi(const Table& t);
 // Parallel efficiency of a row against the local (or single-GPU cuBLAS) row
 // of the same shape in `rows`: T1 / (P * TP); < 0 when there is none.
 double efficiency_of(const Fields& row, const std::vector<Fields>& rows, const std::string& baseline_algo);
+// A SUMMA miss judged against the reference's SUMMA in the same run (its
+// efficiency ref_eff; ref_is_yours under SOLUTION=1): when that misses too,
+// the machine is busy and the verdict INCONCLUSIVE, else the gap is the
+// code's. Verdicts met, not about speed, or without a reference row stay.
+TargetVerdict settle_summa(TargetVerdict v, const double* ref_eff, bool ref_is_yours);
 // The first row with these fields (nullptr if none).
 const Fields* find_result(const std::vector<Fields>& rows, const std::vector<std::pair<std::string, std::string>>& match);
 
