@@ -1,8 +1,8 @@
 // Lab 8: every stage is correct on the shared odd/tiny/rectangular shapes, on
 // shapes that pick each float4/scalar path, and on big shapes that are not
 // multiples of any tile (where fast tutorial kernels go wrong). Stage 6 also
-// with every tile configuration and split-K factor forced, and its split-K
-// result the same bits on every run.
+// with every tile configuration and split-K factor forced; stages 6's split-K
+// and 8's stream-K give the same bits on every run.
 #include "tests/stage_check.h"
 
 #include <cstring>
@@ -127,6 +127,39 @@ TEST_SUITE("gpu-lab8") {
             CHECK_MESSAGE(std::memcmp(kept.data(), problem.C.data(), sizeof(float) * kept.size()) == 0,
                           "lab8.autotile (split 5) gave different bits on the same inputs: is the reduction's order "
                           "fixed (no atomicAdd)?");
+        }
+    }
+    // Stream-K: all tiles shared out by k-steps where C has fewer tiles than
+    // the GPU has SMs (the small shapes, 1000^3), data-parallel waves and a
+    // shared last wave where it has more (4095 x 4097: 544 tiles), whole waves
+    // only (1536 x 2816: 132 tiles, an H100's SMs), B copied into aligned rows
+    // (N % 4 != 0), K deeper than the pipeline's int count of a piece needs.
+    TEST_CASE("lab8.streamk: persistent stream-K (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        check_small("lab8.streamk");
+        check_stage_on("lab8.streamk", {{1536, 2816, 64}, {3, 5, 100003}, {1, 1, 1000000}});
+    }
+    TEST_CASE("lab8.streamk: big odd shapes (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        check_stage_on("lab8.streamk", autotile_big_shapes());
+    }
+    // The owner adds the partials in block order (08_streamk.cu): the same
+    // inputs give the same bits, run after run.
+    TEST_CASE("lab8.streamk: the same bits on every run (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        const mml::Stage* stage = mml::Registry::instance().find("lab8.streamk");
+        REQUIRE(stage != nullptr);
+        const mml::MatmulFn& fn = mml::version_of(*stage, mml::testing::impl_under_test());
+        mml::Problem problem({515, 517, 2001});  // 15 tiles of 251 k-steps: pieces on every block
+        const mml::CheckedRun first = mml::run_once_and_verify(*stage, fn, problem, {});
+        REQUIRE_MESSAGE(first.check.passed, "lab8.streamk is wrong at 515x517x2001: " << first.check.failure);
+        const std::vector<float> kept(problem.C.data(), problem.C.data() + problem.C.size());
+        for (int run = 0; run < 3; ++run) {
+            const mml::CheckedRun again = mml::run_once_and_verify(*stage, fn, problem, {});
+            REQUIRE(again.check.passed);
+            CHECK_MESSAGE(std::memcmp(kept.data(), problem.C.data(), sizeof(float) * kept.size()) == 0,
+                          "lab8.streamk gave different bits on the same inputs: are the partials added in a fixed "
+                          "order (no atomicAdd)?");
         }
     }
     TEST_CASE("lab8.cublas: the peer (cuBLAS FP32)") { check_stage("lab8.cublas"); }

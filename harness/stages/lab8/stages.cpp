@@ -128,6 +128,8 @@ Registrar lab8_stages([](Registry& reg) {
         s.param_names = {"tile", "split"};
         reg.add(std::move(s));
     }
+    add_stage(reg, "streamk", st::streamk,
+              "+ persistent blocks: full waves' tiles whole, the last wave's shared out by k-steps (stream-K)");
     add_cublas(reg, "cublas", peers::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)");
     add_stage(reg, "wmma_tf32", st::wmma_tf32, "extension: TF32 tensor cores through WMMA (looser bound: tf32_bound)",
               true);
