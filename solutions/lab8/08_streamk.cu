@@ -27,7 +27,7 @@
 // launched cooperatively (the launch fails instead of hanging).
 // B's rows must be 16-byte aligned for stage 5's float4 copies: where they are
 // not (N % 4 != 0), B is first copied into rows of a multiple of 4 floats
-// (2 x K x N x 4 more bytes, ~3 % at 2047^3) - cheaper than stage 4's scalar
+// (2 x K x N x 4 more bytes) - cheaper than stage 4's scalar
 // path, which stage 6 takes there.
 #include "solutions/lab8/lab8.h"
 
@@ -73,31 +73,26 @@ __device__ __forceinline__ long long range_start(const Schedule& s, long long b)
 struct Unit {
     int tile, kb, ke;
 };
-// A block's pieces in order: its DP tiles, then its SK range (cut at tile
-// ends). Every block has the same number of DP tiles, so all reach the SK
-// line together - and keep stage 5's order until then (the blocks at work at
-// the same time read the same rows of A and columns of B: L2 hits).
-struct Cursor {
-    int dp_tile;
-    long long it, it_end;
-    __device__ Cursor(const Schedule& s) : dp_tile(blockIdx.x), it(0), it_end(0) {
-        if (int(blockIdx.x) < s.sk_blocks) it = range_start(s, blockIdx.x), it_end = range_start(s, blockIdx.x + 1);
-    }
-    __device__ bool next(const Schedule& s, Unit& u) {
-        if (dp_tile < s.dp_tiles) {
-            u = {dp_tile, 0, s.k_steps};
-            dp_tile += gridDim.x;
-            return true;
-        }
-        if (it >= it_end) return false;
-        const long long tile = it / s.k_steps;
-        const int kb = int(it - tile * s.k_steps);
-        const int ke = int(min((long long)s.k_steps, kb + (it_end - it)));
-        u = {s.dp_tiles + int(tile), kb, ke};
-        it += ke - kb;
+// Piece j of this block: its DP tiles first (with stream-K every block has
+// dp_tiles / gridDim.x of them, so all reach the SK line together - and keep stage 5's
+// order until then: the blocks at work at the same time read the same rows
+// of A and columns of B, L2 hits), then its SK range cut at tile ends.
+// False past the last. Computed afresh for each piece: no state to keep in
+// registers, which the pipeline needs all of.
+__device__ bool piece(const Schedule& s, int j, Unit& u) {
+    const int b = int(blockIdx.x), dp_count = b < s.dp_tiles ? (s.dp_tiles - 1 - b) / int(gridDim.x) + 1 : 0;
+    if (j < dp_count) {
+        u = {b + j * int(gridDim.x), 0, s.k_steps};
         return true;
     }
-};
+    if (b >= s.sk_blocks) return false;
+    const long long first = range_start(s, b), end = range_start(s, b + 1);
+    const long long tile = first / s.k_steps + (j - dp_count);  // on the SK line
+    const long long from = max(first, tile * s.k_steps), to = min(end, (tile + 1) * s.k_steps);
+    if (from >= to) return false;
+    u = {s.dp_tiles + int(tile), int(from - tile * s.k_steps), int(to - tile * s.k_steps)};
+    return true;
+}
 
 // Block b's slot: thread t's float4 number j at [j][t], so that a warp's 32
 // float4 are 512 consecutive bytes.
@@ -151,27 +146,42 @@ __global__ void __launch_bounds__(kThreads, 1)
                    std::int64_t M, std::int64_t N, std::int64_t K, Schedule s) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     extern __shared__ float4 smem4[];
-    Cursor cursor(s);
-    Unit u;
-    while (cursor.next(s, u)) {
-        const TileOrigin o = grouped_tile_origin(u.tile, M, N, Tiles::BM, Tiles::BN, Tiles::kGroupRows);
-        const std::int64_t k_first = std::int64_t(u.kb) * Tiles::BK;
-        const std::int64_t k_len = min(K, std::int64_t(u.ke) * Tiles::BK) - k_first;
-        float acc[Tiles::TM][Tiles::TN] = {};
-        __syncthreads();  // every thread done reading the ring (the last piece's last fragments)
-        pipeline_product<Tiles, true>(A, B, M, ldb, K, o.m0, o.n0, k_first, k_len, reinterpret_cast<float*>(smem4),
-                                      acc);
-        if (u.kb > 0) {  // the tile's first k-steps are another block's: hand the sums over
-            write_partial(s, acc);
-            continue;
+    __shared__ Unit unit;  // the piece at hand: thread 0 picks it, all read it (in shared memory, not registers)
+    for (int j = 0;; ++j) {
+        __syncthreads();  // every thread done with the ring (the last piece's fragments) and with `unit`
+        if (threadIdx.x == 0 && !piece(s, j, unit)) unit.tile = -1;
+        __syncthreads();
+        if (unit.tile < 0) break;
+        {
+            const TileOrigin o = grouped_tile_origin(unit.tile, M, N, Tiles::BM, Tiles::BN, Tiles::kGroupRows);
+            const std::int64_t k_first = std::int64_t(unit.kb) * Tiles::BK;
+            const std::int64_t k_len = min(K, std::int64_t(unit.ke) * Tiles::BK) - k_first;
+            float acc[Tiles::TM][Tiles::TN] = {};
+            pipeline_product<Tiles, true>(A, B, M, ldb, K, o.m0, o.n0, k_first, k_len,
+                                          reinterpret_cast<float*>(smem4), acc);
+            if (unit.kb > 0) {  // the tile's first k-steps are another block's: hand the sums over
+                write_partial(s, acc);
+                continue;
+            }
+            if (unit.ke < s.k_steps) add_partials(s, acc, unit);
+            const TileOrigin c = grouped_tile_origin(unit.tile, M, N, Tiles::BM, Tiles::BN, Tiles::kGroupRows);
+            store_thread_tile<Tiles, kVecC>(C, M, N, c.m0, c.n0, acc);
         }
-        if (u.ke < s.k_steps) add_partials(s, acc, u);
-        store_thread_tile<Tiles, kVecC>(C, M, N, o.m0, o.n0, acc);
     }
 #else
     // cp.async needs sm_80: streamk() refuses older GPUs before launching.
     (void)A, (void)B, (void)ldb, (void)C, (void)M, (void)N, (void)K, (void)s;
 #endif
+}
+
+// B (K rows of N floats) into rows of ldb >= N floats, zeros past N; reads
+// and writes coalesced (consecutive threads, consecutive columns of a row).
+__global__ void copy_to_aligned_rows(const float* __restrict__ B, float* __restrict__ out, std::int64_t K,
+                                     std::int64_t N, std::int64_t ldb) {
+    for (std::int64_t row = blockIdx.y; row < K; row += gridDim.y)
+        for (std::int64_t col = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; col < ldb;
+             col += std::int64_t(gridDim.x) * blockDim.x)
+            out[row * ldb + col] = col < N ? B[row * N + col] : 0.0f;
 }
 
 // Which tiles go to stream-K, over how many of the `blocks` resident blocks:
@@ -183,12 +193,14 @@ __global__ void __launch_bounds__(kThreads, 1)
 //  - each tile split among at most sqrt(k_steps) blocks: a piece of
 //    k_steps / p k-steps, then p - 1 partials for its owner to read, about a
 //    k-step each, so p = sqrt(k_steps) keeps the owner's sum smallest.
-void plan_stream_k(Schedule& s, int blocks) {
+// stream_k false: every tile whole (DP), the last wave as it falls - the
+// loss stream-K removes, measured with the same kernel (--param sk=0).
+void plan_stream_k(Schedule& s, int blocks, bool stream_k) {
     const int tail = s.tiles % blocks;
     s.dp_tiles = s.tiles;
     s.sk_blocks = 0;
     s.sk_iters = 0;
-    if (tail == 0) return;
+    if (tail == 0 || !stream_k) return;
     const long long max_split = (long long)std::ceil(std::sqrt(double(s.k_steps)));
     s.dp_tiles = s.tiles - tail;
     s.sk_blocks = int(std::min<long long>(blocks, tail * max_split));
@@ -224,7 +236,8 @@ int resident_blocks() {
 
 }  // namespace
 
-void streamk(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K) {
+void streamk(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
+             bool stream_k) {
     static const int blocks = resident_blocks();
     static Workspace* ws = new Workspace;  // kept for the process (no freeing after CUDA's teardown)
     constexpr int kSmemBytes = async_copy_smem_floats<Tiles>() * int(sizeof(float));
@@ -235,19 +248,18 @@ void streamk(const float* A, const float* B, float* C, std::int64_t M, std::int6
     Schedule s{};
     s.tiles = int(tiles);
     s.k_steps = int((K + Tiles::BK - 1) / Tiles::BK);
-    plan_stream_k(s, blocks);
+    plan_stream_k(s, blocks, stream_k);
 
     // B into rows of a multiple of 4 floats where its rows are not 16-byte aligned.
     std::int64_t ldb = N;
     if (!rows_are_float4_aligned(B, N)) {
         ldb = (N + 3) / 4 * 4;
         const std::size_t floats = std::size_t(K) * std::size_t(ldb);
-        if (ws->aligned_b.count() < floats) {
-            ws->aligned_b = mml::gpu::DeviceBuffer<float>(floats);
-            CUDA_CHECK(cudaMemset(ws->aligned_b.get(), 0, ws->aligned_b.bytes()));  // the columns past N: defined
-        }
-        CUDA_CHECK(cudaMemcpy2DAsync(ws->aligned_b.get(), ldb * sizeof(float), B, N * sizeof(float),
-                                     N * sizeof(float), K, cudaMemcpyDeviceToDevice));
+        if (ws->aligned_b.count() < floats) ws->aligned_b = mml::gpu::DeviceBuffer<float>(floats);
+        const dim3 grid(unsigned(std::min<std::int64_t>((ldb + 255) / 256, 64)),
+                        unsigned(std::min<std::int64_t>(K, 65535)));
+        copy_to_aligned_rows<<<grid, 256>>>(B, ws->aligned_b.get(), K, N, ldb);
+        CUDA_CHECK_LAUNCH();
         B = ws->aligned_b.get();
     }
     const std::size_t slot_floats = std::size_t(blocks) * kThreads * kAcc;
@@ -262,8 +274,8 @@ void streamk(const float* A, const float* B, float* C, std::int64_t M, std::int6
     }
     s.partials = ws->partials.get(), s.flags = ws->flags.get(), s.epoch = ws->epoch;
 
-    // The DP tiles keep all `blocks` busy; without them only the SK blocks have work.
-    const unsigned grid = unsigned(s.dp_tiles > 0 ? blocks : s.sk_blocks);
+    // A block for every DP tile up to `blocks`; without DP tiles, the SK blocks.
+    const unsigned grid = unsigned(s.dp_tiles > 0 ? std::min<std::int64_t>(blocks, s.tiles) : s.sk_blocks);
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;

@@ -143,6 +143,14 @@ TEST_SUITE("gpu-lab8") {
         REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
         check_stage_on("lab8.streamk", autotile_big_shapes());
     }
+    // --param sk=0: the same kernel, every tile whole (fewer tiles than SMs,
+    // more, and a partial last wave).
+    TEST_CASE("lab8.streamk: stream-K off, every tile whole (--param sk=0) (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        mml::StageParams p;
+        p.values["sk"] = 0;
+        check_stage_on("lab8.streamk", {{130, 132, 260}, {1, 4, 4}, {200, 4, 1}, {4095, 4097, 1023}}, p);
+    }
     // The owner adds the partials in block order (08_streamk.cu): the same
     // inputs give the same bits, run after run.
     TEST_CASE("lab8.streamk: the same bits on every run (needs sm_80)") {
