@@ -193,9 +193,13 @@ TEST_SUITE("gpu-lab8") {
         REQUIRE_MESSAGE(gpu_is_sm80(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
         const mml::Stage* stage = mml::Registry::instance().find("lab8.wmma_tf32");
         REQUIRE(stage != nullptr);
+        mml::Impl impl = mml::testing::impl_under_test();
+        // Right under its own bound first: a kernel that computes nothing (an
+        // untouched starter writes zeros) also fails gamma_K, and must not pass here.
+        const auto own = mml::run_and_check(*stage, impl, {256, 256, 256}, {}, mml::fresh_seed());
+        REQUIRE_MESSAGE(own.passed, "lab8.wmma_tf32 is wrong at 256^3 under its own bound: " << own.failure);
         mml::Stage fp32_checked = *stage;
         fp32_checked.bound = [](Shape s, const mml::StageParams&) { return mml::classical_bound(s); };
-        mml::Impl impl = mml::testing::impl_under_test();
         const auto r = mml::run_and_check(fp32_checked, impl, {256, 256, 256}, {}, mml::fresh_seed());
         CHECK_MESSAGE(!r.passed, "lab8.wmma_tf32 passed the FP32 bound gamma_K: are the inputs really rounded to TF32?");
     }
