@@ -307,6 +307,12 @@ CheckResult verify_product(const float* A, const float* B, const float* C, Shape
     const EntryBound admissible{bound, scale, double(s.K)};
     r.passed = method == VerifyMethod::Full ? full_check(A, B, C, s, admissible, r)
                                             : randomized_check(A, B, C, s, admissible, seed, r);
+    // A C of zeros where the product is not zero: nothing was ever added - an
+    // untouched starter that stores its zeroed accumulators, more often than
+    // an indexing slip. Say so first, so that the advice fits.
+    if (!r.passed && std::all_of(C, C + s.M * s.N, [](float c) { return c == 0.0f; }))
+        r.failure = "every element of C is 0: nothing was added into the accumulators (is the product's TODO "
+                    "written?); " + r.failure;
     return r;
 }
 

@@ -123,7 +123,8 @@ std::string closest_stage_name(const std::string& typed) {
 }
 }  // namespace
 
-const Stage& stage_or_error(const std::string& name) {
+const Stage& stage_or_error(std::string_view typed) {
+    const std::string name(typed);
     const Stage* s = Registry::instance().find(name);
     if (s) return *s;
     const std::string guess = closest_stage_name(name);

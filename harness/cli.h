@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "harness/stage.h"
@@ -60,7 +61,9 @@ std::vector<long long> parse_integer_list(const std::string& text, const std::st
 // The --impl of an extra command that runs one version: "student" or "reference".
 Impl parse_impl(const std::string& text);
 // The stage of that name; unknown names are a UsageError that points at `mmlab list`.
-const Stage& stage_or_error(const std::string& name);
+// (A string_view, not a const std::string&: g++ 13 warns that the reference
+// returned may dangle when a caller's literal became a temporary string.)
+const Stage& stage_or_error(std::string_view name);
 // The lab of that number; one not in the catalog, or a GPU lab in a build
 // without CUDA, is a UsageError that says which (harness/commands/lab.cpp).
 const Lab& lab_or_error(int number);

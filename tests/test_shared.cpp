@@ -3,6 +3,7 @@
 // NaN, Inf and unwritten results, and accept correct ones).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -151,6 +152,19 @@ TEST_SUITE("shared") {
         CHECK_MESSAGE(r.failure.find("C[19][0] = 0") == 0, r.failure);
         CHECK_MESSAGE(r.failure.find("30 of 600 elements are wrong, in rows 19, columns 0..29") != std::string::npos,
                       r.failure);
+    }
+
+    // An untouched starter that stores its zeroed accumulators: the message
+    // says nothing was added, not "check the indexing" (walkthrough of lab 8's
+    // TF32 starter, issue 26).
+    TEST_CASE("verifier: a C of zeros is named as nothing added, full and randomized") {
+        for (Shape s : {Shape{9, 13, 5}, Shape{600, 500, 1000}}) {
+            Product p(s);
+            std::fill(p.C.data(), p.C.data() + s.M * s.N, 0.0f);
+            const CheckResult r = p.check();
+            CHECK_FALSE(r.passed);
+            CHECK_MESSAGE(r.failure.find("every element of C is 0: nothing was added") == 0, r.failure);
+        }
     }
 
     TEST_CASE("verifier rejects NaN, Inf and unwritten elements, naming the place") {

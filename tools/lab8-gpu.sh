@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Lab 8 on a GPU machine, in one call: build; lab 8's GPU tests (gpu-lab8)
 # and the wave model's (lab8-given); the benchmark of lab8.double_buffer,
-# lab8.async_copy and lab8.autotile against cuBLAS FP32 in one run at square, odd and
+# lab8.async_copy, lab8.autotile and lab8.streamk against cuBLAS FP32 in one run at square, odd and
 # rectangular shapes (kernel time, CUDA events, Google Benchmark's median);
 # mmlab tune at the shapes where the model splits K or picks small tiles;
-# compute-sanitizer memcheck and racecheck on stage 5's and 6's tests at small shapes.
+# compute-sanitizer memcheck and racecheck on stage 5's, 6's and 8's tests at small shapes.
 # Each step has a time limit inside LAB8_GPU_BUDGET_S (default 560 s), in
 # that order of priority. Logs go to $OUT (the device tool brings them back)
 # or build/lab8-gpu. LAB8_GPU_STEPS="build tests bench tune sanitizer" picks steps.
@@ -36,9 +36,9 @@ if want tests; then
 fi
 
 if want bench; then
-  step "benchmark: lab8.double_buffer, lab8.async_copy and lab8.autotile vs cuBLAS FP32, one run (kernel time, median of 3)"
+  step "benchmark: lab8.double_buffer, lab8.async_copy, lab8.autotile and lab8.streamk vs cuBLAS FP32, one run (kernel time, median of 3)"
   shapes=1000,1024,2047,2048,4095,4096,5000,8192,8192x256x8192,256x8192x4096,8192x1024x8192,1024x8192x8192
-  limited 260 build/bin/mmlab run --stage lab8.double_buffer,lab8.async_copy,lab8.autotile,lab8.cublas --size $shapes --reps 3 \
+  limited 260 build/bin/mmlab run --stage lab8.double_buffer,lab8.async_copy,lab8.autotile,lab8.streamk,lab8.cublas --size $shapes --reps 3 \
     --no-baseline --json "$out/bench.json" > "$out/bench.txt" 2>&1
   rc=$?; summary+=("bench rc $rc")
   grep -E "^lab8" "$out/bench.txt" | cut -c1-120
@@ -50,16 +50,17 @@ for r in d["summary"]:
     if r.get("skipped") or not r.get("passed"):
         continue
     rows.setdefault((r["M"], r["N"], r["K"]), {})[r["stage"]] = r
-print("%-16s %11s %11s %11s %11s %9s %9s %9s" % ("shape", "cuBLAS", "dbl_buffer", "async_copy", "autotile",
-      "db/cuBLAS", "ac/cuBLAS", "at/cuBLAS"))
+print("%-16s %11s %11s %11s %11s %11s %9s %9s %9s %9s" % ("shape", "cuBLAS", "dbl_buffer", "async_copy", "autotile",
+      "streamk", "db/cuBLAS", "ac/cuBLAS", "at/cuBLAS", "sk/cuBLAS"))
 for shape, st in rows.items():
     c = st.get("lab8.cublas"); db = st.get("lab8.double_buffer"); ac = st.get("lab8.async_copy")
-    at = st.get("lab8.autotile")
+    at = st.get("lab8.autotile"); sk = st.get("lab8.streamk")
     if not c:
         continue
     t = lambda r: r["median_s"] if r else float("nan")
-    print("%-16s %9.1fus %9.1fus %9.1fus %9.1fus %8.1f%% %8.1f%% %8.1f%%" % ("x".join(map(str, shape)), 1e6 * t(c),
-          1e6 * t(db), 1e6 * t(ac), 1e6 * t(at), 100 * t(c) / t(db), 100 * t(c) / t(ac), 100 * t(c) / t(at)))
+    print("%-16s %9.1fus %9.1fus %9.1fus %9.1fus %9.1fus %8.1f%% %8.1f%% %8.1f%% %8.1f%%" % ("x".join(map(str, shape)),
+          1e6 * t(c), 1e6 * t(db), 1e6 * t(ac), 1e6 * t(at), 1e6 * t(sk), 100 * t(c) / t(db), 100 * t(c) / t(ac),
+          100 * t(c) / t(at), 100 * t(c) / t(sk)))
 PY
 fi
 
@@ -75,9 +76,9 @@ fi
 
 if want sanitizer; then
   for tool in memcheck racecheck; do
-    step "compute-sanitizer --tool $tool, lab8.async_copy and lab8.autotile tests at small shapes"
+    step "compute-sanitizer --tool $tool, lab8.async_copy, lab8.autotile and lab8.streamk tests at small shapes"
     limited 100 compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 \
-      build/bin/mmlab-tests --test-suite=gpu-lab8 --test-case='*async_copy*,*autotile*' --test-case-exclude='*big odd*,*same bits*' \
+      build/bin/mmlab-tests --test-suite=gpu-lab8 --test-case='*async_copy*,*autotile*,*streamk*' --test-case-exclude='*big odd*,*same bits*' \
       > "$out/$tool.log" 2>&1
     rc=$?
     line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$out/$tool.log" | tail -1)

@@ -62,6 +62,24 @@ constexpr int kTileConfigCount = int(sizeof(kTileConfigs) / sizeof(kTileConfigs[
 
 constexpr int threads_of(const TileConfig& c) { return c.warps_m * c.warps_n * 32; }
 
+// Configuration I in the names the kernels' templates read (stage 4's
+// double_buffer_impl.cuh; PipelineConfigTiles adds stage 5's kStages, for
+// async_copy_impl.cuh). Stages 6 and 8 launch the kernels with them.
+template <int I>
+struct ConfigTiles {
+    static constexpr int BM = kTileConfigs[I].bm, BN = kTileConfigs[I].bn, BK = kTileConfigs[I].bk;
+    static constexpr int WARPS_M = kTileConfigs[I].warps_m, WARPS_N = kTileConfigs[I].warps_n;
+    static constexpr int LANES_M = 4, LANES_N = 8;
+    static constexpr int TM = kTileConfigs[I].tm, TN = kTileConfigs[I].tn;
+    static constexpr int kPadA = 4;
+    static constexpr int kMinBlocksPerSM = kTileConfigs[I].blocks_per_sm;
+    static constexpr int kGroupRows = 8;
+};
+template <int I>
+struct PipelineConfigTiles : ConfigTiles<I> {
+    static constexpr int kStages = kTileConfigs[I].stages;
+};
+
 // Split-K: K is cut into `split` slices of k_slice (a multiple of kBK, so
 // every slice of A starts 16-byte aligned when K is a multiple of 4). The
 // model considers slices down to kMinSliceK deep (16 k-steps: shallower

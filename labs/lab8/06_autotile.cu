@@ -38,30 +38,14 @@ namespace {
 
 namespace tiles = common::lab8;
 
-// Configuration I of the table, in the names the kernel reads.
-template <int I>
-struct ConfigTiles {
-    static constexpr int BM = tiles::kTileConfigs[I].bm, BN = tiles::kTileConfigs[I].bn, BK = tiles::kTileConfigs[I].bk;
-    static constexpr int WARPS_M = tiles::kTileConfigs[I].warps_m, WARPS_N = tiles::kTileConfigs[I].warps_n;
-    static constexpr int LANES_M = 4, LANES_N = 8;
-    static constexpr int TM = tiles::kTileConfigs[I].tm, TN = tiles::kTileConfigs[I].tn;
-    static constexpr int kPadA = 4;
-    static constexpr int kMinBlocksPerSM = tiles::kTileConfigs[I].blocks_per_sm;
-    static constexpr int kGroupRows = 8;
-};
-// Stage 5's kernel also reads the depth of its pipeline.
-template <int I>
-struct PipelineConfigTiles : ConfigTiles<I> {
-    static constexpr int kStages = tiles::kTileConfigs[I].stages;
-};
 // Configuration I runs stage 4's kernel (stages == 0) or stage 5's.
 template <int I>
 void launch_one(const float* A, const float* B, float* out, std::int64_t M, std::int64_t N, std::int64_t K,
                 std::int64_t k_slice, int slices) {
     if constexpr (tiles::kTileConfigs[I].stages == 0)
-        launch_double_buffer<ConfigTiles<I>>(A, B, out, M, N, K, k_slice, slices);
+        launch_double_buffer<tiles::ConfigTiles<I>>(A, B, out, M, N, K, k_slice, slices);
     else
-        launch_async_copy<PipelineConfigTiles<I>>(A, B, out, M, N, K, k_slice, slices);
+        launch_async_copy<tiles::PipelineConfigTiles<I>>(A, B, out, M, N, K, k_slice, slices);
 }
 // Configuration `tile` (a run-time index) of the table.
 template <std::size_t... I>

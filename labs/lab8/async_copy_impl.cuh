@@ -31,12 +31,33 @@ constexpr int async_copy_smem_floats() {
     return T::kStages * (T::BK * (T::BM + T::kPadA) + T::BK * T::BN);
 }
 
-// One block per block tile of C (grid x) and k-slice (grid y).
-template <typename T, bool kVecB>
-__global__ void __launch_bounds__(T::WARPS_M * T::WARPS_N * 32, T::kMinBlocksPerSM)
-async_copy_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, std::int64_t M,
-                  std::int64_t N, std::int64_t K, std::int64_t k_slice) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+// This thread's first row and column in the block tile: lanes sit LANES_M
+// down x LANES_N across a warp tile, 4 x 4 pieces each (as in stage 4).
+template <typename T>
+__device__ __forceinline__ int thread_row0() {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    return warp / T::WARPS_N * (T::LANES_M * T::TM) + lane / T::LANES_N * 4;
+}
+template <typename T>
+__device__ __forceinline__ int thread_col0() {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    return warp % T::WARPS_N * (T::LANES_N * T::TN) + lane % T::LANES_N * 4;
+}
+
+// The product of one block tile (rows m0.., columns n0..) over k in
+// [k_first, k_first + k_len), added to acc: the pipeline, in one function so
+// that stage 5's kernel (a tile a block) and stage 8's persistent kernel
+// (08_streamk.cu: pieces of tiles, one after the other) run the same code.
+// Every thread of the block calls it (it holds barriers) with the shared
+// memory of async_copy_smem_floats<T>(). It leaves no copy in flight; a
+// caller that fills `smem` again must __syncthreads() first (the threads'
+// last fragment loads). B's rows are N floats long (its bounds and stride).
+template <typename T, bool kVecB>
+__device__ __forceinline__ void pipeline_product(const float* __restrict__ A, const float* __restrict__ B,
+                                                 std::int64_t M, std::int64_t N, std::int64_t K, std::int64_t m0,
+                                                 std::int64_t n0, std::int64_t k_first, std::int64_t k_len,
+                                                 float* smem, float (&acc)[T::TM][T::TN]) {
     using namespace ::lab11;  // cp_async_4, cp_async_16_first, ... (labs/common/ampere_ptx.cuh)
     constexpr int BM = T::BM, BN = T::BN, BK = T::BK, TM = T::TM, TN = T::TN, S = T::kStages;
     constexpr int kThreads = T::WARPS_M * T::WARPS_N * 32;
@@ -55,24 +76,15 @@ async_copy_kernel(const float* __restrict__ A, const float* __restrict__ B, floa
     static_assert(kCopiesB * kThreads * 4 == BK * BN, "B's tile splits evenly into float4");
     constexpr int kRowsApartA = kThreads / BK;
 
-    extern __shared__ float4 smem4[];  // float4: 16-byte aligned
-    float* const As = reinterpret_cast<float*>(smem4);
+    float* const As = smem;
     float* const Bs = As + S * kStageA;
 
-    const TileOrigin tile = grouped_tile_origin(blockIdx.x, M, N, BM, BN, T::kGroupRows);
-    const std::int64_t m0 = tile.m0, n0 = tile.n0;
-
-    // This block's k-slice (split-K, stage 6), as in stage 4: slice z sums
-    // k in [z * k_slice, z * k_slice + k_len) into the z-th M x N slab from C on.
-    const std::int64_t k_first = std::int64_t(blockIdx.y) * k_slice;
-    const std::int64_t k_len = min(K - k_first, k_slice);
+    // The k-slice: k in [k_first, k_first + k_len) of A's rows and B's columns.
     A += k_first;
     B += k_first * N;
-    C += std::int64_t(blockIdx.y) * M * N;
 
-    const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-    const int row0 = warp / T::WARPS_N * WM + lane / T::LANES_N * 4;  // as in stage 4
-    const int col0 = warp % T::WARPS_N * WN + lane % T::LANES_N * 4;
+    const int tid = threadIdx.x;
+    const int row0 = thread_row0<T>(), col0 = thread_col0<T>();
 
     // What this thread copies each k-step: A(m0 + a_m + l * kRowsApartA, k0 + a_k)
     // for l < kCopiesA into As[a_k][a_m + l * kRowsApartA] (the transpose;
@@ -134,12 +146,12 @@ async_copy_kernel(const float* __restrict__ A, const float* __restrict__ B, floa
         for (int s = 0; s < TN / 4; ++s) copy4(&b[set][4 * s], Bs_stage + k * BN + col0 + s * T::LANES_N * 4);
     };
 
-    float acc[TM][TN] = {};
     // TODO(lab8, task 5.1): the cp.async pipeline over this slice's k-steps,
     //   steps = ceil(k_len / BK), through S = kStages shared stages (stage st
     //   starts at As + st * kStageA and Bs + st * kStageB).
-    //   Contract: afterwards acc holds this thread's part of C over the slice,
-    //     as in stage 4, and no copy is still in flight. What is given:
+    //   Contract: afterwards acc holds this thread's part of C over the slice
+    //     (added to what it held), as in stage 4, and no copy is still in
+    //     flight. What is given:
     //     copy_next_step(st) starts the copies of the next k-step not yet
     //     copied into stage st (call it once per k-step, in order);
     //     load_fragments(set, As_stage, Bs_stage, k) fills register set `set`
@@ -150,10 +162,37 @@ async_copy_kernel(const float* __restrict__ A, const float* __restrict__ B, floa
     //     copies going global -> shared without registers (LDGSTS), and the
     //     fragments of row k+1 loaded while row k's FFMAs run.
     //   Stuck: handouts/lab8.md, hints 8.5.x.
-
-    // TODO(lab8, task 5.2): write the thread tile, as in stage 4 (task 4.2).
     (void)acc; (void)copy_next_step; (void)load_fragments; (void)a; (void)b; (void)k_len;
-    (void)row0; (void)col0; (void)m0; (void)n0;
+}
+
+// Writes this thread's part of the block tile at (m0, n0) of C (M x N, rows
+// N floats apart), leaving out what lies past M or N.
+template <typename T, bool kVecC>
+__device__ __forceinline__ void store_thread_tile(float* __restrict__ C, std::int64_t M, std::int64_t N,
+                                                  std::int64_t m0, std::int64_t n0,
+                                                  const float (&acc)[T::TM][T::TN]) {
+    constexpr int TM = T::TM, TN = T::TN;
+    const int row0 = thread_row0<T>(), col0 = thread_col0<T>();
+    // TODO(lab8, task 5.2): write the thread tile, as in stage 4 (task 4.2).
+    (void)C; (void)M; (void)N; (void)m0; (void)n0; (void)acc; (void)row0; (void)col0; (void)TM; (void)TN;
+}
+#endif
+
+// One block per block tile of C (grid x) and k-slice (grid y).
+template <typename T, bool kVecB>
+__global__ void __launch_bounds__(T::WARPS_M * T::WARPS_N * 32, T::kMinBlocksPerSM)
+async_copy_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, std::int64_t M,
+                  std::int64_t N, std::int64_t K, std::int64_t k_slice) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    extern __shared__ float4 smem4[];  // float4: 16-byte aligned
+    const TileOrigin tile = grouped_tile_origin(blockIdx.x, M, N, T::BM, T::BN, T::kGroupRows);
+    // This block's k-slice (split-K, stage 6), as in stage 4: slice z sums
+    // k in [z * k_slice, z * k_slice + k_len) into the z-th M x N slab from C on.
+    const std::int64_t k_first = std::int64_t(blockIdx.y) * k_slice;
+    const std::int64_t k_len = min(K - k_first, k_slice);
+    float acc[T::TM][T::TN] = {};
+    pipeline_product<T, kVecB>(A, B, M, N, K, tile.m0, tile.n0, k_first, k_len, reinterpret_cast<float*>(smem4), acc);
+    store_thread_tile<T, kVecB>(C + std::int64_t(blockIdx.y) * M * N, M, N, tile.m0, tile.n0, acc);
 #else
     // cp.async needs sm_80: launch_async_copy refuses older GPUs before launching.
     (void)A, (void)B, (void)C, (void)M, (void)N, (void)K, (void)k_slice;

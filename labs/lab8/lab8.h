@@ -32,6 +32,13 @@ void async_copy(const float* A, const float* B, float* C, std::int64_t M, std::i
 // split >= 1 force them (mmlab tune does).
 void autotile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K, int tile,
               int split);
+// Stage 8 (08_streamk.cu): stage 5's kernel under a persistent scheduler that
+// shares the last wave's tiles out by k-steps (stream-K), partials added in a
+// fixed order.
+// stream_k false (--param sk=0): the same persistent kernel with every tile
+// whole, the last wave as it falls (the loss stream-K removes, measured).
+void streamk(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
+             bool stream_k);
 // Extension (07_wmma_tf32.cu): TF32 tensor cores through WMMA (sm_80 and newer).
 void wmma_tf32(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 

@@ -37,11 +37,13 @@
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
 #include "labs/common/hopper_ptx.cuh"
+#include "labs/common/streamk_flags.cuh"  // flag_release, wait_for_flag
 #include "labs/common/wgmma_given.cuh"
 
 namespace reference::lab11 {
 namespace {
 using namespace ::lab11;  // the given PTX wrappers (labs/common/hopper_ptx.cuh)
+using namespace ::common::streamk;  // the flags (labs/common/streamk_flags.cuh)
 
 // BM, the ring and the warpgroups (kThreads, kConsumers, kProducerRegs, ...),
 // Tiling<BN>, tile_origin, store_tile, sm_count and require_hopper are stage
@@ -104,24 +106,6 @@ __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
 // The 128 threads of one consumer warpgroup (named barrier 1 or 2; 0 is __syncthreads).
 __device__ __forceinline__ void warpgroup_sync(int consumer) {
     asm volatile("bar.sync %0, 128;\n" ::"r"(1 + consumer) : "memory");
-}
-__device__ __forceinline__ void flag_release(unsigned* flag, unsigned value) {
-    asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(flag), "r"(value) : "memory");
-}
-__device__ __forceinline__ unsigned flag_acquire(const unsigned* flag) {
-    unsigned v;
-    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(flag) : "memory");
-    return v;
-}
-
-// Spins until *flag == epoch. A flag that never comes (a partial never handed
-// over) would hang the GPU: after 2^27 tries (over 8 s, far beyond any wait of
-// a correct run) the kernel traps, and the harness reports a launch failure.
-__device__ __forceinline__ void wait_for_flag(const unsigned* flag, unsigned epoch) {
-    for (unsigned tries = 0; flag_acquire(flag) != epoch; ++tries) {
-        if (tries == (1u << 27)) __trap();
-        __nanosleep(64);
-    }
 }
 
 // Slot of (block, consumer): thread t's float4 number j at [j][t], so that a

@@ -24,6 +24,13 @@ void async_copy(const float* A, const float* B, float* C, std::int64_t M, std::i
 // (an index into kTileConfigs) and split >= 1 force them (mmlab tune does).
 void autotile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K, int tile,
               int split);
+// Stage 8: stage 5's kernel under a persistent tile scheduler: the full
+// waves' tiles whole (data-parallel), the last wave's shared out by k-steps
+// (stream-K), the partials added in block order (deterministic).
+// stream_k false (--param sk=0): the same persistent kernel with every tile
+// whole, the last wave as it falls (the loss stream-K removes, measured).
+void streamk(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
+             bool stream_k);
 // Extension: TF32 tensor cores through WMMA (sm_80 and newer; throws elsewhere).
 void wmma_tf32(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 

@@ -1,8 +1,8 @@
 // Lab 8: every stage is correct on the shared odd/tiny/rectangular shapes, on
 // shapes that pick each float4/scalar path, and on big shapes that are not
 // multiples of any tile (where fast tutorial kernels go wrong). Stage 6 also
-// with every tile configuration and split-K factor forced, and its split-K
-// result the same bits on every run.
+// with every tile configuration and split-K factor forced; stages 6's split-K
+// and 8's stream-K give the same bits on every run.
 #include "tests/stage_check.h"
 
 #include <cstring>
@@ -129,6 +129,47 @@ TEST_SUITE("gpu-lab8") {
                           "fixed (no atomicAdd)?");
         }
     }
+    // Stream-K: all tiles shared out by k-steps where C has fewer tiles than
+    // the GPU has SMs (the small shapes, 1000^3), data-parallel waves and a
+    // shared last wave where it has more (4095 x 4097: 544 tiles), whole waves
+    // only (1536 x 2816: 132 tiles, an H100's SMs), B copied into aligned rows
+    // (N % 4 != 0), K deeper than the pipeline's int count of a piece needs.
+    TEST_CASE("lab8.streamk: persistent stream-K (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        check_small("lab8.streamk");
+        check_stage_on("lab8.streamk", {{1536, 2816, 64}, {3, 5, 100003}, {1, 1, 1000000}});
+    }
+    TEST_CASE("lab8.streamk: big odd shapes (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        check_stage_on("lab8.streamk", autotile_big_shapes());
+    }
+    // --param sk=0: the same kernel, every tile whole (fewer tiles than SMs,
+    // more, and a partial last wave).
+    TEST_CASE("lab8.streamk: stream-K off, every tile whole (--param sk=0) (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        mml::StageParams p;
+        p.values["sk"] = 0;
+        check_stage_on("lab8.streamk", {{130, 132, 260}, {1, 4, 4}, {200, 4, 1}, {4095, 4097, 1023}}, p);
+    }
+    // The owner adds the partials in block order (08_streamk.cu): the same
+    // inputs give the same bits, run after run.
+    TEST_CASE("lab8.streamk: the same bits on every run (needs sm_80)") {
+        REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");
+        const mml::Stage* stage = mml::Registry::instance().find("lab8.streamk");
+        REQUIRE(stage != nullptr);
+        const mml::MatmulFn& fn = mml::version_of(*stage, mml::testing::impl_under_test());
+        mml::Problem problem({515, 517, 2001});  // 15 tiles of 251 k-steps: pieces on every block
+        const mml::CheckedRun first = mml::run_once_and_verify(*stage, fn, problem, {});
+        REQUIRE_MESSAGE(first.check.passed, "lab8.streamk is wrong at 515x517x2001: " << first.check.failure);
+        const std::vector<float> kept(problem.C.data(), problem.C.data() + problem.C.size());
+        for (int run = 0; run < 3; ++run) {
+            const mml::CheckedRun again = mml::run_once_and_verify(*stage, fn, problem, {});
+            REQUIRE(again.check.passed);
+            CHECK_MESSAGE(std::memcmp(kept.data(), problem.C.data(), sizeof(float) * kept.size()) == 0,
+                          "lab8.streamk gave different bits on the same inputs: are the partials added in a fixed "
+                          "order (no atomicAdd)?");
+        }
+    }
     TEST_CASE("lab8.cublas: the peer (cuBLAS FP32)") { check_stage("lab8.cublas"); }
     // The TF32 stages need compute capability 8.0: tests/main.cpp excludes the
     // test cases named "(needs sm_80)" on older GPUs, so that doctest reports
@@ -152,9 +193,13 @@ TEST_SUITE("gpu-lab8") {
         REQUIRE_MESSAGE(gpu_is_sm80(), "TF32 tensor cores need compute capability 8.0 (tests/main.cpp skips this test)");
         const mml::Stage* stage = mml::Registry::instance().find("lab8.wmma_tf32");
         REQUIRE(stage != nullptr);
+        mml::Impl impl = mml::testing::impl_under_test();
+        // Right under its own bound first: a kernel that computes nothing (an
+        // untouched starter writes zeros) also fails gamma_K, and must not pass here.
+        const auto own = mml::run_and_check(*stage, impl, {256, 256, 256}, {}, mml::fresh_seed());
+        REQUIRE_MESSAGE(own.passed, "lab8.wmma_tf32 is wrong at 256^3 under its own bound: " << own.failure);
         mml::Stage fp32_checked = *stage;
         fp32_checked.bound = [](Shape s, const mml::StageParams&) { return mml::classical_bound(s); };
-        mml::Impl impl = mml::testing::impl_under_test();
         const auto r = mml::run_and_check(fp32_checked, impl, {256, 256, 256}, {}, mml::fresh_seed());
         CHECK_MESSAGE(!r.passed, "lab8.wmma_tf32 passed the FP32 bound gamma_K: are the inputs really rounded to TF32?");
     }

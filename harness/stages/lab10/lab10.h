@@ -15,6 +15,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cpu/matrix.h"
@@ -53,7 +54,7 @@ const ModelFns* model_fns(Impl impl);
 const ModelFns& reference_or(const ModelFns& fallback);
 // The version `impl` names, or a UsageError saying that the reference is not
 // in this build (`what`: the command that needs it).
-const ModelFns& model_fns_or_error(Impl impl, const std::string& what);
+const ModelFns& model_fns_or_error(Impl impl, std::string_view what);
 
 // In references.cpp: static ReferenceModels r(ModelFns{reference::lab10::compulsory_bytes, ...});
 struct ReferenceModels {

@@ -50,9 +50,9 @@ const ModelFns& reference_or(const ModelFns& fallback) {
     return ref ? *ref : fallback;
 }
 
-const ModelFns& model_fns_or_error(Impl impl, const std::string& what) {
+const ModelFns& model_fns_or_error(Impl impl, std::string_view what) {
     if (const ModelFns* f = model_fns(impl)) return *f;
-    throw UsageError(what + " uses the reference's model functions, and " + std::string(kNoReference) +
+    throw UsageError(std::string(what) + " uses the reference's model functions, and " + std::string(kNoReference) +
                      "; --student uses yours");
 }
 

@@ -3,6 +3,8 @@
 // without them the model chooses. Both versions of the stage get them through
 // autotiled() below: the student's (stages.cpp) and the reference's
 // (references.cpp), so either is only ever called with valid values.
+// lab8.streamk reads one, sk (1: stream-K, the default; 0: the same kernel
+// with every tile whole), through streamk_switched().
 #pragma once
 
 #include <cstdint>
@@ -23,5 +25,14 @@ void check_autotile_params(const StageParams& p);
 
 // The stage's function: checks the parameters, then calls `fn` with them.
 MatmulFn autotiled(AutotileMatmul fn);
+
+// The signature of streamk: the product plus stream-K on or off.
+using StreamkMatmul = void (*)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t, bool);
+
+// Throws UsageError for an sk other than 0 or 1.
+void check_streamk_params(const StageParams& p);
+
+// The stage's function: checks sk, then calls `fn` with it (default: on).
+MatmulFn streamk_switched(StreamkMatmul fn);
 
 }  // namespace mml::lab8

@@ -18,6 +18,7 @@ ReferenceRegistrar no_conflicts("lab8.no_conflicts", from_plain(ref::conflict_fr
 ReferenceRegistrar double_buffer("lab8.double_buffer", from_plain(ref::double_buffer));
 ReferenceRegistrar async_copy("lab8.async_copy", from_plain(ref::async_copy));
 ReferenceRegistrar autotile("lab8.autotile", mml::lab8::autotiled(ref::autotile));
+ReferenceRegistrar streamk("lab8.streamk", mml::lab8::streamk_switched(ref::streamk));
 ReferenceRegistrar wmma_tf32("lab8.wmma_tf32", from_plain(ref::wmma_tf32));
 
 }  // namespace

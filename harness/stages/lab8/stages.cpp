@@ -108,6 +108,19 @@ mml::MatmulFn mml::lab8::autotiled(AutotileMatmul fn) {
     };
 }
 
+void mml::lab8::check_streamk_params(const StageParams& p) {
+    if (p.values.count("sk") && p.values.at("sk") != 0 && p.values.at("sk") != 1)
+        throw UsageError("lab8.streamk: --param sk must be 1 (stream-K, the default) or 0 (every tile whole, the "
+                         "last wave as it falls), got " + std::to_string(p.values.at("sk")));
+}
+
+mml::MatmulFn mml::lab8::streamk_switched(StreamkMatmul fn) {
+    return [fn](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
+        check_streamk_params(p);
+        fn(A, B, C, s.M, s.N, s.K, p.get("sk", 1) != 0);
+    };
+}
+
 namespace {
 
 Registrar lab8_stages([](Registry& reg) {
@@ -126,6 +139,14 @@ Registrar lab8_stages([](Registry& reg) {
                              lab8::autotiled(st::autotile), {});
         s.check_params = lab8::check_autotile_params;
         s.param_names = {"tile", "split"};
+        reg.add(std::move(s));
+    }
+    {
+        // --param sk=0: the same persistent kernel without stream-K (the last wave whole), for the before/after.
+        Stage s = make_stage(8, "streamk", "+ persistent blocks: full waves' tiles whole, the last wave's shared out by k-steps (stream-K; --param sk=0: off)",
+                             lab8::streamk_switched(st::streamk), {});
+        s.check_params = lab8::check_streamk_params;
+        s.param_names = {"sk"};
         reg.add(std::move(s));
     }
     add_cublas(reg, "cublas", peers::CublasMath::Fp32, "the peer: cuBLAS SGEMM, FP32 (tensor cores off)");
