@@ -23,7 +23,7 @@ PhvmConfig phvm_config(const StageParams& p);
 
 // The --param checks of the stages, made before anything runs (UsageError).
 void check_gs_bs(const StageParams& p);
-void check_kstep(const StageParams& p);  // kstep: 1 or 4 (lab9.onepass)
+void check_kstep(const StageParams& p);  // kstep: 1 or 4 (lab9.one_pass)
 
 // BasicMM's and PHVM's launch function (labs/lab9/phvm.h, solutions/lab9/phvm.h),
 // as a stage version that launches it with phvm_config's GS and BS.

@@ -122,7 +122,7 @@ TargetVerdict judge_lab9(const std::vector<Measurement>& rows) {
     TargetVerdict v{true, ""};
     for (const auto& [M, N, K] : shapes) {
         const Shape s{M, N, K};
-        const Measurement* one = find_row(rows, "lab9.onepass", Impl::Student, s);
+        const Measurement* one = find_row(rows, "lab9.one_pass", Impl::Student, s);
         const Measurement* cub = find_row(rows, "lab9.cublas", Impl::Reference, s);
         const Measurement* phvm = find_row(rows, "lab9.phvm", Impl::Student, s);
         const Measurement* basic = find_row(rows, "lab9.basicmm", Impl::Student, s);
@@ -166,7 +166,7 @@ Registrar lab9_stages([](Registry& reg) {
     cublas.describe_library = peers::cublas_description;
     reg.add(std::move(cublas));
 
-    Stage one = gpu_stage("onepass", "one pass over E and F for all M*N outputs: at the read-bandwidth limit; --param kstep=1: no 16-byte loads");
+    Stage one = gpu_stage("one_pass", "one pass over E and F for all M*N outputs: at the read-bandwidth limit; --param kstep=1: no 16-byte loads");
     one.student = from_plain(st::one_pass);  // kstep is the reference's (references.cpp)
     one.param_names = {"kstep"};
     one.check_params = check_kstep;
