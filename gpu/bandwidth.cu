@@ -13,22 +13,36 @@ namespace {
 constexpr int kThreads = 256;
 constexpr int kUnroll = 4;  // independent 16-byte loads in flight per thread
 
-// Grid-stride over float4s; each thread issues kUnroll loads before using any.
-__global__ void read_kernel(const float4* __restrict__ in, long long n4, float* __restrict__ out) {
+// One 16-byte load: through the L1 (__ldg) or from the L2 alone (__ldcg).
+template <bool kL2Only>
+__device__ __forceinline__ float4 load16(const float4* p) {
+    if constexpr (kL2Only) return __ldcg(p);
+    else return __ldg(p);
+}
+
+// This thread's sum of one grid-stride pass over in[0, n4): kUnroll loads
+// issued before any is used.
+template <bool kL2Only>
+__device__ __forceinline__ float grid_stride_sum(const float4* __restrict__ in, long long n4) {
     const long long stride = (long long)gridDim.x * blockDim.x;
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
     float sum = 0.f;
     for (; i + (kUnroll - 1) * stride < n4; i += kUnroll * stride) {
         float4 v[kUnroll];
 #pragma unroll
-        for (int u = 0; u < kUnroll; ++u) v[u] = __ldg(in + i + u * stride);
+        for (int u = 0; u < kUnroll; ++u) v[u] = load16<kL2Only>(in + i + u * stride);
 #pragma unroll
         for (int u = 0; u < kUnroll; ++u) sum += v[u].x + v[u].y + v[u].z + v[u].w;
     }
     for (; i < n4; i += stride) {
-        const float4 v = __ldg(in + i);
+        const float4 v = load16<kL2Only>(in + i);
         sum += v.x + v.y + v.z + v.w;
     }
+    return sum;
+}
+
+__global__ void read_kernel(const float4* __restrict__ in, long long n4, float* __restrict__ out) {
+    const float sum = grid_stride_sum<false>(in, n4);
     // One value per block keeps the loads alive; the reduction is not timed work worth optimising.
     __shared__ float s[kThreads];
     s[threadIdx.x] = sum;
@@ -82,22 +96,8 @@ ReadBandwidth measure() {
 // Every pass reads the whole buffer (grid-stride); __ldcg keeps the L1 out, so
 // each pass's bytes come from the L2.
 __global__ void l2_read_kernel(const float4* __restrict__ in, long long n4, int passes, float* __restrict__ out) {
-    const long long stride = (long long)gridDim.x * blockDim.x;
     float sum = 0.f;
-    for (int p = 0; p < passes; ++p) {
-        long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-        for (; i + (kUnroll - 1) * stride < n4; i += kUnroll * stride) {
-            float4 v[kUnroll];
-#pragma unroll
-            for (int u = 0; u < kUnroll; ++u) v[u] = __ldcg(in + i + u * stride);
-#pragma unroll
-            for (int u = 0; u < kUnroll; ++u) sum += v[u].x + v[u].y + v[u].z + v[u].w;
-        }
-        for (; i < n4; i += stride) {
-            const float4 v = __ldcg(in + i);
-            sum += v.x + v.y + v.z + v.w;
-        }
-    }
+    for (int p = 0; p < passes; ++p) sum += grid_stride_sum<true>(in, n4);
     if (sum == -1.f) out[blockIdx.x] = sum;  // never true for the buffer's values; keeps the loads alive
 }
 
