@@ -60,6 +60,27 @@ __global__ void fill_kernel(float4* p, long long n4) {
         p[i] = make_float4(1.f, 2.f, 3.f, 4.f);
 }
 
+// `bytes` read by each of 10 runs of launch(), the first a warm-up: the median
+// of the other nine.
+template <class Launch>
+ReadBandwidth timed_reads(double bytes, Launch launch) {
+    EventTimer timer;
+    std::vector<float> ms;
+    for (int r = 0; r < 10; ++r) {
+        timer.start();
+        launch();
+        CUDA_CHECK_LAUNCH();
+        const float t = timer.stop_ms();
+        if (r > 0) ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    ReadBandwidth r;
+    r.bytes = bytes;
+    r.runs = int(ms.size());
+    r.gbs = r.bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;
+    return r;
+}
+
 ReadBandwidth measure() {
     int dev = 0, sms = 0, per_sm = 0;
     CUDA_CHECK(cudaGetDevice(&dev));
@@ -76,21 +97,7 @@ ReadBandwidth measure() {
     DeviceBuffer<float> out{std::size_t(grid)};
     fill_kernel<<<grid, kThreads>>>(buf.get(), n4);
     CUDA_CHECK_LAUNCH();
-    EventTimer timer;
-    std::vector<float> ms;
-    for (int r = 0; r < 10; ++r) {
-        timer.start();
-        read_kernel<<<grid, kThreads>>>(buf.get(), n4, out.get());
-        CUDA_CHECK_LAUNCH();
-        const float t = timer.stop_ms();
-        if (r > 0) ms.push_back(t);  // the first run is a warm-up
-    }
-    std::sort(ms.begin(), ms.end());
-    ReadBandwidth r;
-    r.bytes = double(n4) * 16.0;
-    r.runs = int(ms.size());
-    r.gbs = r.bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;
-    return r;
+    return timed_reads(double(n4) * 16.0, [&] { read_kernel<<<grid, kThreads>>>(buf.get(), n4, out.get()); });
 }
 
 // Every pass reads the whole buffer (grid-stride); __ldcg keeps the L1 out, so
@@ -114,20 +121,9 @@ L2Bandwidth measure_l2() {
     DeviceBuffer<float> out{std::size_t(grid)};
     fill_kernel<<<grid, kThreads>>>(buf.get(), n4);
     CUDA_CHECK_LAUNCH();
-    EventTimer timer;
-    std::vector<float> ms;
-    for (int r = 0; r < 10; ++r) {
-        timer.start();
-        l2_read_kernel<<<grid, kThreads>>>(buf.get(), n4, passes, out.get());
-        CUDA_CHECK_LAUNCH();
-        const float t = timer.stop_ms();
-        if (r > 0) ms.push_back(t);  // the first run is a warm-up
-    }
-    std::sort(ms.begin(), ms.end());
     L2Bandwidth r;
-    r.read.bytes = double(n4) * 16.0 * passes;
-    r.read.runs = int(ms.size());
-    r.read.gbs = r.read.bytes / (ms[ms.size() / 2] * 1e-3) / 1e9;
+    r.read = timed_reads(double(n4) * 16.0 * passes,
+                         [&] { l2_read_kernel<<<grid, kThreads>>>(buf.get(), n4, passes, out.get()); });
     r.l2_bytes = double(l2);
     return r;
 }
