@@ -22,7 +22,13 @@ public:
     void start(cudaStream_t stream = 0) { CUDA_CHECK(cudaEventRecord(start_, stream)); }
     // Records the stop event, waits for it and returns milliseconds.
     float stop_ms(cudaStream_t stream = 0) {
-        CUDA_CHECK(cudaEventRecord(stop_, stream));
+        record_stop(stream);
+        return wait_ms();
+    }
+    // The two halves of stop_ms, for a caller that must act in between
+    // (release a held stream: gpu/stream_hold.h).
+    void record_stop(cudaStream_t stream = 0) { CUDA_CHECK(cudaEventRecord(stop_, stream)); }
+    float wait_ms() {
         CUDA_CHECK(cudaEventSynchronize(stop_));
         float ms = 0;
         CUDA_CHECK(cudaEventElapsedTime(&ms, start_, stop_));

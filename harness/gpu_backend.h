@@ -49,6 +49,8 @@ public:
     // `untimed_first` (Stage::prepare), when given, runs before on the same
     // pointers, outside the events, and is synchronised and checked the same way;
     // then, under set_flush_l2(true), the L2 flush (also outside the events).
+    // The GPU is held until fn has been launched (gpu/stream_hold.h), so the
+    // time is the GPU's work alone, not the host's launch of it.
     double run_timed_ms(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first = {});
     void download_c(float* C);
 
