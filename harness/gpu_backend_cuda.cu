@@ -8,6 +8,7 @@
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
 #include "gpu/event_timer.h"
+#include "gpu/guard_band.h"
 #include "gpu/stream_hold.h"
 #include "cpu/stats.h"
 #include "harness/gpu_backend.h"
@@ -140,19 +141,7 @@ double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p, con
 void DeviceProblem::download_c(float* C) {
     CUDA_CHECK(cudaMemcpy(C, state_->C.get(), state_->c_count * sizeof(float), cudaMemcpyDeviceToHost));
     if (!state_->guard_poisoned) return;
-    std::vector<float> guard(state_->guard_count);
-    CUDA_CHECK(cudaMemcpy(guard.data(), state_->C.get() + state_->c_count, guard.size() * sizeof(float),
-                          cudaMemcpyDeviceToHost));
-    for (std::size_t g = 0; g < guard.size(); ++g)
-        if (!is_poison(guard[g])) {
-            const Shape& s = state_->shape;
-            throw std::runtime_error(
-                "the kernel wrote past the end of C (" + std::to_string(g) + " floats after C[M-1][N-1], M x N = " +
-                std::to_string(s.M) + " x " + std::to_string(s.N) +
-                "): a thread outside C stored its result. Every store needs the check row < M (and col < N); "
-                "MML_IMPL=student compute-sanitizer --tool memcheck build/bin/mmlab-tests --test-suite=gpu-labN "
-                "names the line");
-        }
+    check_guard_band(state_->C.get(), state_->c_count, state_->guard_count, state_->shape.M, state_->shape.N);
 }
 
 namespace {

@@ -33,7 +33,7 @@ const std::vector<RooflineStage>& gpu_stages() {
         {"lab7.tiled16", 16, 16, "16x16 tiles of A and B in shared memory"},
         {"lab7.tiled32", 32, 32, "32x32 tiles"},
         {"lab7.volkov", 64, 128, "64 x 128 of C a block"},
-        {"lab8.tile8x8", 128, 128, "128 x 128 block tile"},
+        {"lab8.register_tile", 128, 128, "128 x 128 block tile"},
         {"lab8.double_buffer", 128, 256, "128 x 256 block tile"},
         {"lab8.cublas", 0, 0, ""},
         {"lab8.wmma_tf32", 128, 128, "128 x 128 block tile, float32 operands", C::Tf32Tensor, 4},

@@ -50,7 +50,7 @@ if want phvm; then
 fi
 if want kstep; then
   step "one-pass: 16-byte loads (kstep=4) against one k per step (kstep=1)"
-  run 60 build/bin/mmlab sweep --stage lab9.onepass --sweep kstep=1,4 --size MTX1,MTX2,MTX3,MTXA,MTXB --quiet 2>&1 | grep -E "lab9|stage"
+  run 60 build/bin/mmlab sweep --stage lab9.one_pass --sweep kstep=1,4 --size MTX1,MTX2,MTX3,MTXA,MTXB --quiet 2>&1 | grep -E "lab9|stage"
 fi
 if want ncu; then
   step "u_SM with Nsight Compute (PHVM, MTX1): Compute (SM) Throughput"

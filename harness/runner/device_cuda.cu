@@ -8,6 +8,7 @@
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
+#include "gpu/guard_band.h"
 #include "harness/runner/device.h"
 #include "harness/runner/scale_factors.h"
 
@@ -129,16 +130,7 @@ void DeviceSide::run(const MatmulFn& fn, const MatmulFn& prepare, const StagePar
         else cudaGetLastError();  // clear it: it is not the kernel's error
     }
     CUDA_CHECK(cudaMemcpy(C, st.C.get(), st.c_count * sizeof(float), cudaMemcpyDeviceToHost));
-    std::vector<float> guard(st.guard_count);
-    CUDA_CHECK(cudaMemcpy(guard.data(), st.C.get() + st.c_count, guard.size() * sizeof(float), cudaMemcpyDeviceToHost));
-    for (std::size_t g = 0; g < guard.size(); ++g)
-        if (!is_poison(guard[g]))
-            throw std::runtime_error(
-                "the kernel wrote past the end of C (" + std::to_string(g) + " floats after C[M-1][N-1], M x N = " +
-                std::to_string(s.M) + " x " + std::to_string(s.N) +
-                "): a thread outside C stored its result. Every store needs the check row < M (and col < N); "
-                "MML_IMPL=student compute-sanitizer --tool memcheck build/bin/mmlab-tests --test-suite=gpu-labN "
-                "names the line");
+    gpu::check_guard_band(st.C.get(), st.c_count, st.guard_count, s.M, s.N);
 }
 
 }  // namespace mml::runner

@@ -8,12 +8,12 @@
 namespace student::lab5 {
 
 const KernelSet& scalar_kernels() {
-    static const KernelSet k{"scalar 6x16", dot_scalar, tile_scalar, micro_scalar};
+    static const KernelSet k{"scalar 6x16", MR, NR, dot_scalar, tile_scalar, micro_scalar};
     return k;
 }
 
 const KernelSet& kernels_for_this_cpu() {
-    static const KernelSet avx2{"AVX2+FMA 6x16", dot_avx2, tile_avx2, micro_avx2};
+    static const KernelSet avx2{"AVX2+FMA 6x16", MR, NR, dot_avx2, tile_avx2, micro_avx2};
     return mml::cpu_has_avx2_fma() ? avx2 : scalar_kernels();
 }
 

@@ -17,6 +17,7 @@ constexpr int MR = 6, NR = 16;
 
 struct KernelSet {
     const char* name;
+    int MR, NR;  // the register tile: MR rows x NR columns of C (6 x 16 here, as above)
     // sum over k in [0, K) of a[k] * b[k]
     float (*dot)(const float* a, const float* b, std::int64_t K);
     // The MR x NR tile at C (row stride ldc) := (MR rows of A at A, row stride lda) *

@@ -16,7 +16,9 @@ constexpr int kMaxTile = 9;
 // At most this many blocks (bounds the final reduction's depth).
 constexpr int kOnePassMaxGrid = 2048;
 
+// use_vector_loads = false keeps to the one-k-per-step path everywhere (to
+// measure what task 5's 16-byte loads bring: mmlab run ... --param kstep=1).
 void one_pass(const float* E, const float* F, float* R, std::int64_t M, std::int64_t N,
-              std::int64_t K);
+              std::int64_t K, bool use_vector_loads = true);
 
 }  // namespace student::lab9

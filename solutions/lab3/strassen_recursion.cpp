@@ -34,11 +34,7 @@
 // sums; the level below gets the rest.
 #include "labs/common/strassen_recursion.h"
 
-#include <memory>
-
-#include "labs/common/classical_kernel.h"
-#include "labs/common/strassen_fix_ups.h"
-#include "labs/common/strassen_plan.h"
+#include "labs/common/strassen_level.h"
 
 namespace common::lab3 {
 
@@ -98,35 +94,16 @@ void add_product(int product, const float* Z, std::int64_t ldz, const CQuadrants
     }
 }
 
-// One level (the starter's recurse, given there): stop at the classical kernel
-// when the shape is small; else split, run the seven products through Z one by
-// one, then fix up what odd sizes left out.
+// One level and the one allocation: the starter's given recurse and
+// matmul_strassen, with the answers to its tasks (strassen_level.h).
 void strassen_recursive(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff,
                         float* work) {
-    if (stops_at_base_case(s, cutoff)) {
-        classical_kernel(A.p, A.ld, B.p, B.ld, C.p, C.ld, s.M, s.N, s.K, false);
-        return;
-    }
-    const mml::Shape h = halves(s);
-    const Quadrants q = split(A, B, h);
-    const CQuadrants c = split(C, h);
-    float* Z = work;  // h.M x h.N: each product in turn
-    float* product_work = work + h.M * h.N;
-    for (int product = 0; product < 7; ++product) {
-        compute_product(product, q, Z, product_work, cutoff);
-        add_product(product, Z, h.N, c, 0, h.M, h.N);
-    }
-    fix_up_peeled(A, B, C, s);
+    strassen_level(A, B, C, s, cutoff, work, {compute_product, add_product});
 }
 
-// Given in the starter too: the one allocation (none when the shape goes
-// straight to the kernel), sized before the recursion starts.
 void matmul_strassen(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                      std::int64_t K, std::int64_t cutoff) {
-    const mml::Shape s{M, N, K};
-    const std::int64_t floats = workspace_floats(s, cutoff);
-    std::unique_ptr<float[]> work(floats > 0 ? new float[std::size_t(floats)] : nullptr);
-    strassen_recursive({A, K}, {B, N}, {C, N}, s, cutoff, work.get());
+    with_workspace(A, B, C, M, N, K, cutoff, strassen_recursive);
 }
 
 }  // namespace common::lab3

@@ -10,8 +10,6 @@
 // row of A.
 #include <vector>
 
-#include "labs/common/row_threads.h"
-#include "labs/common/transpose.h"
 #include "solutions/lab5/gemm.h"
 
 namespace reference::lab5 {
@@ -41,9 +39,9 @@ void dot_rows(void* ctx, std::int64_t i0, std::int64_t i1) {
 void matmul_transposed_simd(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                             std::int64_t K, const KernelSet& kernels, int threads) {
     std::vector<float> T(static_cast<std::size_t>(N * K));
-    common::lab5::transpose(B, T.data(), K, N);
+    transpose(B, T.data(), K, N);
     DotJob job{A, T.data(), C, N, K, &kernels};
-    common::lab5::for_row_blocks(M, threads, dot_rows, &job);  // threads = 1: dot_rows(&job, 0, M) here
+    for_row_blocks(M, threads, dot_rows, &job);  // threads = 1: dot_rows(&job, 0, M) here
 }
 
 }  // namespace reference::lab5

@@ -9,11 +9,15 @@
 #include <cstdint>
 
 #include "labs/common/block_sizes.h"
+#include "labs/common/row_threads.h"
+#include "labs/common/transpose.h"
 #include "solutions/lab5/kernels.h"
 
 namespace reference::lab5 {
 
 using common::lab5::BlockSizes;
+using common::lab5::for_row_blocks;  // as the starter's gemm.h: the given helpers by their short names
+using common::lab5::transpose;
 
 // Stage 1 (lab5.dot, threads = 1) and seed 003's combined row (lab5.combined,
 // threads > 1): transpose B, then every C[i][j] is one SIMD dot product of

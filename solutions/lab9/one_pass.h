@@ -17,7 +17,7 @@ constexpr int kMaxTile = 9;
 constexpr int kOnePassMaxGrid = 2048;
 
 // use_vector_loads = false keeps to the one-k-per-step path everywhere (to
-// measure what the 16-byte loads bring: mmlab run ... --param kstep=1).
+// measure what task 5's 16-byte loads bring: mmlab run ... --param kstep=1).
 void one_pass(const float* E, const float* F, float* R, std::int64_t M, std::int64_t N,
               std::int64_t K, bool use_vector_loads = true);
 

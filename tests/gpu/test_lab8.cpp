@@ -75,15 +75,15 @@ bool gpu_is_sm80() { return mml::gpu::probe().cc_major >= 8; }
 }  // namespace
 
 TEST_SUITE("gpu-lab8") {
-    TEST_CASE("lab8.tile8x8: 8x8 register tiles") { check_small("lab8.tile8x8"); }
-    TEST_CASE("lab8.float4: vector loads") { check_small("lab8.float4"); }
-    TEST_CASE("lab8.no_conflicts: padded, split tiles") { check_small("lab8.no_conflicts"); }
+    TEST_CASE("lab8.register_tile: 8x8 register tiles") { check_small("lab8.register_tile"); }
+    TEST_CASE("lab8.vector_loads: vector loads") { check_small("lab8.vector_loads"); }
+    TEST_CASE("lab8.conflict_free: padded, split tiles") { check_small("lab8.conflict_free"); }
     TEST_CASE("lab8.double_buffer: double buffering and warp tiles") { check_small("lab8.double_buffer"); }
     // Separate test cases so that slow runs (compute-sanitizer) can leave them
     // out with --test-case-exclude='*big*'.
-    TEST_CASE("lab8.tile8x8: big odd shapes") { check_stage_on("lab8.tile8x8", big_odd_shapes()); }
-    TEST_CASE("lab8.float4: big odd shapes") { check_stage_on("lab8.float4", big_odd_shapes()); }
-    TEST_CASE("lab8.no_conflicts: big odd shapes") { check_stage_on("lab8.no_conflicts", big_odd_shapes()); }
+    TEST_CASE("lab8.register_tile: big odd shapes") { check_stage_on("lab8.register_tile", big_odd_shapes()); }
+    TEST_CASE("lab8.vector_loads: big odd shapes") { check_stage_on("lab8.vector_loads", big_odd_shapes()); }
+    TEST_CASE("lab8.conflict_free: big odd shapes") { check_stage_on("lab8.conflict_free", big_odd_shapes()); }
     TEST_CASE("lab8.double_buffer: big odd shapes") { check_stage_on("lab8.double_buffer", big_odd_shapes()); }
     TEST_CASE("lab8.async_copy: cp.async pipeline (needs sm_80)") {
         REQUIRE_MESSAGE(gpu_is_sm80(), "cp.async needs compute capability 8.0 (tests/main.cpp skips this test)");

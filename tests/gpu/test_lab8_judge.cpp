@@ -30,7 +30,7 @@ TEST_SUITE("targets") {
     TEST_CASE("lab8 judge: met at 90% of cuBLAS at 4096 and 8192, small sizes not judged") {
         const auto v = judge({row("lab8.cublas", Impl::Reference, k4096, 2.7e-3),
                               row("lab8.double_buffer", Impl::Student, k4096, 3.0e-3),
-                              row("lab8.tile8x8", Impl::Student, k4096, 8.0e-3),
+                              row("lab8.register_tile", Impl::Student, k4096, 8.0e-3),
                               row("lab8.cublas", Impl::Reference, k8192, 21e-3),
                               row("lab8.double_buffer", Impl::Student, k8192, 23.5e-3),
                               row("lab8.cublas", Impl::Reference, k1024, 66e-6),
@@ -52,7 +52,7 @@ TEST_SUITE("targets") {
         CHECK_FALSE(v.met);
     }
     TEST_CASE("lab8 judge: a wrong stage fails the target, and so does no large size") {
-        Measurement wrong = row("lab8.float4", Impl::Student, k4096, 1e-3);
+        Measurement wrong = row("lab8.vector_loads", Impl::Student, k4096, 1e-3);
         wrong.passed = false;
         wrong.failure = "C[0][0] was never written";
         CHECK_FALSE(judge({row("lab8.cublas", Impl::Reference, k4096, 2.7e-3), wrong,

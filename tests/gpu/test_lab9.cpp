@@ -45,12 +45,12 @@ TEST_SUITE("gpu-lab9") {
         check_stage_on("lab9.basicmm", skinny_shapes(), gs_bs(1, 32));
     }
 
-    TEST_CASE("lab9.onepass: skinny shapes, and tiles for M or N > 9") {
-        check_stage_on("lab9.onepass", skinny_shapes());
-        check_stage_on("lab9.onepass", {{10, 9, 4096}, {9, 19, 1001}, {13, 11, 333}, {17, 31, 63}, {64, 1, 33}});
+    TEST_CASE("lab9.one_pass: skinny shapes, and tiles for M or N > 9") {
+        check_stage_on("lab9.one_pass", skinny_shapes());
+        check_stage_on("lab9.one_pass", {{10, 9, 4096}, {9, 19, 1001}, {13, 11, 333}, {17, 31, 63}, {64, 1, 33}});
         StageParams scalar;
         scalar.values["kstep"] = 1;  // the one-k-per-step path on shapes where 16-byte loads would apply
-        check_stage_on("lab9.onepass", {{5, 5, 65536}, {9, 9, 20000}, {1, 1, 1000}}, scalar);
+        check_stage_on("lab9.one_pass", {{5, 5, 65536}, {9, 9, 20000}, {1, 1, 1000}}, scalar);
     }
 
     TEST_CASE("lab9.cublas: the peer row on the same shapes") { check_stage_on("lab9.cublas", skinny_shapes()); }
@@ -67,7 +67,7 @@ TEST_SUITE("gpu-lab9") {
         const Shape mtxb{5, 5, 300000000};
         auto& reg = mml::Registry::instance();
         const auto phvm = reg.find("lab9.phvm")->bound(mtxb, gs_bs(1056, 256));
-        const auto one = reg.find("lab9.onepass")->bound(mtxb, {});
+        const auto one = reg.find("lab9.one_pass")->bound(mtxb, {});
         const auto cub = reg.find("lab9.cublas")->bound(mtxb, {});
         // gamma_K would be infinite here (K*u = 17.9).
         CHECK(std::isinf(mml::classical_bound(mtxb).factor));

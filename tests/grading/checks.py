@@ -16,11 +16,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True
 REPO = Path(__file__).resolve().parent.parent.parent
 sys.path.insert(0, str(REPO / "tools"))  # `import grading` is tools/grading/
+GRADE = [sys.executable, "-B", str(REPO / "tools" / "grade.py")]
 
 failures = []
 
@@ -49,6 +51,38 @@ class Scratch:
 
     def __exit__(self, *exc):
         shutil.rmtree(self.path, ignore_errors=True)
+
+
+def lab1_as_handed_in():
+    """The lab 1 reference as a student hands it in (their namespace and include path): {file name: text}."""
+    return {f.name: f.read_text().replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
+            for f in (REPO / "solutions" / "lab1").iterdir()}
+
+
+def grade(sub, out, work, flags, env=None):
+    """tools/grade.py on the lab 1 class in `sub` (results in `out`, build trees in `work`, two jobs) with
+    `flags`: (exit status, what it printed, seconds it took)."""
+    t0 = time.monotonic()
+    r = subprocess.run(GRADE + [str(sub), "--lab", "1", "--out", str(out), "--work", str(work), "-j", "2", *flags],
+                       cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
+                       env=env, timeout=1800)
+    return r.returncode, r.stdout, time.monotonic() - t0
+
+
+def graded_twice(sub, tmp, work, flags, env, check_run, what="class"):
+    """Grades the class twice (into tmp/out1, tmp/out2), printing what the grader printed; after each run that
+    exits 0, check_run(out, run, printed); then checks that the two grades.csv files are identical."""
+    csvs = []
+    for run in (1, 2):
+        out = tmp / f"out{run}"
+        rc, text, secs = grade(sub, out, work, flags, env)
+        print(f"---- run {run}: tools/grade.py took {secs:.0f} s; it printed:\n{text}----", flush=True)
+        check(rc == 0, f"run {run}: the {what} is graded (exit 0)", f"exit {rc}")
+        if rc != 0:
+            return
+        check_run(out, run, text)
+        csvs.append((out / "grades.csv").read_bytes())
+    check(csvs[0] == csvs[1], "the two runs' grades.csv files are identical")
 
 
 def finish(name):

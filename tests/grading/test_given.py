@@ -31,15 +31,8 @@ import tempfile
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-REPO = Path(__file__).resolve().parent.parent.parent
-GRADE = [sys.executable, "-B", str(REPO / "tools" / "grade.py")]
-failures = []
-
-
-def check(cond, what, detail=""):
-    print(("ok   - " if cond else "FAIL - ") + what + ("" if cond or not detail else f"\n       {detail}"), flush=True)
-    if not cond:
-        failures.append(what)
+import checks  # noqa: E402 (after: no __pycache__ in the checkout)
+from checks import GRADE, REPO, check  # noqa: E402
 
 
 def body_span(text, name):
@@ -144,9 +137,8 @@ def main():
                   f"{row}\n{(out4 / 'reference' / 'feedback.txt').read_text()[:1500]}")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"given-code grading tests: {'all passed' if not failures else str(len(failures)) + ' FAILED'}")
-    return 1 if failures else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
+    checks.finish("given-code grading")

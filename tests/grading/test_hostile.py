@@ -70,11 +70,10 @@ import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-import hostile_text  # noqa: E402 (after: no __pycache__ in the checkout)
-REPO = Path(__file__).resolve().parent.parent.parent
-GRADE = [sys.executable, "-B", str(REPO / "tools" / "grade.py")]
+import checks  # noqa: E402 (after: no __pycache__ in the checkout)
+import hostile_text  # noqa: E402
+from checks import REPO, check  # noqa: E402
 SPLIT_LANDED = (REPO / "harness" / "runner").is_dir()
-failures = []
 # The test time limit of the hostile runs (an honest lab 1 test takes well under a second) and the build's
 # (an honest lab 1 build: 3-8 s on 2 cores, over 20 s where six other builds share them; the template bomb
 # reaches the memory limit after about 40 s, or the clock first: either stops it).
@@ -82,16 +81,6 @@ TEST_TIMEOUT, BUILD_TIMEOUT = 10, 60
 ORDERS = ["ijk", "ikj", "jik", "jki", "kij", "kji"]
 
 
-def check(cond, what, detail=""):
-    print(("ok   - " if cond else "FAIL - ") + what + ("" if cond or not detail else f"\n       {detail}"), flush=True)
-    if not cond:
-        failures.append(what)
-
-
-def reference_files():
-    """The reference solution as a student hands it in (their namespace and include path)."""
-    return {f.name: f.read_text().replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
-            for f in (REPO / "solutions" / "lab1").iterdir()}
 
 
 # What every attack may use: the headers, and how an attack that got through says so.
@@ -242,7 +231,7 @@ class Case:
 
 def make_class(sub, tmp, port, udp_port, abstract):
     """The hostile submissions (under sub) and their expectations."""
-    ref = reference_files()
+    ref = checks.lab1_as_handed_in()
     earlier_out = tmp / "earlier-out"   # another class's outputs, where the grader keeps them
     (earlier_out / "reference").mkdir(parents=True)
     (earlier_out / "reference" / "feedback.txt").write_text("Score: 6 / 6\n")
@@ -410,15 +399,6 @@ def hostile_processes(work):
     return left
 
 
-def grade(sub, out, env, work):
-    t0 = time.monotonic()
-    r = subprocess.run(GRADE + [str(sub), "--lab", "1", "--out", str(out), "--work", str(work), "-j", "2", "--test-timeout",
-                                str(TEST_TIMEOUT), "--build-timeout", str(BUILD_TIMEOUT), "--max-output-mb", "8"],
-                       cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
-                       env=env, timeout=1800)
-    return r.returncode, r.stdout, time.monotonic() - t0
-
-
 def main():
     install_bubblewrap()
     tmp = Path(tempfile.mkdtemp(prefix="mmlab-hostile-"))
@@ -451,21 +431,15 @@ def main():
               f"{'landed: its cases are checked' if SPLIT_LANDED else 'not landed: forged and forward are pending'}",
               flush=True)
 
-        csvs = []
-        for run in (1, 2):
-            out = tmp / f"out{run}"
-            rc, text, secs = grade(sub, out, env, work)
-            print(f"---- run {run}: tools/grade.py took {secs:.0f} s; it printed:\n{text}----", flush=True)
-            check(rc == 0, f"run {run}: the hostile class is graded (exit 0)", f"exit {rc}")
-            if rc != 0:
-                return
-            csvs.append((out / "grades.csv").read_bytes())
+        def check_run(out, run, text):
             if run == 1:
                 level = re.search(r"^containment: (\w+)", (out / "summary.txt").read_text(), re.M).group(1)
                 check_results(out, cases, level)
                 hostile_text.check_shown(out, text, check)
                 check_outside(tmp, sub, victim_hash, listeners, work)
-        check(csvs[0] == csvs[1], "the two runs' grades.csv files are identical")
+
+        flags = ["--test-timeout", str(TEST_TIMEOUT), "--build-timeout", str(BUILD_TIMEOUT), "--max-output-mb", "8"]
+        checks.graded_twice(sub, tmp, work, flags, env, check_run, "hostile class")
     finally:
         for s in listeners:
             s.close()
@@ -559,5 +533,4 @@ def check_outside(tmp, sub, victim_hash, listeners, work):
 
 if __name__ == "__main__":
     main()
-    print(f"hostile grading tests: {'all passed' if not failures else str(len(failures)) + ' FAILED: ' + '; '.join(failures)}")
-    sys.exit(1 if failures else 0)
+    checks.finish("hostile grading")

@@ -31,15 +31,8 @@ import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True
-REPO = Path(__file__).resolve().parent.parent.parent
-GRADE = [sys.executable, "-B", str(REPO / "tools" / "grade.py")]
-failures = []
-
-
-def check(cond, what, detail=""):
-    print(("ok   - " if cond else "FAIL - ") + what + ("" if cond or not detail else f"\n       {detail}"), flush=True)
-    if not cond:
-        failures.append(what)
+import checks  # noqa: E402 (after: no __pycache__ in the checkout)
+from checks import GRADE, REPO, check  # noqa: E402
 
 
 def skip(reason):
@@ -324,5 +317,4 @@ def main():
 
 if __name__ == "__main__":
     main()
-    print(f"slurm grading tests: {'all passed' if not failures else str(len(failures)) + ' FAILED: ' + '; '.join(failures)}")
-    sys.exit(1 if failures else 0)
+    checks.finish("slurm grading")

@@ -18,6 +18,12 @@ the starter has a TODO block. A TODO block is:
     `return 0;`, `return {};`, `return nullptr;`) - the answer puts its code
     there - and the end of every brace scope that holds it: the answer may add
     code just before the closing brace (freeing what its code made, say).
+The answer may include more headers than its starter (lab 3's answer
+includes the recursion lab 4 is given compiled): an include is not a copy
+of given code. A header (.h) of the answer may also declare more than its starter: what only
+the reference exports (lab 10's kernel handles, say). Every line of the
+starter's header must still be in it, in order: a declaration is not a copy
+of given code, but a changed one is.
 A TODO comment is `// TODO(labN, task ...)`, `// TODO n.m:`, `// TODO n.m-n.k
 (...):`; a mention such as "TODO 5.1 and 5.2 below" in a file's header is not one.
 
@@ -209,16 +215,16 @@ def first_difference(given, answer):
 # checked the other way round: the test fails when one of them comes to agree,
 # so that the list only shrinks.
 NOT_YET = {
-    # the answer is lab 3's compiled recursion (labs/common/strassen_recursion.h), not the starter's three functions
-    "lab3/strassen.cpp",
-    # lab 5: the answer is built differently (kernel sets, AVX-512, one body per ISA)
-    "lab5/blis_gemm.cpp", "lab5/dot_gemm.cpp", "lab5/gemm.h", "lab5/kernels.cpp", "lab5/kernels.h",
-    "lab5/kernels_avx2.cpp", "lab5/kernels_scalar.cpp", "lab5/packing.cpp", "lab5/tile_gemm.cpp",
-    # the answer's header declares more (the kernel handles its occupancy report needs)
-    "lab6/lab6.h", "lab7/lab7.h", "lab9/one_pass.h",
-    # the launchers differ: the starter's poisons the partials and gates task 5's path on
-    # kVectorPathWritten, the answer's takes use_vector_loads (mmlab's --param kstep)
-    "lab9/one_pass.cu",
+    # lab 5: the answer is another program on purpose. Its loops serve every kernel set
+    # (scalar, AVX2 6x16, AVX-512 12x32, chosen at run time; micro-kernels that handle the
+    # edges), so that the reference lab 5's targets compare with is the best this CPU runs;
+    # the starter is the fixed AVX2 6x16 version the tasks teach (its micro-kernel has no
+    # edges, one tile size). In line means students write the generic version or
+    # the reference loses AVX-512 (lab 5's reference numbers change): a decision for the
+    # course, not a refactor. Stage 1's loop (dot_gemm.cpp) is the same in both, and
+    # stage 2's loops are given once (labs/common/tile_loops.h).
+    "lab5/blis_gemm.cpp", "lab5/gemm.h", "lab5/kernels.cpp", "lab5/kernels.h",
+    "lab5/kernels_avx2.cpp", "lab5/kernels_scalar.cpp", "lab5/packing.cpp",
 }
 
 
@@ -240,8 +246,13 @@ def main():
     for starter, answer in pairs():
         count += 1
         lab = starter.parent.name
-        given = segments(normalise(code_lines(starter.read_text()), lab))
-        theirs = normalise(code_lines(answer.read_text()), lab)
+        mine = normalise(code_lines(starter.read_text()), lab)
+        given = segments(mine)
+        if starter.suffix == ".h":  # the answer may declare more, between any two lines
+            given = [[line] for segment in given for line in segment]
+        includes = {code for _, code in mine if code.startswith("#include")}
+        theirs = [(no, code) for no, code in normalise(code_lines(answer.read_text()), lab)
+                  if not code.startswith("#include") or code in includes]
         where = first_difference(given, theirs)
         name = f"{starter.relative_to(REPO)} vs {answer.relative_to(REPO)}"
         exempt = f"{lab}/{starter.name}" in NOT_YET

@@ -12,9 +12,9 @@ using mml::from_plain;
 using mml::ReferenceRegistrar;
 namespace ref = reference::lab8;
 
-ReferenceRegistrar tile8x8("lab8.tile8x8", from_plain(ref::register_tile));
-ReferenceRegistrar float4_loads("lab8.float4", from_plain(ref::vector_loads));
-ReferenceRegistrar no_conflicts("lab8.no_conflicts", from_plain(ref::conflict_free));
+ReferenceRegistrar register_tile("lab8.register_tile", from_plain(ref::register_tile));
+ReferenceRegistrar vector_loads("lab8.vector_loads", from_plain(ref::vector_loads));
+ReferenceRegistrar conflict_free("lab8.conflict_free", from_plain(ref::conflict_free));
 ReferenceRegistrar double_buffer("lab8.double_buffer", from_plain(ref::double_buffer));
 ReferenceRegistrar async_copy("lab8.async_copy", from_plain(ref::async_copy));
 ReferenceRegistrar autotile("lab8.autotile", mml::lab8::autotiled(ref::autotile));

@@ -125,9 +125,9 @@ namespace {
 
 Registrar lab8_stages([](Registry& reg) {
     namespace st = student::lab8;
-    add_stage(reg, "tile8x8", st::register_tile, "8x8 thread tile in registers, 128x128 block tile, k-step 8");
-    add_stage(reg, "float4", st::vector_loads, "+ 16-byte (float4) global and shared loads, A transposed in shared");
-    add_stage(reg, "no_conflicts", st::conflict_free, "+ padded shared rows and split thread tiles: no bank conflicts");
+    add_stage(reg, "register_tile", st::register_tile, "8x8 thread tile in registers, 128x128 block tile, k-step 8");
+    add_stage(reg, "vector_loads", st::vector_loads, "+ 16-byte (float4) global and shared loads, A transposed in shared");
+    add_stage(reg, "conflict_free", st::conflict_free, "+ padded shared rows and split thread tiles: no bank conflicts");
     add_stage(reg, "double_buffer", st::double_buffer,
               "+ double buffering, warp tiles, 128x256 block tile, L2-friendly tile order");
     add_stage(reg, "async_copy", st::async_copy,

@@ -62,9 +62,9 @@ int run_phvm(const std::vector<std::string>& raw) {
             for (const auto& [key, v] : parse_param_list(a.value(f)).values) params.values[key] = v;
         } else a.unknown(f);
     }
-    check_param_names({&stage_or_error("lab9.basicmm"), &stage_or_error("lab9.phvm"), &stage_or_error("lab9.onepass")},
+    check_param_names({&stage_or_error("lab9.basicmm"), &stage_or_error("lab9.phvm"), &stage_or_error("lab9.one_pass")},
                       params);
-    for (const char* name : {"lab9.phvm", "lab9.onepass"}) stage_or_error(name).check_params(params);
+    for (const char* name : {"lab9.phvm", "lab9.one_pass"}) stage_or_error(name).check_params(params);
     gpu::require_gpu("'mmlab phvm'");
     const PhvmConfig cfg = phvm_config(params);
     CsvFile csv_file(csv);  // whole or not at all (harness/csv_file.h)
@@ -72,7 +72,7 @@ int run_phvm(const std::vector<std::string>& raw) {
     const double bw = gpu::measured_read_bandwidth().gbs;
     print_device_line(bw);
     if (out) std::fprintf(out, "M,N,K,kernel,gs,bs,kernel_ms,with_transfers_ms,gbs,pct_read_bw,x_cublas,worst_ratio,bound\n");
-    const char* names[] = {"lab9.basicmm", "lab9.phvm", "lab9.cublas", "lab9.onepass"};
+    const char* names[] = {"lab9.basicmm", "lab9.phvm", "lab9.cublas", "lab9.one_pass"};
     bool all_ok = true;
     for (Shape s : shapes) {
         if (k_override) s.K = k_override;

@@ -14,12 +14,6 @@ namespace ref = reference::lab9;
 
 ReferenceRegistrar basicmm("lab9.basicmm", mml::lab9::per_element(ref::basicmm));
 ReferenceRegistrar phvm("lab9.phvm", mml::lab9::per_element(ref::phvm));
-// --param kstep=1: one k per step everywhere, no 16-byte loads (to measure
-// what task 5's vector loads bring).
-ReferenceRegistrar one_pass("lab9.onepass", [](const float* E, const float* F, float* R, mml::Shape s,
-                                               const mml::StageParams& p) {
-    mml::lab9::check_kstep(p);
-    ref::one_pass(E, F, R, s.M, s.N, s.K, p.get("kstep", 4) == 4);
-});
+ReferenceRegistrar one_pass("lab9.one_pass", mml::lab9::with_kstep(ref::one_pass));
 
 }  // namespace
