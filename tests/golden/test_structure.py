@@ -13,7 +13,7 @@ of 2026-11-24 (issue 13) and kept since:
 Only what does not depend on the machine is compared: GPU stages are left out
 of the demo here when no GPU is present, so the demo's GPU rows are dropped
 from both sides, and so are the rows of optional peers (BLIS).
- Deliberate changes since: lab5.blis_lib (BLIS, a second peer) in the list; lab8.autotile (lab 8's stage 5 then, stage 6 since lab8.async_copy came before it; issue 19) in the list; lab8.async_copy (stage 5, the cp.async pipeline; issue 19) in the list; lab8.streamk (stage 8, stream-K; issue 27) in the list; lab11.wgmma_fp8 and its peer lab11.cublaslt_fp8 (lab 11's FP8 rung; issue 27) in the list. Labs 8 and 9 have one name per stage (issue 25): lab8.tile8x8, lab8.float4, lab8.no_conflicts and lab9.onepass are lab8.register_tile, lab8.vector_loads, lab8.conflict_free and lab9.one_pass, the names of their files and functions. `--update` rewrites the expected file (after a deliberate
+Deliberate changes since: lab5.blis_lib (BLIS, a second peer) in the list; lab8.autotile (lab 8's stage 5 then, stage 6 since lab8.async_copy came before it; issue 19) in the list; lab8.async_copy (stage 5, the cp.async pipeline; issue 19) in the list; lab8.streamk (stage 8, stream-K; issue 27) in the list; lab11.wgmma_fp8 and its peer lab11.cublaslt_fp8 (lab 11's FP8 rung; issue 27) in the list. Labs 8 and 9 have one name per stage (issue 25): lab8.tile8x8, lab8.float4, lab8.no_conflicts and lab9.onepass are lab8.register_tile, lab8.vector_loads, lab8.conflict_free and lab9.one_pass, the names of their files and functions. `--update` rewrites the expected file (after a deliberate
 change of behaviour; say why in the commit).
 Run from the repository root; prints one line per check, exits 1 on a difference.
 """
