@@ -8,6 +8,10 @@
 // sanitize LAB=1 advise is true of the configuration (the build as it is;
 // CUDA=0 without MPI; a sanitizer build). It builds two small trees
 // (minutes), so it runs only where MML_GRADING_TESTS is set (make test-all).
+//
+// tests/setup/test_stamps.sh (suite "build", make test: every user's build):
+// a make goal that reads no configuration (help, grade, student-release...)
+// leaves the stamps every object depends on as they were. A second.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -21,5 +25,11 @@ TEST_SUITE("setup") {
     TEST_CASE("make lab1, make check and make sanitize LAB=1: no advice that contradicts what configure found" *
               doctest::skip(std::getenv("MML_GRADING_TESTS") == nullptr)) {
         mml::testing::run_script_test("bash", "tests/setup/test_messages.sh", "message tests: all passed");
+    }
+}
+
+TEST_SUITE("build") {
+    TEST_CASE("make help, grade, student-release, gradescope, compare: the build's stamps stay as they were (nothing recompiled)") {
+        mml::testing::run_script_test("bash", "tests/setup/test_stamps.sh", "stamp tests: all passed");
     }
 }

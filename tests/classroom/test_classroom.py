@@ -37,6 +37,12 @@ def yaml_unquote(value):
     return value
 
 
+def compiled(tree):
+    """The sources make check's build compiled (its log, build/check-build.log: one CXX/NVCC line each)."""
+    log = tree / "build" / "check-build.log"
+    return re.findall(r"^\s+(?:CXX|NVCC)\s+(\S+)", log.read_text() if log.is_file() else "", re.M)
+
+
 def main():
     env = {k: v for k, v in os.environ.items() if k not in ("MML_IMPL", "MAKEFLAGS", "MFLAGS")}
     binary = REPO / "build" / "bin" / "mmlab-tests"
@@ -59,11 +65,14 @@ def main():
         check(q.returncode != 0 and "make check needs LAB=" in q.stderr, f"make check {what}: one line, an error exit",
               q.stderr[-300:])
 
-    for c in commands:
+    for i, c in enumerate(commands):
         q = subprocess.run(["bash", "-c", c], cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
         fail_lines = [l for l in q.stdout.splitlines() if l.startswith("FAIL  ")]
         check(q.returncode != 0 and len(fail_lines) == 1 and "never written" in fail_lines[0],
               f"starter: '{c[-40:]}' fails, saying why", q.stdout[-300:] + q.stderr[-300:])
+        if i == 0:  # make test-all built this checkout just before; the goals run before (make student-release...) keep it so
+            built = compiled(REPO)
+            check(built == [], "make check in this built checkout compiles nothing", " ".join(built[:10]))
 
     scratch = Path(tempfile.mkdtemp(prefix="mmlab-classroom-"))
     try:
@@ -80,11 +89,15 @@ def main():
         for f in (REPO / "solutions" / "lab1").iterdir():
             text = f.read_text().replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
             (copy / "labs" / "lab1" / f.name).write_text(text)
-        for c in commands:
+        for i, c in enumerate(commands):
             q = subprocess.run(["bash", "-c", c], cwd=copy, env=env, capture_output=True, text=True, timeout=1200)
             check(q.returncode == 0 and "PASS  " in q.stdout and q.stderr == "",
                   f"a correct lab 1: '{c[-40:]}' passes with nothing on stderr",
                   f"exit {q.returncode}; stdout: {q.stdout[-300:]}; stderr: {q.stderr[-300:]}")
+            if i == 0:  # the seeded build: only what the student's files reach is compiled (it once was everything)
+                built = compiled(copy)
+                check(built and all("lab1/" in f for f in built),
+                      f"the seeded copy compiles only what lab 1's files reach ({len(built)}: {' '.join(built)[:200]})")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if failures:

@@ -33,6 +33,13 @@ def check(cond, what, detail=""):
         failures.append(what)
 
 
+def slack():
+    """How many times an idle machine's time a step may take here now: the load average per core (the
+    1- or 5-minute one, whichever is higher), at least 1. Only for bounds that catch a hang or a blow-up
+    (seconds where a fraction of one is normal): a busy machine must not fail them. Never for speed claims."""
+    return max(1.0, max(os.getloadavg()[:2]) / (os.cpu_count() or 1))
+
+
 def raises(exception, fn, *args, **kwargs):
     """The exception fn raised (of that type), or None when it raised none."""
     try:

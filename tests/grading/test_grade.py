@@ -46,6 +46,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # before importing checks: no __pycache__ in the checkout
+from checks import slack  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent.parent
 GRADE = [sys.executable, str(REPO / "tools" / "grade.py")]
 failures = []
@@ -282,7 +285,8 @@ def interrupt_check(tmp, sub):
     log.close()
     text = (tmp / "interrupt.log").read_text()
     time.sleep(1)
-    check(rc == 130 and took < 20 and "interrupted: nothing written" in text,
+    # "Within seconds": 20 on an idle machine, more in proportion to the load (a hang is minutes).
+    check(rc == 130 and took < 20 * slack() and "interrupted: nothing written" in text,
           "SIGTERM while a test loops for ever: the grader exits (130) within seconds, saying nothing was written",
           f"exit {rc} after {took:.1f} s; output: {text[-500:]}")
     check(not endless_test_running(), "interrupting: the endless test does not outlive the grader")

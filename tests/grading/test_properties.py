@@ -174,7 +174,8 @@ def writers_any_text(name, notes, output, flags):
 
 def crafted_comment_file():
     """A 1 MiB file of /* without */ (inside a string literal: valid C++): the old regular expressions took
-    hours on it; in one pass it is well under a second (the bound is loose: a busy machine must not fail it)."""
+    hours on it; in one pass it is well under a second (the bound is loose and grows with the load average:
+    a busy machine must not fail it)."""
     text = 'const char* s = "' + "/* " * (1024 * 1024 // 3 - 10) + '";\n'
     tmp = Path(tempfile.mkdtemp(prefix="mmlab-prop-"))
     try:
@@ -186,8 +187,10 @@ def crafted_comment_file():
         flags = review.review_flags(tmp / "s", tmp / "t", ["k.cpp"])
         includes = intake.solutions_includes(text)
         secs = time.monotonic() - t0
-        check(flags == [] and includes == [] and secs < 20,
-              f"a 1 MiB file of /* without */: reviewed and checked for includes in {secs:.2f} s", str(flags))
+        bound = 20 * checks.slack()
+        check(flags == [] and includes == [] and secs < bound,
+              f"a 1 MiB file of /* without */: reviewed and checked for includes in {secs:.2f} s (< {bound:.0f} s)",
+              str(flags))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -201,7 +204,8 @@ def budget():
             (tmp / d / "k.cpp").write_text("x" * 4_000_000 + "\n")
         t0 = time.monotonic()
         flags = review.review_flags(tmp / "s", tmp / "t", ["k.cpp"], seconds=0.01)
-        check(len(flags) == 1 and "review not finished in 0.01 s" in flags[0] and time.monotonic() - t0 < 10,
+        check(len(flags) == 1 and "review not finished in 0.01 s" in flags[0]
+              and time.monotonic() - t0 < 10 * checks.slack(),
               "a review past its time budget is stopped and says so in one flag", str(flags))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
