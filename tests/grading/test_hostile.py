@@ -22,7 +22,7 @@ score says which attacks got through, and the feedback says which.
                 TCP to the internet                                 6/6, nothing arrives
   daemon        a detached, renamed process that outlives its test  6/6, none left
   forkstorm     processes until the limit, each then sleeping (ijk); memory
-                until the limit (ikj); an endless loop (jik); endless output
+                until the limit (ikj: FAILED, or TIMEOUT on a busy machine); an endless loop (jik); endless output
                 (jki: read and dropped, so it runs to its time limit); an
                 endless file (kij)                                  1/6, none left
   crash         SIGSEGV, abort, stack overflow, SIGFPE, SIGILL      1/6
@@ -224,7 +224,8 @@ long hostile_bomb = Bomb<40, 1>::v;
 class Case:
     def __init__(self, name, expected, build="ok", review=(), statuses=None, split=False, level_scores=None):
         self.name, self.expected, self.build, self.review = name, expected, build, list(review)
-        self.statuses = statuses or {}    # order -> status word of its test (PASSED, FAILED, TIMEOUT, CRASHED...)
+        self.statuses = statuses or {}    # order -> status word of its test (PASSED, FAILED, TIMEOUT, CRASHED...),
+                                          # or a tuple of the words that all mean "contained" (a hog on a busy machine)
         self.split = split                # expected only once the checker/runner split has landed
         self.level_scores = level_scores or {}  # containment level -> expected score, where not `expected`
 
@@ -298,7 +299,7 @@ def make_class(sub, tmp, port, udp_port, abstract):
                'for (int i = 0; i < 10240 && f; ++i) std::fwrite(block, 1, sizeof block, f); }',
     }))
     cases.append(Case("forkstorm", 1, review=["starts processes", "opens or removes files"],
-                      statuses={"ijk": "TIMEOUT", "ikj": "FAILED", "jik": "TIMEOUT", "jki": "TIMEOUT", "kij": "CRASHED",
+                      statuses={"ijk": "TIMEOUT", "ikj": ("FAILED", "TIMEOUT"), "jik": "TIMEOUT", "jki": "TIMEOUT", "kij": "CRASHED",
                                 "kji": "PASSED"}))
 
     # Output and the channel (harness/runner/protocol.h): printing costs nothing, and nothing the runner
@@ -477,7 +478,8 @@ def check_results(out, cases, level):
         for flag in c.review:
             check(flag in row["review"], f"{c.name!r}: review says '{flag}'", row["review"])
         for order, status in c.statuses.items():
-            check(statuses.get(order) == status, f"{c.name!r}: its {order} test is {status}", shown)
+            allowed = status if isinstance(status, tuple) else (status,)
+            check(statuses.get(order) in allowed, f"{c.name!r}: its {order} test is {' or '.join(allowed)}", shown)
     check("linked" not in rows and "linked" in (out / "summary.txt").read_text(),
           "a student folder that is a symbolic link (to /root) is not graded, and summary.txt names it")
     check(not (REPO / "PWNED").exists() and not (out.parent / "PWNED").exists() and not Path("PWNED").exists(),
