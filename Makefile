@@ -212,22 +212,30 @@ LIB_OBJS := $(CORE_OBJS) $(STAGE_OBJS)
 
 # The build flags travel into the binary (the harness prints them) and into
 # stamp files, so that changing OPT/ARCH/CUDA_ARCH rebuilds what they affect:
-# flags.txt (all of them) for the stage code and cpu/machine.cpp, which prints
-# them; toolchain.txt (the compiler, the GPU target) for everything else, so
-# that `make lab1 OPT=-O0` recompiles labs/ and solutions/, not the harness
-# and the tests as well.
+# flags.txt (the stage flags) for the stage code; toolchain.txt (g++) for every
+# .cpp object; nvcc.txt (nvcc, its flags, the GPU targets) for every .cu
+# object, written only by a CUDA build, so that a CUDA=0 build of a tree built
+# with CUDA (Gradescope's set-up, seeded) keeps its .cpp objects. `make lab1
+# OPT=-O0` recompiles labs/ and solutions/, not the harness and the tests.
+# cpu/machine.cpp prints FLAGS_TEXT: it also follows config.mk (CUDA on/off).
 FLAGS_TEXT := stages: $(CXX) $(STAGE_FLAGS); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
-TOOLCHAIN_TEXT := $(CXX); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
+STAGE_TEXT := stages: $(CXX) $(STAGE_FLAGS)
+TOOLCHAIN_TEXT := $(CXX); harness: -O2
+NVCC_TEXT := $(NVCC) $(NVCCFLAGS) $(NVCC_GENCODE)
 FLAGS_STAMP := $(BUILD)/flags.txt
 TOOLCHAIN_STAMP := $(BUILD)/toolchain.txt
+NVCC_STAMP := $(BUILD)/nvcc.txt
 # Written only where the configuration was read: a goal that needs none (help,
 # grade, student-release, gradescope, compare) sees no HAVE_CUDA, would write
 # the text without nvcc's part, and the next build would compile every object
 # again (CI: the classroom test's serial rebuild after the release test's
 # make student-release; make grade's seeded trees). tests/setup/test_stamps.sh.
+write_stamp = $(shell [ "$$(cat $(1) 2>/dev/null)" = "$(2)" ] || echo "$(2)" > $(1))
 ifeq ($(CONFIGURED),1)
-$(shell mkdir -p $(BUILD); [ "$$(cat $(FLAGS_STAMP) 2>/dev/null)" = "$(FLAGS_TEXT)" ] || echo "$(FLAGS_TEXT)" > $(FLAGS_STAMP))
-$(shell [ "$$(cat $(TOOLCHAIN_STAMP) 2>/dev/null)" = "$(TOOLCHAIN_TEXT)" ] || echo "$(TOOLCHAIN_TEXT)" > $(TOOLCHAIN_STAMP))
+$(shell mkdir -p $(BUILD))
+$(call write_stamp,$(FLAGS_STAMP),$(STAGE_TEXT))
+$(call write_stamp,$(TOOLCHAIN_STAMP),$(TOOLCHAIN_TEXT))
+$(if $(filter 1,$(HAVE_CUDA)),$(call write_stamp,$(NVCC_STAMP),$(NVCC_TEXT)))
 endif
 
 .PHONY: all test demo clean list peak gpu-check help
@@ -243,6 +251,7 @@ $(BUILD)/obj/harness/catalog.cpp.o: $(BUILD)/gen/catalog.inc
 $(BUILD)/obj/harness/catalog.cpp.o: CXXFLAGS += -I$(BUILD)/gen
 $(STAGE_OBJS): CXXFLAGS := $(STAGE_FLAGS) $(BASE_CXXFLAGS)
 $(STAGE_OBJS) $(BUILD)/obj/cpu/machine.cpp.o: $(FLAGS_STAMP)
+$(BUILD)/obj/cpu/machine.cpp.o: $(BUILD)/config.mk $(if $(filter 1,$(HAVE_CUDA)),$(NVCC_STAMP))
 
 # Short progress lines; `make V=1` shows the full commands.
 Q := $(if $(V),,@)
@@ -252,7 +261,7 @@ $(BUILD)/obj/%.cpp.o: %.cpp $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
 	$(file >$(call cc_entry,$@),{"directory": "$(CURDIR)", "file": "$(CURDIR)/$<", "command": "$(call json_escape,$(CXX) $(CXXFLAGS) -c $< -o $@)"},)
 	$(Q)$(CXX) $(CXXFLAGS) -c $< -o $@
 
-$(BUILD)/obj/%.cu.o: %.cu $(TOOLCHAIN_STAMP) | $(BUILD)/config.mk
+$(BUILD)/obj/%.cu.o: %.cu $(NVCC_STAMP) | $(BUILD)/config.mk
 	@mkdir -p $(dir $@)
 	@$(if $(V),,echo "  NVCC  $<")
 	$(file >$(call cc_entry,$@),{"directory": "$(CURDIR)", "file": "$(CURDIR)/$<", "command": "$(call json_escape,$(NVCC) $(NVCCFLAGS) $(NVCC_GENCODE) -c $< -o $@)"},)

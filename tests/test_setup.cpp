@@ -29,7 +29,7 @@ TEST_SUITE("setup") {
 }
 
 TEST_SUITE("build") {
-    TEST_CASE("make help, grade, student-release, gradescope, compare: the build's stamps stay as they were (nothing recompiled)") {
+    TEST_CASE("make help, grade, student-release, gradescope, compare: the build's stamps stay as they were; a CUDA=0 build keeps a CUDA build's objects") {
         mml::testing::run_script_test("bash", "tests/setup/test_stamps.sh", "stamp tests: all passed");
     }
 }

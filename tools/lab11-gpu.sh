@@ -83,7 +83,7 @@ date -u
 if want build; then
   step "build"
   if [ -x build/bin/mmlab-tests ] && ! ldd build/bin/mmlab-tests | grep -q "not found" && build/bin/mmlab list > /dev/null 2>&1; then
-    echo "using the carried build/bin (built for sm_90; $(cat build/toolchain.txt 2>/dev/null))"
+    echo "using the carried build/bin (built for sm_90; $(cat build/toolchain.txt build/nvcc.txt 2>/dev/null | tr "\n" " "))"
   else
     ldd build/bin/mmlab-tests 2>/dev/null | grep "not found"
     rm -rf build/bin

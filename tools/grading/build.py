@@ -116,7 +116,7 @@ def seed_build(dest_build, fresh, need_cuda):
     if need_cuda and re.search(r"^HAVE_CUDA := 1$", (src / "config.mk").read_text(), re.M) is None:
         return False  # configured without CUDA: the GPU tests are not in it
     dest_build.mkdir(parents=True, exist_ok=True)
-    for name in ("config.mk", "flags.txt", "toolchain.txt"):
+    for name in ("config.mk", "flags.txt", "toolchain.txt", "nvcc.txt"):
         if (src / name).is_file():
             shutil.copy2(src / name, dest_build / name)
     shutil.copytree(src / "obj", dest_build / "obj", symlinks=True)
