@@ -13,6 +13,8 @@
 #   make labN, GPU labs   one line (why, what to do) and exit 2 before any build or
 #                         test in a CUDA=0 build; mmlab lab-ready's line before the
 #                         tests where CUDA has no usable GPU
+#   make lab1's summary   no "N skipped" of the other labs' test cases (doctest's
+#                         count of what the suite filter left out)
 #   make lab8's summary   its skipped GPU tests' reason as the skip gave it (a
 #                         stand-in test program: no build)
 #   a student release     the instructors' release test (test_release.py) judges its
@@ -63,6 +65,8 @@ fi
 [ -f "$build/config.mk" ] || { echo "FAIL - no $build/config.mk: build first (make all)"; exit 1; }
 out=$(make --no-print-directory "$jobs" BUILD="$build" lab1 SOLUTION=1 SIZE=96 THREADS=1 2>&1); rc=$?
 check $rc "the build as it is: make lab1 runs" "$(tail -n 20 <<< "$out")"
+check $(grep -qE '^\[doctest\] test cases:.*skipped' <<< "$out" && echo 1 || echo 0) \
+  "the build as it is: make lab1's test summary counts no other lab's tests as skipped" "$(grep '^\[doctest\]' <<< "$out")"
 bad=$(contradictions "$build/config.mk" "$out")
 check $([ -z "$bad" ] && echo 0 || echo 1) "the build as it is: make lab1 gives no advice that contradicts configure" "$bad"
 out=$(make --no-print-directory "$jobs" BUILD="$build" check LAB=1 2>&1); rc=$?
