@@ -218,7 +218,9 @@ LIB_OBJS := $(CORE_OBJS) $(STAGE_OBJS)
 # with CUDA (Gradescope's set-up, seeded) keeps its .cpp objects. `make lab1
 # OPT=-O0` recompiles labs/ and solutions/, not the harness and the tests.
 # cpu/machine.cpp prints FLAGS_TEXT: it also follows config.mk (CUDA on/off).
-FLAGS_TEXT := stages: $(CXX) $(STAGE_FLAGS); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
+# (A release's references are prebuilt with -O3 by tools/release/student_release.sh,
+# whatever OPT says: the text says so beside the stage flags.)
+FLAGS_TEXT := stages: $(CXX) $(STAGE_FLAGS)$(if $(REF_LIBS),; reference: prebuilt -O3); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
 STAGE_TEXT := stages: $(CXX) $(STAGE_FLAGS)
 TOOLCHAIN_TEXT := $(CXX); harness: -O2
 NVCC_TEXT := $(NVCC) $(NVCCFLAGS) $(NVCC_GENCODE)
