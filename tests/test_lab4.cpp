@@ -40,14 +40,12 @@ using mml::testing::run_mmlab;
 TEST_SUITE("lab4") {
     TEST_CASE("lab4.pthreads at 1, 2, 3, 7 threads") {
         for (int t : kThreadCounts) {
-            CAPTURE(t);
             check_stage("lab4.pthreads", params(t));
         }
     }
 
     TEST_CASE("lab4.omp_static at 1, 2, 3, 7 threads, and odd block heights") {
         for (int t : kThreadCounts) {
-            CAPTURE(t);
             check_stage("lab4.omp_static", params(t));
         }
         for (long long rows : {1LL, 5LL, 1000LL}) check_stage("lab4.omp_static", params(3, "block_rows", rows));
@@ -55,7 +53,6 @@ TEST_SUITE("lab4") {
 
     TEST_CASE("lab4.omp_dynamic at 1, 2, 3, 7 threads, and odd block heights") {
         for (int t : kThreadCounts) {
-            CAPTURE(t);
             check_stage("lab4.omp_dynamic", params(t));
         }
         for (long long rows : {1LL, 5LL, 1000LL}) check_stage("lab4.omp_dynamic", params(3, "block_rows", rows));
@@ -63,7 +60,6 @@ TEST_SUITE("lab4") {
 
     TEST_CASE("lab4.strassen_par at 1, 2, 3, 7 threads, cutoffs 16 and 64 and the default") {
         for (int t : kThreadCounts) {
-            CAPTURE(t);
             check_stage("lab4.strassen_par", params(t));
             check_stage("lab4.strassen_par", params(t, "cutoff", 16));
             check_stage_on("lab4.strassen_par", {{64, 64, 64}, {65, 65, 65}, {127, 63, 31}, {2, 2, 2}, {3, 3, 3}},
