@@ -16,7 +16,9 @@
 #                        Gradescope set-up seeds its CUDA=0 build so: the CPU
 #                        objects were compiled again, 275 s); other C++ flags
 #                        or another g++ recompile every .cpp object, another
-#                        nvcc or GPU target every .cu object
+#                        nvcc or GPU target every .cu object (ccache before
+#                        nvcc does not: the lead's NVCC="ccache nvcc" builds,
+#                        then make test-all's scripts without it)
 # Run from the repository root; prints one line per check, exits 1 on a failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -100,6 +102,9 @@ fresh_objects
 check_rebuild 1 "another nvcc compiles every .cu object again" "$cu_obj" NVCC=/other/nvcc
 fresh_objects
 check_rebuild 0 "... and another nvcc leaves the .cpp objects as they are" "$cpp_obj" NVCC=/other/nvcc
+fresh_objects
+check_rebuild 0 "a launcher before the same nvcc (NVCC='ccache /other/nvcc') compiles nothing again" "$cu_obj" \
+  NVCC="ccache /other/nvcc"
 
 if [ $failures -gt 0 ]; then echo "stamp tests: $failures failed"; exit 1; fi
 echo "stamp tests: all passed"

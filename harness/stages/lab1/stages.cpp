@@ -50,7 +50,9 @@ TargetVerdict judge_lab1(const std::vector<Measurement>& rows) {
         v.inconclusive = true;
         v.explanation += "; the reference's fastest order is only " +
                          fixed(ref_ijk->median_seconds / ref_best->median_seconds, 1) +
-                         "x faster than its ijk in this run: other programs are using the cores";
+                         "x faster than its ijk in this run: other programs are using the cores, or the reference was "
+                         "built with other flags than the -O3 the target assumes (OPT=..., where it is built "
+                         "from source)";
     }
     return v;
 }
