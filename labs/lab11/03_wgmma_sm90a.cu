@@ -101,9 +101,6 @@ __global__ void __launch_bounds__(kThreads, 1)
         float acc[Tiling<BN>::kAccRegs];
 #pragma unroll
         for (int i = 0; i < Tiling<BN>::kAccRegs; ++i) acc[i] = 0.0f;
-        // Stage 6 (FP8) only: the tensor core's sums of one stage, in two arrays
-        // taken in turn (bf16 and TF32 leave them unused: the compiler drops them).
-        float part[2][Tiling<BN>::kAccRegs] = {};
         int stage = 0;
         unsigned phase = 0;
         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -121,17 +118,11 @@ __global__ void __launch_bounds__(kThreads, 1)
                     //   fp8_tensor_core_bound) says nothing past K = 4096. So the tensor core may
                     //   only sum ONE stage (128 products), from zero, into a second array of
                     //   Tiling<BN>::kAccRegs floats; float32 registers (acc) add the stages up.
-                    //   Keep the tensor core busy: waiting for this stage's own sums before adding
-                    //   them up leaves it to the other consumer meanwhile. Sum stage kt into
-                    //   part[kt % 2]; while it runs (wgmma_wait<1>), add the previous stage's
-                    //   array to acc. (Register arrays need constant indices: one branch for
-                    //   each parity.)
-                    //   Contract: acc holds the tile's sum after its last stage (whose wgmmas are
-                    //   then complete); the first stage of a tile overwrites acc; the previous
-                    //   stage's wgmmas are complete before the code below (wgmma_wait<1>, the
-                    //   arrive on `previous`) runs.
+                    //   Contract: acc holds the tile's sum after its last stage; the first stage
+                    //   of a tile overwrites acc; this stage's wgmmas are complete before the
+                    //   code below (wgmma_wait<1>, the arrive on `previous`) runs.
                     //   Target: >= 90 % of lab11.cublaslt_fp8 at 4096^3 and 8192^3.
-                    (void)desc_a, (void)desc_b, (void)part;
+                    (void)desc_a, (void)desc_b;
                 } else {
                     // TODO(lab11, 11.3b): the product of this stage, by the whole warpgroup:
                     //   fence_accumulators(acc); wgmma_fence();   (registers and shared memory settled)

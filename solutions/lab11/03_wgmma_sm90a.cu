@@ -3,9 +3,7 @@
 // same kernel with TF32 inputs: the template below. Stage 6, lab11.wgmma_fp8,
 // with FP8 e4m3 inputs: k = 32 an instruction, 128 a stage, and the tensor
 // core's sums promoted to float32 registers after every stage, because its
-// FP8 accumulator keeps 14 significant bits: cpu/error_bound.h; two arrays
-// of a stage's sums taken in turn, so that the promotion of one stage runs
-// while the tensor core sums the next.)
+// FP8 accumulator keeps 14 significant bits: cpu/error_bound.h.)
 //
 // What changed from stage 2 (mma_sync), and why it should be faster:
 //  - wgmma.mma_async instead of mma.sync: one instruction, issued by a
@@ -120,9 +118,6 @@ __global__ void __launch_bounds__(kThreads, 1)
         float acc[Tiling<BN>::kAccRegs];
 #pragma unroll
         for (int i = 0; i < Tiling<BN>::kAccRegs; ++i) acc[i] = 0.0f;
-        // Stage 6 (FP8) only: the tensor core's sums of one stage, in two arrays
-        // taken in turn (bf16 and TF32 leave them unused: the compiler drops them).
-        float part[2][Tiling<BN>::kAccRegs] = {};
         int stage = 0;
         unsigned phase = 0;
         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -134,37 +129,19 @@ __global__ void __launch_bounds__(kThreads, 1)
                 const unsigned char* b = ring + stage * kStageBytes + kATileBytes;
                 const std::uint64_t desc_a = smem_descriptor(a), desc_b = smem_descriptor(b);
                 if constexpr (Operand<T>::kPromote) {  // FP8 (stage 6): promote every stage
-                    // The tensor core sums this stage's 128 products from zero in its own
-                    // 14-bit accumulator, part[kt % 2]; while they run, float32 registers
-                    // (acc) add up the previous stage's sums, from the other array. (Waiting
-                    // for a stage's own sums before adding them left the tensor cores to
-                    // the other consumer meanwhile.)
-                    constexpr int R = Tiling<BN>::kAccRegs;
-                    const auto stage_into = [&](float(&now)[R], float(&before)[R]) {
-                        fence_accumulators(now);
-                        wgmma_fence();
+                    // The tensor core sums this stage's 128 products from zero in its
+                    // own 14-bit accumulator; float32 registers add the stages up.
+                    float part[Tiling<BN>::kAccRegs];
+                    fence_accumulators(part);
+                    wgmma_fence();
 #pragma unroll
-                        for (int s = 0; s < kSteps; ++s)
-                            Operand<T>::mma(now, desc_a + 2 * s, desc_b + 2 * s, s > 0 ? 1 : 0);
-                        wgmma_commit();
-                        // Unconditional (the first stage of a tile selects 0): behind an
-                        // `if (kt > 0)`, ptxas no longer sees that `before` is complete and
-                        // serialises every wgmma (its warning C7514).
-                        wgmma_wait<1>();  // the previous stage's sums are complete; this one's run on
-                        fence_accumulators(before);
+                    for (int s = 0; s < kSteps; ++s)
+                        Operand<T>::mma(part, desc_a + 2 * s, desc_b + 2 * s, s > 0 ? 1 : 0);
+                    wgmma_commit();
+                    wgmma_wait<0>();  // part is complete (the other consumer's wgmmas keep the tensor cores busy)
+                    fence_accumulators(part);
 #pragma unroll
-                        for (int i = 0; i < R; ++i) acc[i] = kt > 1 ? acc[i] + before[i] : kt > 0 ? before[i] : 0.0f;
-                        if (kt == k_tiles - 1) {  // the tile's last stage: its own sums too
-                            wgmma_wait<0>();
-                            fence_accumulators(now);
-#pragma unroll
-                            for (int i = 0; i < R; ++i) acc[i] = kt > 0 ? acc[i] + now[i] : now[i];
-                        }
-                    };
-                    if (kt % 2 == 0)
-                        stage_into(part[0], part[1]);
-                    else
-                        stage_into(part[1], part[0]);
+                    for (int i = 0; i < Tiling<BN>::kAccRegs; ++i) acc[i] = kt > 0 ? acc[i] + part[i] : part[i];
                 } else {
                     fence_accumulators(acc);
                     wgmma_fence();
