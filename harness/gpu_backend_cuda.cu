@@ -153,7 +153,8 @@ double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p, con
     // do a library's first-call set-ups (allocations). Run again: a one-off
     // is then timed held. A function that lapses twice in a row waits for the
     // GPU itself (a cudaMemcpy inside it, or compute-sanitizer's slow
-    // launches): it is not held from then on, each lapse costing 1 ms.
+    // launches): it is not held from then on (each held run of it would
+    // cost the 1 ms bound); other stages at this shape still are.
     const double again = timed_once(fn, p, untimed_first, true, lapsed);
     if (!lapsed) return again;
     st.unheld.insert(who);
