@@ -5,9 +5,7 @@
 //   mbarrier.init / arrive / arrive.expect_tx / try_wait.parity   shared-memory barriers
 //       that count arrivals AND bytes: the copy engine completes them
 //   cp.async.bulk.tensor.2d ... mbarrier::complete_tx::bytes    one TMA copy of a 2-D box
-//       of a matrix into shared memory (out-of-range elements arrive as zeros),
-//       also multicast to the blocks of a cluster (.multicast::cluster)
-//   mapa / mbarrier.arrive.shared::cluster, barrier.cluster     another block's barrier; the cluster's
+//       of a matrix into shared memory (out-of-range elements arrive as zeros)
 //   wgmma.fence / mma_async / commit_group / wait_group        the warpgroup's asynchronous
 //       tensor-core product, 64 x N x 16 (bf16), 64 x N x 8 (tf32) or 64 x N x 32 (FP8 e4m3)
 //       per instruction, N = 256 or 128
@@ -104,50 +102,6 @@ __device__ __forceinline__ void tma_load_2d(void* dst, const CUtensorMap* map, i
         "[%4];\n" ::"r"(smem_u32(dst)),
         "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(smem_u32(bar))
         : "memory");
-#endif
-}
-
-// --- thread-block clusters: blocks that share one another's shared memory ------------
-// Lab 11's FP8 stage runs its blocks in pairs (a cluster of 2, launched with
-// cudaLaunchKernelEx): both blocks of a pair need the same B tile, and one TMA
-// copy, multicast, fetches each half of it once from L2 for both.
-// The same box as tma_load_2d, written at the same shared-memory offset `dst`
-// in every block of the cluster whose bit is set in cta_mask (bit r = block
-// rank r), its bytes counted on the barrier at offset `bar` in each of them.
-__device__ __forceinline__ void tma_load_2d_multicast(void* dst, const CUtensorMap* map, int x, int y,
-                                                      std::uint64_t* bar, std::uint16_t cta_mask) {
-#ifdef LAB11_SM90A
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster "
-        "[%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(smem_u32(dst)),
-        "l"(reinterpret_cast<std::uint64_t>(map)), "r"(x), "r"(y), "r"(smem_u32(bar)), "h"(cta_mask)
-        : "memory");
-#endif
-}
-// One arrival on the barrier at the same offset as `bar` in the block of rank
-// `cta_rank` of this cluster (mapa: a shared::cta address -> another block's
-// shared::cluster address). The default semantics (release at CTA scope) is
-// enough here: what it releases is a stage that wgmma read and wgmma.wait_group
-// has seen finish. Cluster scope (.release.cluster) would put a GPU-wide memory
-// barrier (MEMBAR.ALL.GPU in the SASS) before every arrival: on the H200 that
-// made stage 6 twice as slow.
-__device__ __forceinline__ void mbar_arrive_cluster(std::uint64_t* bar, unsigned cta_rank) {
-#ifdef LAB11_SM90A
-    asm volatile(
-        "{\n.reg .b32 remote;\n"
-        "mapa.shared::cluster.u32 remote, %0, %1;\n"
-        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(smem_u32(bar)),
-        "r"(cta_rank)
-        : "memory");
-#endif
-}
-// Every thread of every block of the cluster: returns once all have arrived
-// (the barriers initialised before it are visible cluster-wide after it; a
-// block that reaches it last in the kernel cannot exit while its partner may
-// still copy into or arrive on its shared memory).
-__device__ __forceinline__ void cluster_sync() {
-#ifdef LAB11_SM90A
-    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
 #endif
 }
 

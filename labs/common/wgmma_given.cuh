@@ -2,8 +2,7 @@
 // starter and its reference alike), everything around the kernel that does
 // not change with the student's work: the block tile and the ring of stages
 // (Tiling), what depends on the input type (Operand: bf16, TF32 or FP8
-// e4m3), the order of the persistent tiles (tile_origin, cluster_tile_origin),
-// the release of a stage to the producers (release_stage), the epilogue
+// e4m3), the order of the persistent tiles (tile_origin), the epilogue
 // (store_tile: one consumer's sums into C; stages 3 to 6 alike),
 // and the host's facts and checks (sm_count, require_hopper, MapCache). The
 // kernel and its launcher stay in the stage's file, with the TODOs.
@@ -97,31 +96,6 @@ __device__ __forceinline__ TileOrigin tile_origin(int tile, int tiles_m, int til
     const int rows = min(tiles_m - first_row, kGroupRows);
     const int in_group = tile % per_group;
     return {(first_row + in_group % rows) * BM, in_group / rows * BN};
-}
-
-// With the blocks in clusters of kCluster along M (FP8): a unit of work is
-// kCluster tiles one below the other, which need the same B tile; units go in
-// tile_origin's order, and the block of rank `rank` takes the rank-th tile.
-// (Past the last tile row when tiles_m is not a multiple of kCluster: that
-// block still fetches its part of B for its partner, and stores nothing.)
-template <int BN, int kCluster>
-__device__ __forceinline__ TileOrigin cluster_tile_origin(int unit, int rank, int tiles_m, int tiles_n) {
-    TileOrigin t = tile_origin<BN>(unit, (tiles_m + kCluster - 1) / kCluster, tiles_n);
-    t.m0 = t.m0 * kCluster + rank * BM;
-    return t;
-}
-
-// A consumer warp is done reading a stage: one arrival on its "empty" barrier
-// in every block of the cluster, whose producers may overwrite the stage (a
-// multicast copy writes it in both blocks of a pair).
-template <int kCluster>
-__device__ __forceinline__ void release_stage(std::uint64_t* empty) {
-    if constexpr (kCluster == 1) {
-        mbar_arrive(empty);
-    } else {
-#pragma unroll
-        for (int r = 0; r < kCluster; ++r) mbar_arrive_cluster(empty, unsigned(r));
-    }
 }
 
 // Two neighbouring elements of one row of C, each only if inside C.

@@ -68,8 +68,7 @@ __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
            | (std::uint64_t(1) << 62);         // bits 62-63: swizzle mode 1 = 128 bytes
 }
 
-// kCluster: 1, or 2 for blocks in pairs that share their B tiles (FP8; launch()).
-template <typename T, int BN, int kCluster>
+template <typename T, int BN>
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap map_a, const __grid_constant__ CUtensorMap map_b,
                  float* __restrict__ C, int M, int N, int K, bool pairs_aligned) {
@@ -77,50 +76,37 @@ __global__ void __launch_bounds__(kThreads, 1)
     constexpr int BK = kRowBytes / int(sizeof(T));    // k per stage: 64 bf16 or 32 tf32
     constexpr int kSteps = BK / Operand<T>::kInstrK;  // 4 wgmmas per stage
     constexpr int kStages = Tiling<BN>::kStages, kStageBytes = Tiling<BN>::kStageBytes;
-    constexpr int kBPartRows = BN / kCluster;  // rows of the B tile each block of a cluster fetches for all
     extern __shared__ unsigned char smem_raw[];
     unsigned char* ring = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_raw) + 1023) &
                                                            ~std::uintptr_t(1023));
     __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
 
     const int warpgroup = threadIdx.x / 128;
-    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN;
-    const int units = (tiles_m + kCluster - 1) / kCluster * tiles_n;  // kCluster tiles a unit, one B tile
-    const int rank = int(blockIdx.x) % kCluster;                      // this block's place in its cluster
-    const int first_unit = int(blockIdx.x) / kCluster, unit_step = int(gridDim.x) / kCluster;
+    const int tiles_m = (M + BM - 1) / BM, tiles_n = (N + BN - 1) / BN, tiles = tiles_m * tiles_n;
     const int k_tiles = (K + BK - 1) / BK;
 
     if (threadIdx.x == 0) {
         for (int s = 0; s < kStages; ++s) {
             mbar_init(&full[s], 1);                    // the producer's arrive (+ the bytes)
-            mbar_init(&empty[s], kConsumers * 4 * kCluster);  // lane 0 of every consumer warp of the cluster
+            mbar_init(&empty[s], kConsumers * 4);      // lane 0 of every consumer warp
         }
         mbar_fence_init();
     }
-    if constexpr (kCluster > 1)
-        cluster_sync();  // the partner's barriers are ready before anything arrives on them
-    else
-        __syncthreads();
+    __syncthreads();
 
     if (warpgroup == 0) {  // the producer
         setmaxnreg_dec<kProducerRegs>();
         if (threadIdx.x == 0) {
             int stage = 0;
             unsigned phase = 0;
-            for (int unit = first_unit; unit < units; unit += unit_step) {
-                const TileOrigin t = cluster_tile_origin<BN, kCluster>(unit, rank, tiles_m, tiles_n);
-                const bool a_inside = t.m0 < M;  // false only for a block that pads its cluster
+            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+                const TileOrigin t = tile_origin<BN>(tile, tiles_m, tiles_n);
                 for (int kt = 0; kt < k_tiles; ++kt) {
-                    mbar_wait(&empty[stage], phase ^ 1);  // the cluster's consumers are done with this stage
+                    mbar_wait(&empty[stage], phase ^ 1);  // the consumers are done with this stage
                     unsigned char* dst = ring + stage * kStageBytes;
-                    // A from this block's copy; B in kCluster parts, one from each block of the cluster.
-                    mbar_arrive_expect_tx(&full[stage], kStageBytes - (a_inside ? 0 : kATileBytes));
-                    if (a_inside) tma_load_2d(dst, &map_a, kt * BK, t.m0, &full[stage]);
-                    if constexpr (kCluster == 1)
-                        tma_load_2d(dst + kATileBytes, &map_b, kt * BK, t.n0, &full[stage]);
-                    else
-                        tma_load_2d_multicast(dst + kATileBytes + rank * kBPartRows * kRowBytes, &map_b, kt * BK,
-                                              t.n0 + rank * kBPartRows, &full[stage], (1u << kCluster) - 1);
+                    mbar_arrive_expect_tx(&full[stage], kStageBytes);
+                    tma_load_2d(dst, &map_a, kt * BK, t.m0, &full[stage]);
+                    tma_load_2d(dst + kATileBytes, &map_b, kt * BK, t.n0, &full[stage]);
                     if (++stage == kStages) stage = 0, phase ^= 1;
                 }
             }
@@ -134,8 +120,8 @@ __global__ void __launch_bounds__(kThreads, 1)
         for (int i = 0; i < Tiling<BN>::kAccRegs; ++i) acc[i] = 0.0f;
         int stage = 0;
         unsigned phase = 0;
-        for (int unit = first_unit; unit < units; unit += unit_step) {
-            const TileOrigin t = cluster_tile_origin<BN, kCluster>(unit, rank, tiles_m, tiles_n);
+        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            const TileOrigin t = tile_origin<BN>(tile, tiles_m, tiles_n);
             int previous = 0;
             for (int kt = 0; kt < k_tiles; ++kt) {
                 mbar_wait(&full[stage], phase);  // the copy engine has delivered this stage
@@ -168,66 +154,44 @@ __global__ void __launch_bounds__(kThreads, 1)
                 // and hand that stage back to the producer.
                 wgmma_wait<1>();
                 fence_accumulators(acc);
-                if (kt > 0 && lane == 0) release_stage<kCluster>(&empty[previous]);
+                if (kt > 0 && lane == 0) mbar_arrive(&empty[previous]);
                 previous = stage;
                 if (++stage == kStages) stage = 0, phase ^= 1;
             }
             wgmma_wait<0>();
             fence_accumulators(acc);
-            if (lane == 0) release_stage<kCluster>(&empty[previous]);
+            if (lane == 0) mbar_arrive(&empty[previous]);
 
             store_tile(C, acc, t.m0, t.n0, consumer, M, N, pairs_aligned);  // (wgmma_given.cuh)
         }
     }
-    // No block leaves while its partner may still copy into it or arrive on its barriers.
-    if constexpr (kCluster > 1) cluster_sync();
 #else
     __trap();  // built for another GPU: the launcher never gets here
 #endif
 }
 
-template <typename T, int BN, int kCluster>
+template <typename T, int BN>
 void launch_tiles(const T* A, const T* Bt, std::int64_t ld, float* C, std::int64_t M, std::int64_t N,
                   std::int64_t K, int blocks_max) {
     constexpr int BK = kRowBytes / int(sizeof(T));
     constexpr int kSmemBytes = Tiling<BN>::kSmemBytes;
-    auto* const kernel = wgmma_kernel<T, BN, kCluster>;
-    cudaLaunchConfig_t config{};
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = kCluster, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = 1;
-    config.blockDim = dim3(kThreads), config.dynamicSmemBytes = kSmemBytes;
-    config.attrs = &cluster, config.numAttrs = 1;
-    static int clusters_max = 0;  // clusters of kCluster blocks that fit the GPU at once
+    static bool configured = false;
     static MapCache cache;
-    if (!clusters_max) {
-        CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
-        if constexpr (kCluster == 1) {
-            clusters_max = blocks_max;
-        } else {
-            config.gridDim = dim3(kCluster);
-            CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters_max, kernel, &config));
-            if (clusters_max < 1)
-                throw std::runtime_error("lab 11: no cluster of " + std::to_string(kCluster) +
-                                         " blocks fits this GPU; run on a whole H100/H200 (not a small MIG slice)");
-        }
+    if (!configured) {
+        CUDA_CHECK(cudaFuncSetAttribute(wgmma_kernel<T, BN>, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes));
+        configured = true;
     }
     if (cache.a != A || cache.bt != Bt || cache.ld != ld || cache.M != M || cache.N != N || cache.K != K) {
         cache.map_a = make_tensor_map_2d(A, Operand<T>::kMapType, sizeof(T), M, K, ld, BM, BK);
-        cache.map_b = make_tensor_map_2d(Bt, Operand<T>::kMapType, sizeof(T), N, K, ld, BN / kCluster, BK);
+        cache.map_b = make_tensor_map_2d(Bt, Operand<T>::kMapType, sizeof(T), N, K, ld, BN, BK);
         cache.a = A, cache.bt = Bt, cache.ld = ld, cache.M = M, cache.N = N, cache.K = K;
     }
-    const std::int64_t units = ((M + BM - 1) / BM + kCluster - 1) / kCluster * ((N + BN - 1) / BN);
-    const int blocks = kCluster * int(std::min<std::int64_t>(units, clusters_max));
+    const std::int64_t tiles = ((M + BM - 1) / BM) * ((N + BN - 1) / BN);
+    const int blocks = int(std::min<std::int64_t>(tiles, blocks_max));
     const bool pairs_aligned = N % 2 == 0 && reinterpret_cast<std::uintptr_t>(C) % 8 == 0;
-    if constexpr (kCluster == 1) {
-        kernel<<<blocks, kThreads, kSmemBytes>>>(cache.map_a, cache.map_b, C, int(M), int(N), int(K), pairs_aligned);
-        CUDA_CHECK_LAUNCH();
-    } else {
-        config.gridDim = dim3(blocks);
-        CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, cache.map_a, cache.map_b, C, int(M), int(N), int(K),
-                                      pairs_aligned));
-    }
+    wgmma_kernel<T, BN><<<blocks, kThreads, kSmemBytes>>>(cache.map_a, cache.map_b, C, int(M), int(N), int(K),
+                                                           pairs_aligned);
+    CUDA_CHECK_LAUNCH();
 }
 
 template <typename T>
@@ -238,7 +202,7 @@ void launch(const T* A, const T* Bt, std::int64_t ld, float* C, std::int64_t M, 
         require_hopper(stage);
         checked = true;
     }
-    if (M > INT_MAX - 2 * BM || N > INT_MAX || K > INT_MAX || ld > INT_MAX || (M / BM + 1) * (N / 128 + 1) > INT_MAX)
+    if (M > INT_MAX || N > INT_MAX || K > INT_MAX || ld > INT_MAX || (M / BM + 1) * (N / 128 + 1) > INT_MAX)
         throw std::runtime_error(std::string(stage) + ": the TMA takes 32-bit coordinates; this shape is too large");
     // 256-wide tiles do the most work per byte of shared memory read, but a
     // product with few of them leaves SMs idle (1000^3: 32 tiles for 132 SMs).
@@ -248,15 +212,12 @@ void launch(const T* A, const T* Bt, std::int64_t ld, float* C, std::int64_t M, 
     const std::int64_t tiles_256 = ((M + BM - 1) / BM) * ((N + 255) / 256);
     const std::int64_t tiles_128 = ((M + BM - 1) / BM) * ((N + 127) / 128);
     const double waves_256 = double((tiles_256 + sms - 1) / sms), waves_128 = double((tiles_128 + sms - 1) / sms);
-    // FP8: two sets of 64 x BN sums a consumer fit 232 registers at BN = 128
-    // only, and its tensor cores eat bytes twice as fast as bf16's: blocks in
-    // pairs (clusters of 2) fetch each B tile once from L2 for both.
-    if constexpr (Operand<T>::kPromote)
-        launch_tiles<T, 128, 2>(A, Bt, ld, C, M, N, K, sms);
+    if constexpr (Operand<T>::kPromote)  // FP8: two sets of 64 x BN sums a consumer fit 232 registers at BN = 128 only
+        launch_tiles<T, 128>(A, Bt, ld, C, M, N, K, sms);
     else if (0.55 * waves_128 < waves_256)
-        launch_tiles<T, 128, 1>(A, Bt, ld, C, M, N, K, sms);
+        launch_tiles<T, 128>(A, Bt, ld, C, M, N, K, sms);
     else
-        launch_tiles<T, 256, 1>(A, Bt, ld, C, M, N, K, sms);
+        launch_tiles<T, 256>(A, Bt, ld, C, M, N, K, sms);
 }
 
 }  // namespace
