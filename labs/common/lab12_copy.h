@@ -24,6 +24,10 @@
 // first step may go in two halves, splits_first_step). A rank that owns a
 // panel multiplies it where it lies (no copy), unless always_broadcast asks
 // for the copies anyway (one GPU then copies from itself: the tests).
+// With lab 11's tile every B block is stored transposed (N x K, rows
+// kmajor_stride(its depth) apart, set up by the program with the bf16
+// conversion): a B panel is then w columns of it, moved as such, and the
+// kernel reads it where it lands - no transposition per step.
 #pragma once
 
 #include <vector>
@@ -37,7 +41,9 @@ namespace mml::lab12 {
 class PeerBlocks {
 public:
     // Collective over MPI_COMM_WORLD. layouts: every rank's (index = rank).
-    PeerBlocks(const std::vector<Layout>& layouts, int rank, const void* A_loc, const void* B_loc);
+    // b_transposed: every rank's B_loc is its B block transposed (above).
+    PeerBlocks(const std::vector<Layout>& layouts, int rank, const void* A_loc, const void* B_loc,
+               bool b_transposed = false);
     ~PeerBlocks();  // closes the handles (close() first on the normal path)
     PeerBlocks(const PeerBlocks&) = delete;
     PeerBlocks& operator=(const PeerBlocks&) = delete;
@@ -48,6 +54,9 @@ public:
     const void* A(int rank) const { return a_[rank]; }
     const void* B(int rank) const { return b_[rank]; }
     const Layout& layout(int rank) const { return layouts_[rank]; }
+    bool b_transposed() const { return b_transposed_; }
+    // The row stride of rank's B block: its columns, or transposed kmajor_stride(its depth).
+    std::int64_t b_ld(int rank) const;
     // The B panels' stream, and the events that fork it from and join it to
     // the communication stream.
     cudaStream_t side() const { return side_; }
@@ -56,6 +65,7 @@ public:
 
 private:
     std::vector<Layout> layouts_;
+    bool b_transposed_ = false;
     std::vector<const void*> a_, b_;
     std::vector<void*> opened_;  // to cudaIpcCloseMemHandle
     cudaStream_t side_ = nullptr;
@@ -71,6 +81,7 @@ struct StepOperands {
     const void* a = nullptr;
     std::int64_t lda = 0;
     const void* b = nullptr;
+    std::int64_t ldb = 0;  // B's row stride (B transposed: N x K rows)
 };
 enum Moves { kMoveA = 1, kMoveB = 2, kMoveBoth = 3 };
 StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s, cudaStream_t stream,
@@ -93,5 +104,15 @@ StepOperands copy_step_part(const GpuSumma& g, const PeerBlocks& peers, std::siz
 // pass over C is added. With cuBLAS's tile (the kernels of labs 8 and 11
 // have alignment rules of their own), overlap on, and something to copy.
 bool splits_first_step(const GpuSumma& g);
+
+// The copy transport's step order for this rank: `panels` (the K order)
+// rotated to start at the first step that moves the fewest bytes here
+// (copy_step_bytes), wrapping round. The owners never wait for anyone, so
+// each rank may walk K in its own order; only the first step's copies are
+// not hidden behind a product, and a rank that holds both panels of some
+// step (on a 2-D grid the diagonal ranks, on 1 x P every rank in its own
+// block) then hides all of its copies. The sum over K is the same (in
+// another order: rounding differs within the float64 check's bound).
+std::vector<Panel> owned_first(const GpuSumma& g, std::vector<Panel> panels);
 
 }  // namespace mml::lab12

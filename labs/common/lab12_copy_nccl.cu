@@ -4,13 +4,16 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+
 #include "gpu/cuda_check.h"
 #include "labs/common/lab12_comm.h"
 
 namespace mml::lab12 {
 
-PeerBlocks::PeerBlocks(const std::vector<Layout>& layouts, int rank, const void* A_loc, const void* B_loc)
-    : layouts_(layouts), a_(layouts.size(), nullptr), b_(layouts.size(), nullptr) {
+PeerBlocks::PeerBlocks(const std::vector<Layout>& layouts, int rank, const void* A_loc, const void* B_loc,
+                       bool b_transposed)
+    : layouts_(layouts), b_transposed_(b_transposed), a_(layouts.size(), nullptr), b_(layouts.size(), nullptr) {
     const int P = static_cast<int>(layouts.size());
     a_[rank] = A_loc;
     b_[rank] = B_loc;
@@ -37,6 +40,11 @@ PeerBlocks::PeerBlocks(const std::vector<Layout>& layouts, int rank, const void*
         if (layouts[r].row == me.row) a_[r] = open(all[2 * r]);      // my process row: its A panels
         if (layouts[r].col == me.col) b_[r] = open(all[2 * r + 1]);  // my process column: its B panels
     }
+}
+
+std::int64_t PeerBlocks::b_ld(int rank) const {
+    const Layout& l = layouts_[rank];
+    return b_transposed_ ? kmajor_stride(l.b_depth()) : l.cols();
 }
 
 PeerBlocks::~PeerBlocks() {
@@ -74,7 +82,21 @@ double copy_step_bytes(const GpuSumma& g, std::size_t s, int moves) {
 }
 
 bool splits_first_step(const GpuSumma& g) {
-    return g.overlap && !g.panels.empty() && g.gemm && g.gemm->kernel() == TileKernel::Cublas && copy_step_bytes(g, 0) > 0;
+    return g.overlap && !g.panels.empty() && g.gemm && g.gemm->kernel() == TileKernel::Cublas && !g.gemm->b_transposed() &&
+           copy_step_bytes(g, 0) > 0;
+}
+
+std::vector<Panel> owned_first(const GpuSumma& g, std::vector<Panel> panels) {
+    GpuSumma t = g;
+    t.panels = panels;
+    std::size_t first = 0;
+    double least = 0;
+    for (std::size_t s = 0; s < panels.size(); ++s) {
+        const double b = copy_step_bytes(t, s);
+        if (s == 0 || b < least) least = b, first = s;
+    }
+    std::rotate(panels.begin(), panels.begin() + static_cast<std::ptrdiff_t>(first), panels.end());
+    return panels;
 }
 
 StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s, cudaStream_t stream, int moves) {
@@ -92,26 +114,34 @@ StepOperands copy_step_part(const GpuSumma& g, const PeerBlocks& peers, std::siz
     bool joins = false;
     // B first, forked onto the side stream (it then runs beside A's copy):
     // the w rows from k0 of the owner's B block (in my process column: my
-    // columns), contiguous already where all n columns move.
+    // columns), contiguous already where all n columns move; transposed, its
+    // w columns from k0 (rows c0 .. c1 of it), packed w apart.
     const int b_rank = rank_at(L.grid, p.b_owner, L.col);
     const Layout& lb = peers.layout(b_rank);
-    const char* b_src = static_cast<const char*>(peers.B(b_rank)) + (p.k0 - lb.kb0) * n * es;
+    const bool bt = peers.b_transposed();
+    const std::int64_t ldo = peers.b_ld(b_rank);
+    const char* b_src = static_cast<const char*>(peers.B(b_rank)) + (p.k0 - lb.kb0) * (bt ? 1 : ldo) * es;
     if (copies_b(g, p)) {
         if (c1 > c0 && w > 0 && (moves & kMoveB)) {
             CUDA_CHECK(cudaEventRecord(peers.fork(), stream));
             CUDA_CHECK(cudaStreamWaitEvent(peers.side(), peers.fork(), 0));
-            char* dst = static_cast<char*>(g.b_panel[buf]) + c0 * es;
-            if (c1 - c0 == n)
-                CUDA_CHECK(cudaMemcpyAsync(dst, b_src, w * n * es, cudaMemcpyDeviceToDevice, peers.side()));
-            else
-                CUDA_CHECK(cudaMemcpy2DAsync(dst, n * es, b_src + c0 * es, n * es, (c1 - c0) * es, w,
+            if (bt)
+                CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(g.b_panel[buf]) + c0 * w * es, w * es,
+                                             b_src + c0 * ldo * es, ldo * es, w * es, c1 - c0,
                                              cudaMemcpyDeviceToDevice, peers.side()));
+            else if (c1 - c0 == n)
+                CUDA_CHECK(cudaMemcpyAsync(g.b_panel[buf], b_src, w * n * es, cudaMemcpyDeviceToDevice, peers.side()));
+            else
+                CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(g.b_panel[buf]) + c0 * es, n * es, b_src + c0 * es,
+                                             n * es, (c1 - c0) * es, w, cudaMemcpyDeviceToDevice, peers.side()));
             CUDA_CHECK(cudaEventRecord(peers.join(), peers.side()));
             joins = true;
         }
         op.b = g.b_panel[buf];
+        op.ldb = bt ? w : n;
     } else {
         op.b = b_src;
+        op.ldb = ldo;
     }
     // A: the w columns from k0 of the owner's A block (the owner is in my
     // process row, so its block has my rows), packed row after row.

@@ -30,7 +30,7 @@ void first_step_split(const GpuSumma& g, const PeerBlocks& peers) {
     auto quarter = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
         if (r1 > r0 && c1 > c0)
             g.gemm->run(static_cast<const char*>(op.a) + r0 * op.lda * es, op.lda,
-                        static_cast<const char*>(op.b) + c0 * es, n, g.C_loc + r0 * n + c0, n, r1 - r0, c1 - c0, w,
+                        static_cast<const char*>(op.b) + c0 * es, op.ldb, g.C_loc + r0 * n + c0, n, r1 - r0, c1 - c0, w,
                         false);
     };
     CUDA_CHECK(cudaStreamWaitEvent(compute, g.panel_ready[1], 0));
@@ -62,7 +62,7 @@ void summa_copy(const GpuSumma& g, const PeerBlocks& peers) {
         // ---- compute stream: C (+)= A panel * B panel
         CUDA_CHECK(cudaStreamWaitEvent(compute, g.panel_ready[buf], 0));
         if (g.timer) g.timer->gemm_begin(s, compute);
-        g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, g.panels[s].width(), s > 0);
+        g.gemm->run(op.a, op.lda, op.b, op.ldb, g.C_loc, n, m, n, g.panels[s].width(), s > 0);
         if (g.timer) g.timer->gemm_end(s, compute);
         CUDA_CHECK(cudaEventRecord(g.product_done[buf], compute));
     }

@@ -39,8 +39,9 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
 // 1 .. 16 steps; a panel narrower than the block runs cuBLAS below the whole
 // product's rate); model::predict_run over each candidate's panels, the
 // slowest rank's prediction, the fastest candidate (of equal ones the wider).
-// Collective; g's panel buffers must hold the widest candidate (one panel per
-// block); uses and overwrites them and C. Returns the widest panel to cut.
-std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape);
+// Each candidate's steps in the order the run takes them (owned_first where
+// `owned`). Collective; g's panel buffers must hold the widest candidate (one
+// panel per block); uses and overwrites them and C. Returns the widest panel to cut.
+std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape, bool owned);
 
 }  // namespace mml::lab12

@@ -48,6 +48,7 @@ StepOperands nccl_step(const GpuSumma& g, std::size_t s, cudaStream_t stream, in
     }
     const bool own_b = L.row == p.b_owner;
     op.b = own_b ? B + (p.k0 - L.kb0) * n * es : nullptr;
+    op.ldb = n;
     if (bcast_b(g) && (moves & kMoveB)) {
         nccl_check(ncclBroadcast(own_b ? op.b : g.b_panel[buf], g.b_panel[buf], w * n, g.nccl_type, p.b_owner, g.col_comm,
                                  stream),
@@ -168,8 +169,8 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     const std::int64_t w = g.panels[wide].width();
     const StepOperands op = transfer_step(t, peers, 0, g.comm, kMoveBoth);
     CUDA_CHECK(cudaDeviceSynchronize());
-    const double t_first = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, false); });
-    const double t_step = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, true); });
+    const double t_first = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, op.ldb, g.C_loc, n, m, n, w, false); });
+    const double t_step = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, op.ldb, g.C_loc, n, m, n, w, true); });
     const double t_move = timed(g.comm, [&] { transfer_step(t, peers, 1, g.comm, kMoveBoth); });
     double t_beside = t_step, t_move_beside = t_move;
     if (all_reduce(transfer_bytes(t, peers, 1, kMoveBoth), MPI_MAX) > 0) {
@@ -179,7 +180,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
             CUDA_CHECK(cudaDeviceSynchronize());
             mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
             CUDA_CHECK(cudaEventRecord(g0.e, compute));
-            g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, true);
+            g.gemm->run(op.a, op.lda, op.b, op.ldb, g.C_loc, n, m, n, w, true);
             CUDA_CHECK(cudaEventRecord(g1.e, compute));
             CUDA_CHECK(cudaEventRecord(c0.e, g.comm));
             transfer_step(t, peers, 1, g.comm, kMoveBoth);
@@ -228,7 +229,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     out.add("model_comm_beside", all_reduce(in.comm_beside, MPI_MAX));
 }
 
-std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape) {
+std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape, bool owned) {
     constexpr std::int64_t kMinWidth = 256, kMostSteps = 16;
     const cudaStream_t compute = g.gemm->stream();
     const std::int64_t m = g.L.rows(), n = g.L.cols(), depth = std::min(g.L.a_depth(), g.L.b_depth());
@@ -255,7 +256,8 @@ std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape
         // own blocks; every rank times every candidate (timed() is collective).
         const std::int64_t w = std::min(c, depth);
         const double t_w = timed(compute, [&] {
-            if (m > 0 && n > 0 && w > 0) g.gemm->run(g.A_loc, g.L.a_depth(), g.B_loc, n, g.C_loc, n, m, n, w, true);
+            if (m > 0 && n > 0 && w > 0)
+                g.gemm->run(g.A_loc, g.L.a_depth(), g.B_loc, peers.b_ld(g.L.rank), g.C_loc, n, m, n, w, true);
         });
         const double gamma = m > 0 && n > 0 && w > 0 ? t_w / (2.0 * m * n * w) : 0.0;
         model::RunInputs in;
@@ -270,6 +272,7 @@ std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape
         in.rows = static_cast<double>(m);
         in.cols = static_cast<double>(n);
         t.panels = summa_panels(shape, g.L.grid, c);
+        if (owned) t.panels = owned_first(t, t.panels);
         in.split_first = splits_first_step(t);
         std::vector<double> widths, bytes_a, bytes_b;
         for (std::size_t k = 0; k < t.panels.size(); ++k) {
