@@ -62,6 +62,8 @@ public:
     cudaStream_t side() const { return side_; }
     cudaEvent_t fork() const { return fork_; }
     cudaEvent_t join() const { return join_; }
+    // Recorded on the communication stream after piece j of a split first step.
+    cudaEvent_t piece(int j) const { return pieces_[j]; }
 
 private:
     std::vector<Layout> layouts_;
@@ -70,6 +72,7 @@ private:
     std::vector<void*> opened_;  // to cudaIpcCloseMemHandle
     cudaStream_t side_ = nullptr;
     cudaEvent_t fork_ = nullptr, join_ = nullptr;
+    std::vector<cudaEvent_t> pieces_;
 };
 
 // Step s's panels into g.a_panel[s % 2] / g.b_panel[s % 2] (or the local
@@ -97,22 +100,25 @@ StepOperands copy_step_part(const GpuSumma& g, const PeerBlocks& peers, std::siz
 
 // Whether the first step runs split (the reference's summa_copy; the model
 // predicts it so, abg_model.h): with overlap, only the first step's copies
-// are not hidden behind a product, so they go in two halves - the top rows
-// of the A panel and the left columns of the B panel first, then the rest -
-// and C's top-left quarter is multiplied while the second half moves (the
-// other three quarters after it). Each quarter of C is written once, so no
-// pass over C is added. With cuBLAS's tile (the kernels of labs 8 and 11
-// have alignment rules of their own), overlap on, and something to copy.
+// are not hidden behind a product, so they go in kFirstStepParts pieces -
+// piece j the j-th eighth of the A panel's rows and of the B panel's columns
+// - and once piece j is in, the part of C those rows and columns complete is
+// multiplied while the next pieces move (a strip of rows or columns where
+// only one panel moves, an L where both do). Each element of C is written
+// once, so no pass over C is added; only the first piece is exposed. With
+// cuBLAS's tile (the kernels of labs 8 and 11 have alignment rules of their
+// own), overlap on, and something to copy.
+constexpr int kFirstStepParts = 8;
 bool splits_first_step(const GpuSumma& g);
 
 // The copy transport's step order for this rank: `panels` (the K order)
-// rotated to start at the first step that moves the fewest bytes here
-// (copy_step_bytes), wrapping round. The owners never wait for anyone, so
-// each rank may walk K in its own order; only the first step's copies are
-// not hidden behind a product, and a rank that holds both panels of some
-// step (on a 2-D grid the diagonal ranks, on 1 x P every rank in its own
-// block) then hides all of its copies. The sum over K is the same (in
-// another order: rounding differs within the float64 check's bound).
+// rotated to start at first_fetch_step (lab12_grid.h: the fewest bytes to
+// fetch, from the least shared owners), wrapping round. The owners never
+// wait for anyone, so each rank may walk K in its own order; only the first
+// step's copies are not hidden behind a product, and a rank that holds both
+// panels of some step (on a 2-D grid the diagonal ranks, on 1 x P every rank
+// in its own block) then hides all of its copies. The sum over K is the
+// same (in another order: rounding differs within the float64 check's bound).
 std::vector<Panel> owned_first(const GpuSumma& g, std::vector<Panel> panels);
 
 }  // namespace mml::lab12

@@ -20,6 +20,8 @@ PeerBlocks::PeerBlocks(const std::vector<Layout>& layouts, int rank, const void*
     CUDA_CHECK(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
+    pieces_.assign(kFirstStepParts, nullptr);
+    for (cudaEvent_t& e : pieces_) CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     // Two handles per rank, gathered everywhere: [2r] its A, [2r+1] its B.
     cudaIpcMemHandle_t mine[2];
     CUDA_CHECK(cudaIpcGetMemHandle(&mine[0], const_cast<void*>(A_loc)));
@@ -49,6 +51,8 @@ std::int64_t PeerBlocks::b_ld(int rank) const {
 
 PeerBlocks::~PeerBlocks() {
     for (void* p : opened_) cudaIpcCloseMemHandle(p);  // close() did it on the normal path
+    for (cudaEvent_t e : pieces_)
+        if (e) cudaEventDestroy(e);
     if (join_) cudaEventDestroy(join_);
     if (fork_) cudaEventDestroy(fork_);
     if (side_) cudaStreamDestroy(side_);
@@ -65,12 +69,8 @@ namespace {
 
 int rank_at(const Grid& g, int row, int col) { return row * g.cols + col; }
 
-bool copies_a(const GpuSumma& g, const Panel& p) {
-    return (g.L.grid.cols > 1 || g.always_broadcast) && (p.a_owner != g.L.col || g.always_broadcast);
-}
-bool copies_b(const GpuSumma& g, const Panel& p) {
-    return (g.L.grid.rows > 1 || g.always_broadcast) && (p.b_owner != g.L.row || g.always_broadcast);
-}
+bool copies_a(const GpuSumma& g, const Panel& p) { return receives_a(g.L.grid, p, g.L.col, g.always_broadcast); }
+bool copies_b(const GpuSumma& g, const Panel& p) { return receives_b(g.L.grid, p, g.L.row, g.always_broadcast); }
 
 }  // namespace
 
@@ -87,14 +87,7 @@ bool splits_first_step(const GpuSumma& g) {
 }
 
 std::vector<Panel> owned_first(const GpuSumma& g, std::vector<Panel> panels) {
-    GpuSumma t = g;
-    t.panels = panels;
-    std::size_t first = 0;
-    double least = 0;
-    for (std::size_t s = 0; s < panels.size(); ++s) {
-        const double b = copy_step_bytes(t, s);
-        if (s == 0 || b < least) least = b, first = s;
-    }
+    const std::size_t first = first_fetch_step(g.L.shape, g.L.grid, panels, g.L.rank, g.always_broadcast);
     std::rotate(panels.begin(), panels.begin() + static_cast<std::ptrdiff_t>(first), panels.end());
     return panels;
 }

@@ -5,7 +5,7 @@
 // alone, at a 1-wide and at the widest panel (alpha, beta of each; the copy
 // engines' also both together, where a step moves both here), the tile
 // product's time at the panel shapes run alone and beside a step's transfers (gamma),
-// launched as the pipeline launches them (the product first, then the transfers). Each rank predicts its run
+// both released at once by the step before's transfers, as in the pipeline. Each rank predicts its run
 // (model::predict_run); the slowest prediction is the model's time. Nothing
 // here reads SUMMA's own times. Only *_nccl.cu files include it.
 #pragma once
