@@ -201,8 +201,8 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t& panel) {
     if (distributed) {
         const GridComms comms = grid_comms(r.grid, mine.row, mine.col);
         for (int b = 0; b < 2; ++b) {
-            a_panel[b] = gpu::DeviceBuffer<char>(std::max<std::size_t>(1, mine.rows() * widest * es));
-            b_panel[b] = gpu::DeviceBuffer<char>(std::max<std::size_t>(1, widest * mine.cols() * es));
+            a_panel[b] = gpu::DeviceBuffer<char>(nccl_bytes(mine.rows() * widest * es));
+            b_panel[b] = gpu::DeviceBuffer<char>(nccl_bytes(widest * mine.cols() * es));
         }
         ctx.L = mine;
         ctx.panels = panels;
