@@ -122,7 +122,7 @@ TileGemm::TileGemm(TileKernel kernel, Precision precision, cudaStream_t stream)
 }
 
 void TileGemm::set_b_transposed(bool t) {
-    if (t && kernel_ == TileKernel::Lab8) throw std::runtime_error("lab 8's tile reads B as it is (K x N): no transposed B");
+    if (t && kernel_ != TileKernel::Lab11) throw std::runtime_error("only lab 11's tile reads B transposed");
     b_transposed_ = t;
 }
 
@@ -156,16 +156,14 @@ void TileGemm::run(const void* A, std::int64_t lda, const void* B, std::int64_t 
     const float one = 1.0f, beta = accumulate ? 1.0f : 0.0f;
     // Row-major C = A*B is column-major C^T = B^T A^T: the same memory, the
     // operands swapped (n x m result, B first).
-    // B transposed (N x K row-major) is K x N column-major: cuBLAS transposes it back.
-    const cublasOperation_t op_b = b_transposed_ ? CUBLAS_OP_T : CUBLAS_OP_N;
     if (kernel_ == TileKernel::Cublas) {
         if (precision_ == Precision::Fp32) {
-            cublas_check(cublasSgemm(h, op_b, CUBLAS_OP_N, as_int(n, "n"), as_int(m, "m"), as_int(k, "k"), &one,
+            cublas_check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, as_int(n, "n"), as_int(m, "m"), as_int(k, "k"), &one,
                                      static_cast<const float*>(B), as_int(ldb, "ldb"), static_cast<const float*>(A),
                                      as_int(lda, "lda"), &beta, C, as_int(ldc, "ldc")),
                          "cublasSgemm");
         } else {
-            cublas_check(cublasGemmEx(h, op_b, CUBLAS_OP_N, as_int(n, "n"), as_int(m, "m"), as_int(k, "k"), &one, B,
+            cublas_check(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, as_int(n, "n"), as_int(m, "m"), as_int(k, "k"), &one, B,
                                       CUDA_R_16BF, as_int(ldb, "ldb"), A, CUDA_R_16BF, as_int(lda, "lda"), &beta, C,
                                       CUDA_R_32F, as_int(ldc, "ldc"), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
                          "cublasGemmEx (bf16)");

@@ -52,8 +52,7 @@ public:
     cudaStream_t stream() const { return stream_; }
     // From now on run()'s B is B transposed: N x K, row-major (K-major), rows
     // ldb apart - the layout lab 11's kernel reads, stored so once instead of
-    // transposed in every call (the copy transport: kmajor_stride). Cublas and
-    // Lab11 only.
+    // transposed in every call (the copy transport: kmajor_stride). Lab11 only.
     void set_b_transposed(bool t);
     bool b_transposed() const { return b_transposed_; }
     TileKernel kernel() const { return kernel_; }

@@ -75,8 +75,9 @@ gemm options:
   --transport nccl|copy     how the panels move (default nccl): NCCL broadcasts (SMs), or the copy
                             engines fetching them from their owners over CUDA IPC (one node; the
                             reference's SUMMA: --impl reference)
-  --step-order owned|k      --transport copy: each rank starts at a step whose panels it holds
-                            (default owned: owned_first, lab12_copy.h), or every rank in K order
+  --step-order owned|k      --transport copy: each rank starts where it fetches the least, from
+                            the owners fewest ranks start on (default owned: first_fetch_step,
+                            lab12_grid.h), or every rank in K order
   --reps R --warmup W       timed and untimed repetitions (default 5 and 2)
   --seed S, --no-check, --c-out DIR, --fault rank-layout   as in mmlab-mpi
 )";
