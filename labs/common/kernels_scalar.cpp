@@ -1,8 +1,13 @@
-// Lab 5 - given: the kernels in plain C++. They run on any CPU, and they are
-// the specification of what your AVX2 versions in kernels_avx2.cpp compute.
-#include "labs/lab5/kernels.h"
+// Given code (lab 5): the kernels in plain C++ (kernel_sets.h). They run on
+// any CPU, and they are the specification of what your AVX2 versions in
+// labs/lab5/kernels_avx2.cpp compute.
+#include "labs/common/kernel_sets.h"
 
-namespace student::lab5 {
+namespace common::lab5 {
+
+namespace {
+constexpr int MR = kScalarMR, NR = kScalarNR;
+}
 
 float dot_scalar(const float* a, const float* b, std::int64_t K) {
     float sum = 0.0f;
@@ -29,4 +34,9 @@ void micro_scalar(std::int64_t kc, const float* a, const float* b, float* C, std
         for (int j = 0; j < NR; ++j) C[r * ldc + j] = accumulate ? C[r * ldc + j] + c[r][j] : c[r][j];
 }
 
-}  // namespace student::lab5
+const KernelSet& scalar_kernels() {
+    static const KernelSet k{"scalar 6x16", mml::SimdLevel::Scalar, MR, NR, dot_scalar, tile_scalar, micro_scalar};
+    return k;
+}
+
+}  // namespace common::lab5
