@@ -2,7 +2,7 @@
 //
 // Stage 4's loops (lab5.blis): the five loops of BLIS around a micro-kernel,
 // with packing, cache blocking and threads, for any kernel set (any register
-// tile MR x NR). The starter's blis_gemm.cpp runs them around your AVX2
+// tile MR x NR). The starter's blis.cpp runs them around your AVX2
 // micro-kernel and your packing (packing.cpp), the reference's around each
 // of its kernel sets. The loop order, the thread split and the edge tiles
 // are explained at the top of blis_loops.cpp.

@@ -27,17 +27,17 @@ using common::lab5::panels;
 using common::lab5::transpose;
 
 // Stage 1 (lab5.dot, threads = 1) and seed 003's combined row (lab5.combined):
-// transpose B, then one dot product per element of C. (dot_gemm.cpp, task 1b)
-void matmul_transposed_simd(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                            std::int64_t K, const KernelSet& kernels, int threads);
+// transpose B, then one dot product per element of C. (dot.cpp, task 1b)
+void matmul_dot(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                std::int64_t K, const KernelSet& kernels, int threads);
 
-// Stage 2 (lab5.tile): the register tile on unpacked A and B. (tile_gemm.cpp, given;
+// Stage 2 (lab5.tile): the register tile on unpacked A and B. (tile.cpp, given;
 // it calls your kernels.tile)
-void matmul_register_tile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                          std::int64_t K, const KernelSet& kernels);
+void matmul_tile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                 std::int64_t K, const KernelSet& kernels);
 
 // Stage 4 (lab5.blis): packed, blocked, threaded. 0 = the default block size.
-// (blis_gemm.cpp, given: the loops of labs/common/blis_loops.h around your
+// (blis.cpp, given: the loops of labs/common/blis_loops.h around your
 // micro-kernel and your packing)
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes blocks, int threads);

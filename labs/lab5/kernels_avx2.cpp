@@ -45,7 +45,7 @@ void tile_avx2(std::int64_t K, const float* A, std::int64_t lda, const float* B,
     //     per step, two vector loads of B and six broadcasts of A feed 12 FMAs,
     //     and C is touched only at the end.
     //   Judged: the tests, then lab5.tile's row of the table (the loops around
-    //     the tile, with the edges, are given in tile_gemm.cpp).
+    //     the tile, with the edges, are given in tile.cpp).
     //     Stuck: hints 5.2.x.
     (void)K; (void)A; (void)lda; (void)B; (void)ldb; (void)C; (void)ldc;
 }

@@ -1,7 +1,7 @@
 // Lab 5 reference: the stages (see labs/lab5/gemm.h for the contract; the same
 // declarations). The answers are in the files of the starter's names:
-// dot_gemm.cpp (stage 1 and the combined row), packing.cpp, kernels_avx2.cpp
-// and kernels_avx512.cpp; tile_gemm.cpp, blis_gemm.cpp and kernels.cpp are
+// dot.cpp (stage 1 and the combined row), packing.cpp, kernels_avx2.cpp
+// and kernels_avx512.cpp; tile.cpp, blis.cpp and kernels.cpp are
 // the starter's given files, which run the given loops of labs/common/ around
 // every kernel set: any register tile MR x NR, any SIMD width.
 #pragma once
@@ -23,13 +23,13 @@ using common::lab5::transpose;
 // Stage 1 (lab5.dot, threads = 1) and seed 003's combined row (lab5.combined,
 // threads > 1): transpose B, then every C[i][j] is one SIMD dot product of
 // row i of A with row j of B^T, on threads over blocks of rows.
-void matmul_transposed_simd(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                            std::int64_t K, const KernelSet& kernels, int threads);
+void matmul_dot(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                std::int64_t K, const KernelSet& kernels, int threads);
 
 // Stage 2 (lab5.tile): C computed one MR x NR register tile at a time with
 // broadcast-and-FMA (outer products), on A and B as they are.
-void matmul_register_tile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                          std::int64_t K, const KernelSet& kernels);
+void matmul_tile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                 std::int64_t K, const KernelSet& kernels);
 
 // Stage 4 (lab5.blis): the BLIS / GotoBLAS algorithm - the five loops around
 // the micro-kernel, packing, cache blocking - for any M, N, K >= 1 on

@@ -57,10 +57,10 @@ TEST_SUITE("reference-lab5") {
             names += std::string(names.empty() ? "" : "; ") + k->name;
             for (Shape s : edge_shapes()) {
                 check_product(std::string(k->name) + " dot", s, [&](const float* A, const float* B, float* C, Shape sh) {
-                    ref::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, *k, 2);
+                    ref::matmul_dot(A, B, C, sh.M, sh.N, sh.K, *k, 2);
                 });
                 check_product(std::string(k->name) + " tile", s, [&](const float* A, const float* B, float* C, Shape sh) {
-                    ref::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, *k);
+                    ref::matmul_tile(A, B, C, sh.M, sh.N, sh.K, *k);
                 });
                 check_product(std::string(k->name) + " blis", s, [&](const float* A, const float* B, float* C, Shape sh) {
                     ref::matmul_blis(A, B, C, sh.M, sh.N, sh.K, *k, {k->MR + 1, 7, k->NR + 1}, 2);

@@ -18,11 +18,11 @@ namespace ref = reference::lab5;
 const ref::KernelSet& kernels(const StageParams& p) { return ref::kernels_for(mml::lab5::requested_simd(p)); }
 
 ReferenceRegistrar dot("lab5.dot", [](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
-    ref::matmul_transposed_simd(A, B, C, s.M, s.N, s.K, kernels(p), 1);
+    ref::matmul_dot(A, B, C, s.M, s.N, s.K, kernels(p), 1);
 });
 
 ReferenceRegistrar tile("lab5.tile", [](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
-    ref::matmul_register_tile(A, B, C, s.M, s.N, s.K, kernels(p));
+    ref::matmul_tile(A, B, C, s.M, s.N, s.K, kernels(p));
 });
 
 ReferenceRegistrar blis("lab5.blis", [](const float* A, const float* B, float* C, Shape s, const StageParams& p) {
@@ -32,7 +32,7 @@ ReferenceRegistrar blis("lab5.blis", [](const float* A, const float* B, float* C
 
 ReferenceRegistrar combined("lab5.combined", [](const float* A, const float* B, float* C, Shape s,
                                                 const StageParams& p) {
-    ref::matmul_transposed_simd(A, B, C, s.M, s.N, s.K, kernels(p), p.threads);
+    ref::matmul_dot(A, B, C, s.M, s.N, s.K, kernels(p), p.threads);
 });
 
 }  // namespace

@@ -134,12 +134,12 @@ Registrar lab5_stages([](Registry& reg) {
     // The references: references.cpp.
     reg.add(with_simd_param(make_stage(5, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
+            st::matmul_dot(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
         }, {})));
 
     reg.add(with_simd_param(make_stage(5, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            st::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
+            st::matmul_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
         }, {})));
 
     Stage blis = make_stage(5, "blis", "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows",
@@ -157,7 +157,7 @@ Registrar lab5_stages([](Registry& reg) {
 
     Stage combined = make_stage(5, "combined", "seed 003's best row: transposed B + SIMD dot products + threads over row blocks",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
+            st::matmul_dot(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
         }, {});
     combined.threaded = true;
     combined = with_simd_param(std::move(combined));

@@ -1,4 +1,4 @@
-// Lab 5 reference, stage 4 (lab5.blis): the starter's blis_gemm.cpp (given),
+// Lab 5 reference, stage 4 (lab5.blis): the starter's blis.cpp (given),
 // unchanged: the five loops of labs/common/blis_loops.h around each kernel
 // set's micro-kernel and the reference's packing (packing.cpp).
 #include "labs/common/blis_loops.h"
