@@ -125,7 +125,7 @@ ThreadGrid thread_grid(int threads, std::int64_t m_panels, std::int64_t n_panels
 }  // namespace
 
 // --------------------------------------------------------------------------
-// Loops 2 and 1 (task 5a).
+// Loops 2 and 1.
 //
 // Loop 2 (ir) walks the slivers of the packed A panel (MR rows each), loop 1
 // (jr) the micro-panels of the packed B block (NR columns each). The A sliver
@@ -205,7 +205,7 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
     }
 }
 
-// Loops 2 and 1 when loop 3 runs once (see matmul_blis): each sliver of the
+// Loops 2 and 1 when loop 3 runs once (see blis_loops): each sliver of the
 // mc x kc block of A at A (row stride lda) is packed into `sliver` (MR x kc
 // floats) just before loop 1 uses it, and loop 1 then reads it from L1.
 // No software prefetch here: fetching the next sliver's MR rows of A into
@@ -225,7 +225,7 @@ void macro_kernel_packing_a(const KernelSet& kernels, const Packing& packing, st
 }
 
 // --------------------------------------------------------------------------
-// Loops 5, 4 and 3 (task 5b), on a grid of threads (see the top of the file).
+// Loops 5, 4 and 3, on a grid of threads (see the top of the file).
 
 // A thread gets at least 2^16 multiply-adds: the measured crossover (on the
 // 2-core Xeon 2 threads were slower at 32^3, level at 48^3, faster from 64^3
