@@ -19,19 +19,19 @@ void tile_scalar(std::int64_t K, const float* A, std::int64_t lda, const float* 
                  std::int64_t ldc) {
     float c[MR][NR] = {};
     for (std::int64_t k = 0; k < K; ++k)
-        for (int r = 0; r < MR; ++r)
-            for (int j = 0; j < NR; ++j) c[r][j] += A[r * lda + k] * B[k * ldb + j];
-    for (int r = 0; r < MR; ++r)
-        for (int j = 0; j < NR; ++j) C[r * ldc + j] = c[r][j];
+        for (int i = 0; i < MR; ++i)
+            for (int j = 0; j < NR; ++j) c[i][j] += A[i * lda + k] * B[k * ldb + j];
+    for (int i = 0; i < MR; ++i)
+        for (int j = 0; j < NR; ++j) C[i * ldc + j] = c[i][j];
 }
 
 void micro_scalar(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
     float c[MR][NR] = {};
     for (std::int64_t p = 0; p < kc; ++p)
-        for (int r = 0; r < MR; ++r)
-            for (int j = 0; j < NR; ++j) c[r][j] += a[p * MR + r] * b[p * NR + j];
-    for (int r = 0; r < MR; ++r)
-        for (int j = 0; j < NR; ++j) C[r * ldc + j] = accumulate ? C[r * ldc + j] + c[r][j] : c[r][j];
+        for (int i = 0; i < MR; ++i)
+            for (int j = 0; j < NR; ++j) c[i][j] += a[p * MR + i] * b[p * NR + j];
+    for (int i = 0; i < MR; ++i)
+        for (int j = 0; j < NR; ++j) C[i * ldc + j] = accumulate ? C[i * ldc + j] + c[i][j] : c[i][j];
 }
 
 const KernelSet& scalar_kernels() {
