@@ -75,6 +75,33 @@ Layout layout_of(Shape s, Grid g, int rank) {
     return L;
 }
 
+bool receives_a(Grid g, const Panel& p, int col, bool always) { return always || (g.cols > 1 && p.a_owner != col); }
+bool receives_b(Grid g, const Panel& p, int row, bool always) { return always || (g.rows > 1 && p.b_owner != row); }
+
+std::size_t first_fetch_step(Shape s, Grid g, const std::vector<Panel>& panels, int rank, bool always) {
+    std::vector<int> readers(static_cast<std::size_t>(g.size()), 0);  // of each rank, by the ranks placed so far
+    for (int r = 0; r < g.size(); ++r) {
+        const Layout L = layout_of(s, g, r);
+        std::size_t best = 0;
+        std::int64_t best_elems = 0;
+        int best_load = 0, best_a = -1, best_b = -1;
+        for (std::size_t k = 0; k < panels.size(); ++k) {
+            const Panel& p = panels[k];
+            const bool a = receives_a(g, p, L.col, always), b = receives_b(g, p, L.row, always);
+            const int src_a = a ? L.row * g.cols + p.a_owner : -1, src_b = b ? p.b_owner * g.cols + L.col : -1;
+            const std::int64_t elems = (a ? L.rows() * p.width() : 0) + (b ? p.width() * L.cols() : 0);
+            const int load = std::max(src_a >= 0 ? readers[src_a] : 0, src_b >= 0 ? readers[src_b] : 0);
+            if (k == 0 || elems < best_elems || (elems == best_elems && load < best_load)) {
+                best = k, best_elems = elems, best_load = load, best_a = src_a, best_b = src_b;
+            }
+        }
+        if (r == rank) return best;
+        if (best_elems > 0 && best_a >= 0) ++readers[best_a];
+        if (best_elems > 0 && best_b >= 0) ++readers[best_b];
+    }
+    return 0;
+}
+
 std::vector<Panel> summa_panels(Shape s, Grid g, std::int64_t max_width) {
     // Every block edge of A's K split (cols parts) and of B's (rows parts).
     std::vector<std::int64_t> edges = {0, s.K};

@@ -76,4 +76,22 @@ struct Panel {
 };
 std::vector<Panel> summa_panels(Shape s, Grid g, std::int64_t max_width);
 
+// Whether the process at grid column `col` (row `row`) gets step p's A panel
+// (B panel) from another process: its process row (column) has more than one
+// process and another one owns the panel - or `always` (--always-broadcast:
+// every panel moves, on one GPU from itself).
+bool receives_a(Grid g, const Panel& p, int col, bool always);
+bool receives_b(Grid g, const Panel& p, int row, bool always);
+
+// The step where rank `rank` starts when every rank fetches its panels from
+// the owners itself (the GPU copy transport, labs/common/lab12_copy.h; it
+// then walks the rest in K order, wrapping round). Only the first step's
+// fetch is not hidden behind a product, so each rank starts where it
+// receives the fewest elements, and of those where the ranks it reads from
+// serve the fewest ranks already placed (ranks placed in rank order, ties to
+// the earlier step): on a 2 x 2 grid the diagonal ranks start on a step they
+// hold whole, and the other two fetch from different owners, not both from
+// one (which halves each one's share of that owner's links).
+std::size_t first_fetch_step(Shape s, Grid g, const std::vector<Panel>& panels, int rank, bool always);
+
 }  // namespace mml::lab12

@@ -40,7 +40,6 @@ StreamHold::~StreamHold() {
 }
 
 void StreamHold::hold(cudaStream_t stream) {
-    if (stopped_) return;
     if (holding_) release();
     host_->timed_out = 0;
     reinterpret_cast<volatile int&>(host_->released) = 0;
@@ -60,11 +59,7 @@ void StreamHold::release() {
 bool StreamHold::settle() {
     if (!holding_) return false;
     holding_ = false;
-    const bool lapsed = reinterpret_cast<volatile int&>(host_->timed_out) != 0;
-    lapses_in_a_row_ = lapsed ? lapses_in_a_row_ + 1 : 0;
-    if (lapses_in_a_row_ < kLapsesToStop) return false;
-    stopped_ = true;
-    return true;
+    return reinterpret_cast<volatile int&>(host_->timed_out) != 0;
 }
 
 }  // namespace mml::gpu

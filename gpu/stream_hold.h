@@ -10,10 +10,12 @@
 //
 // hold() launches one thread that spins on a flag in mapped host memory;
 // release() sets the flag. The spin gives up after kTimeoutNs so that timed
-// work that waits on the GPU from the host (a cudaDeviceSynchronize inside the
-// timed function) cannot deadlock: that run is timed as before, launch
-// included, and after kLapsesToStop such runs in a row holding stops for good
-// (each lapse costs the timeout) and settle() says so once.
+// work that waits on the GPU from the host cannot deadlock: that run is timed
+// as before, launch included, and settle() reports the lapse. What to do
+// about a lapse (run again, stop holding a function) is the caller's policy
+// (DeviceProblem::run_timed_ms): a lapse can be a one-off - a kernel's first
+// launch, whose code CUDA's lazy loading loads then, waiting for the GPU - or
+// come with every run of a function that synchronises inside.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -32,11 +34,11 @@ public:
     // Let the held work go.
     void release();
     // Call once the stream has passed the hold (after the stop event's wait).
-    // Returns true the one time holding stops: the caller tells the user why.
+    // Returns true when the hold gave up before release(): the host had not
+    // enqueued the work within kTimeoutNs, so its launch was timed.
     bool settle();
 
     static constexpr unsigned long long kTimeoutNs = 1'000'000;  // 1 ms: far above a launch (~10 us)
-    static constexpr int kLapsesToStop = 3;
 
 private:
     struct Flags {
@@ -45,8 +47,7 @@ private:
     };
     Flags* host_ = nullptr;    // page-locked, mapped
     Flags* device_ = nullptr;  // the same memory as the GPU sees it
-    bool holding_ = false, stopped_ = false;
-    int lapses_in_a_row_ = 0;
+    bool holding_ = false;
 };
 
 }  // namespace mml::gpu

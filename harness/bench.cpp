@@ -135,15 +135,16 @@ int register_timing(const std::string& name, const Job& job, const MatmulFn& fn,
     const MatmulFn prepare = job.stage->prepare;  // untimed (Stage::prepare)
     runner::RemoteVersion* remote = runner::remote_version(fn);
     const ErrorBound bound = job.stage->bound(problem.shape, params);
-    auto* b = benchmark::RegisterBenchmark(name.c_str(), [p, fn, params, on_gpu, prepare, remote, bound,
-                                                          failure](benchmark::State& state) {
+    const std::string stage_name = job.stage->name;
+    auto* b = benchmark::RegisterBenchmark(name.c_str(), [p, fn, params, on_gpu, prepare, remote, bound, failure,
+                                                          stage_name](benchmark::State& state) {
         if (remote) {
             runner::time_remote(state, *remote, *p, params, bound, *failure);
             return;
         }
         for (auto _ : state) {
             if (on_gpu) {
-                state.SetIterationTime(p->device().run_timed_ms(fn, params, prepare) / 1e3);
+                state.SetIterationTime(p->device().run_timed_ms(fn, params, prepare, stage_name) / 1e3);
             } else {
                 fn(p->A.data(), p->B.data(), p->C.data(), p->shape, params);
                 benchmark::ClobberMemory();

@@ -50,11 +50,17 @@ public:
     // pointers, outside the events, and is synchronised and checked the same way;
     // then, under set_flush_l2(true), the L2 flush (also outside the events).
     // The GPU is held until fn has been launched (gpu/stream_hold.h), so the
-    // time is the GPU's work alone, not the host's launch of it.
-    double run_timed_ms(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first = {});
+    // time is the GPU's work alone, not the host's launch of it. A run whose
+    // hold lapsed (a kernel's first launch) is run once more; `who` (the
+    // stage's name) is held no longer once that second run lapses too, and
+    // the one-line note names it.
+    double run_timed_ms(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first = {},
+                        const std::string& who = {});
     void download_c(float* C);
 
 private:
+    double timed_once(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first, bool held,
+                      bool& lapsed);
     struct State;
     std::unique_ptr<State> state_;
 };

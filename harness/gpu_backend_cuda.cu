@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "gpu/cuda_check.h"
@@ -11,6 +13,7 @@
 #include "gpu/guard_band.h"
 #include "gpu/stream_hold.h"
 #include "cpu/stats.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/runner/remote.h"
 
@@ -33,6 +36,7 @@ struct DeviceProblem::State {
     bool guard_poisoned = false;       // set by poison_c: only then does download_c check the guard
     EventTimer timer;
     StreamHold hold;  // the timed work waits behind it until enqueued: the launch is not timed
+    std::set<std::string> unheld;  // run_timed_ms's `who`s whose every run lapsed the hold
 };
 
 namespace {
@@ -104,10 +108,13 @@ void refuse_remote(const MatmulFn& fn) {
 }
 }  // namespace
 
-double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first) {
-    refuse_remote(fn);
+// `lapsed`: whether the hold gave up before the host had enqueued the work
+// (then the launch is timed).
+double DeviceProblem::timed_once(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first, bool held,
+                                 bool& lapsed) {
+    State& st = *state_;
     if (untimed_first) {
-        untimed_first(state_->A.get(), state_->B.get(), state_->C.get(), state_->shape, p);
+        untimed_first(st.A.get(), st.B.get(), st.C.get(), st.shape, p);
         CUDA_CHECK_LAUNCH();
         CUDA_CHECK(cudaDeviceSynchronize());
     }
@@ -115,8 +122,7 @@ double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p, con
     // the host has launched everything: the flush (untimed), the start event,
     // the work, the stop event. The events then bracket the work alone, not
     // the host's launch of it (gpu/stream_hold.h).
-    State& st = *state_;
-    st.hold.hold();
+    if (held) st.hold.hold();
     if (flush_l2()) evict_l2();
     st.timer.start();
     try {
@@ -129,13 +135,35 @@ double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p, con
     }
     st.hold.release();
     const double ms = st.timer.wait_ms();  // synchronises: errors in the kernel surface here
-    if (st.hold.settle())
-        std::fprintf(stderr,
-                     "note: three timed runs in a row did not reach the GPU within 1 ms of being launched: the timed "
-                     "function waits for the GPU from the host (a cudaDeviceSynchronize or cudaMemcpy inside it?) "
-                     "or its launches are slow (compute-sanitizer); from here on this shape's GPU times include "
-                     "the host's launch work\n");
+    lapsed = st.hold.settle();
     return ms;
+}
+
+double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p, const MatmulFn& untimed_first,
+                                   const std::string& who) {
+    refuse_remote(fn);
+    State& st = *state_;
+    const bool held = st.unheld.count(who) == 0;
+    bool lapsed = false;
+    const double ms = timed_once(fn, p, untimed_first, held, lapsed);
+    if (!lapsed) return ms;
+    // The host had not enqueued the work within the hold's 1 ms. Once per
+    // kernel that is expected: its first launch loads its code (CUDA's lazy
+    // loading), and loading waits for the GPU, which the hold keeps busy; so
+    // do a library's first-call set-ups (allocations). Run again: a one-off
+    // is then timed held. A function that lapses twice in a row waits for the
+    // GPU itself (a cudaMemcpy inside it, or compute-sanitizer's slow
+    // launches): it is not held from then on (each held run of it would
+    // cost the 1 ms bound); other stages at this shape still are.
+    const double again = timed_once(fn, p, untimed_first, true, lapsed);
+    if (!lapsed) return again;
+    st.unheld.insert(who);
+    std::fprintf(stderr,
+                 "note: %s did not reach the GPU within 1 ms of being launched, twice in a row: it waits for the GPU "
+                 "from the host (a cudaDeviceSynchronize or cudaMemcpy inside it?) or its launches are slow "
+                 "(compute-sanitizer); from here on its GPU times at %s include the host's launch work\n",
+                 who.empty() ? "a timed function" : who.c_str(), shape_text(st.shape).c_str());
+    return again;
 }
 
 void DeviceProblem::download_c(float* C) {

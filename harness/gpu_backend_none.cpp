@@ -44,7 +44,9 @@ DeviceProblem::DeviceProblem(Shape) { throw std::runtime_error(kNoCuda); }
 DeviceProblem::~DeviceProblem() = default;
 void DeviceProblem::upload(const float*, const float*) {}
 void DeviceProblem::poison_c() {}
-double DeviceProblem::run_timed_ms(const MatmulFn&, const StageParams&, const MatmulFn&) { return 0; }
+double DeviceProblem::run_timed_ms(const MatmulFn&, const StageParams&, const MatmulFn&, const std::string&) {
+    return 0;
+}
 void DeviceProblem::download_c(float*) {}
 
 // The GPU labs' own mmlab commands live in harness/stages/labN/ of the GPU labs, which a build

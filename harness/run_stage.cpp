@@ -52,7 +52,7 @@ CheckedRun run_once_and_verify(const Stage& stage, const MatmulFn& fn, Problem& 
     } else {
         gpu::DeviceProblem& dev = p.device();
         dev.poison_c();
-        out.seconds = dev.run_timed_ms(fn, params, stage.prepare) / 1e3;  // stage.prepare runs first, untimed
+        out.seconds = dev.run_timed_ms(fn, params, stage.prepare, stage.name) / 1e3;  // prepare: first, untimed
         dev.download_c(p.C.data());
     }
     if (stage.input_rounding == InputRounding::None) {

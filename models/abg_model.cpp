@@ -82,10 +82,14 @@ Prediction predict(Algorithm a, Shape s, lab12::Grid grid, const Machine& m, boo
     return p;
 }
 
-double pipeline_time(const std::vector<double>& comm, const std::vector<double>& comp, bool overlap) {
+namespace {
+
+// pipeline_time's recurrence from step `from` on, with the transfers' stream
+// free at `ready` and the products before ending at done_prev2, done_prev.
+double pipeline_from(const std::vector<double>& comm, const std::vector<double>& comp, bool overlap, std::size_t from,
+                     double ready, double done_prev2, double done_prev) {
     // Without overlap the transfers of step k+1 also wait for product k.
-    double ready = 0, done_prev2 = 0, done_prev = 0;  // done(k-2), done(k-1)
-    for (std::size_t k = 0; k < comm.size() && k < comp.size(); ++k) {
+    for (std::size_t k = from; k < comm.size() && k < comp.size(); ++k) {
         const double buffer_free = overlap ? done_prev2 : done_prev;
         ready = std::max(ready, buffer_free) + comm[k];
         const double done = std::max(ready, done_prev) + comp[k];
@@ -93,6 +97,12 @@ double pipeline_time(const std::vector<double>& comm, const std::vector<double>&
         done_prev = done;
     }
     return done_prev;
+}
+
+}  // namespace
+
+double pipeline_time(const std::vector<double>& comm, const std::vector<double>& comp, bool overlap) {
+    return pipeline_from(comm, comp, overlap, 0, 0.0, 0.0, 0.0);
 }
 
 double predict_run(const RunInputs& in, const std::vector<double>& widths, const std::vector<double>& bytes_a,
@@ -115,15 +125,22 @@ double predict_run(const RunInputs& in, const std::vector<double>& widths, const
         const double slow = beside && in.gamma_step > 0 ? in.gamma_beside / in.gamma_step : 1.0;
         comp[k] = 2.0 * in.rows * in.cols * widths[k] * (k == 0 ? in.gamma_first : in.gamma_step) * slow;
     }
-    if (in.split_first && overlap && S > 0 && bytes_a[0] + bytes_b[0] > 0) {
-        // The first step in two halves of its bytes; C's top-left quarter
-        // multiplied after the first, the other three after the second (both
-        // in buffer 0: step 2's transfers wait for the second, as in the run).
-        const double c_half = moving(0, 0.5), q = comp[0];
-        comm.insert(comm.begin(), c_half);
-        comm[1] = c_half;
-        comp.insert(comp.begin(), q / 4);
-        comp[1] = 3 * q / 4;
+    if (in.split_parts > 1 && overlap && S > 0 && bytes_a[0] + bytes_b[0] > 0) {
+        // The first step in split_parts equal pieces of its bytes, one after
+        // the other; after piece j, the product over the rows (where A moves)
+        // and columns (where B moves) that j+1 pieces have brought, less
+        // what was multiplied before. Step 1's transfers follow the last
+        // piece into buffer 1 (free); step 2's wait for all of step 0.
+        const int parts = in.split_parts;
+        const double piece = moving(0, 1.0 / parts), q = comp[0];
+        double ready = 0, done = 0, area_before = 0;
+        for (int j = 0; j < parts; ++j) {
+            const double f = (j + 1.0) / parts, area = (bytes_a[0] > 0 ? f : 1.0) * (bytes_b[0] > 0 ? f : 1.0);
+            ready += piece;
+            done = std::max(ready, done) + q * (area - area_before);
+            area_before = area;
+        }
+        return pipeline_from(comm, comp, overlap, 1, ready, 0.0, done);
     }
     return pipeline_time(comm, comp, overlap);
 }

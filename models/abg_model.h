@@ -138,15 +138,17 @@ double pipeline_time(const std::vector<double>& comm, const std::vector<double>&
 //   alone (measured in the same pair: NCCL's kernels wait for SMs the
 //   product holds; copy engines share the memory with it).
 // With overlap, product k runs beside step k+1's transfers and step k's
-// transfers (k >= 1) beside product k-1. split_first (the copy transport's
-// first step, splits_first_step in labs/common/lab12_copy.h): the first
-// step's transfers go in two halves, a quarter of its product after the
-// first half, the rest after the second.
+// transfers (k >= 1) beside product k-1. split_parts (the copy transport's
+// first step, splits_first_step in labs/common/lab12_copy.h; 0 or 1: not
+// split): the first step's transfers go in that many equal pieces, and after
+// piece j the part of its product those pieces complete (rows and columns
+// (j+1)/parts of the way where both panels move, a strip where one does);
+// step 1's transfers then follow the last piece into the other buffer.
 struct RunInputs {
     double alpha_a = 0, beta_a = 0, alpha_b = 0, beta_b = 0;
     bool parallel = false;
     double alpha_ab = 0, beta_ab = 0;  // parallel: A and B moving together (0: not measured)
-    bool split_first = false;
+    int split_parts = 0;
     double comm_beside = 1;
     double gamma_first = 0, gamma_step = 0, gamma_beside = 0;
     double rows = 0, cols = 0;  // this rank's block of C

@@ -304,10 +304,20 @@ TEST_SUITE("lab12-given") {
         // hidden (a quarter of the product runs beside the second half); without overlap, no split.
         const double half = 1e-5 + 2e5 * 1e-11;
         CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(one + 2 * comp * 1.1 + comp));
-        in.split_first = true;
+        in.split_parts = 2;
         CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(half + 2 * comp * 1.1 + comp));
         CHECK(md::predict_run(in, w, a, b, false) == doctest::Approx(3 * (one + comp)));
-        in.split_first = false;
+        in.split_parts = 8;  // an eighth exposed, whether both panels move or one
+        const double eighth = 1e-5 + 5e4 * 1e-11;
+        CHECK(md::predict_run(in, w, a, b, true) == doctest::Approx(eighth + 2 * comp * 1.1 + comp));
+        CHECK(md::predict_run(in, w, a, {zero3, zero3 + 3}, true) == doctest::Approx(eighth + 2 * comp * 1.1 + comp));
+        // Pieces longer than the product they release: the pieces set the pace, the last one's product follows.
+        const std::vector<double> big = {4e8, 4e5, 4e5};
+        const double piece = 1e-5 + 5e7 * 1e-11, q = comp * 1.1;
+        CHECK(8 * piece > q);
+        CHECK(md::predict_run(in, w, big, {zero3, zero3 + 3}, true) ==
+              doctest::Approx(std::max(8 * piece + q / 8, piece + q) + comp * 1.1 + comp));
+        in.split_parts = 0;
         in.parallel = false;
         // Nothing to move: the products alone, no alpha, overlap or not.
         const std::vector<double> none = {0, 0, 0};

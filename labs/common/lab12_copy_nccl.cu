@@ -4,19 +4,24 @@
 
 #include <mpi.h>
 
+#include <algorithm>
+
 #include "gpu/cuda_check.h"
 #include "labs/common/lab12_comm.h"
 
 namespace mml::lab12 {
 
-PeerBlocks::PeerBlocks(const std::vector<Layout>& layouts, int rank, const void* A_loc, const void* B_loc)
-    : layouts_(layouts), a_(layouts.size(), nullptr), b_(layouts.size(), nullptr) {
+PeerBlocks::PeerBlocks(const std::vector<Layout>& layouts, int rank, const void* A_loc, const void* B_loc,
+                       bool b_transposed)
+    : layouts_(layouts), b_transposed_(b_transposed), a_(layouts.size(), nullptr), b_(layouts.size(), nullptr) {
     const int P = static_cast<int>(layouts.size());
     a_[rank] = A_loc;
     b_[rank] = B_loc;
     CUDA_CHECK(cudaStreamCreateWithFlags(&side_, cudaStreamNonBlocking));
     CUDA_CHECK(cudaEventCreateWithFlags(&fork_, cudaEventDisableTiming));
     CUDA_CHECK(cudaEventCreateWithFlags(&join_, cudaEventDisableTiming));
+    pieces_.assign(kFirstStepParts, nullptr);
+    for (cudaEvent_t& e : pieces_) CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     // Two handles per rank, gathered everywhere: [2r] its A, [2r+1] its B.
     cudaIpcMemHandle_t mine[2];
     CUDA_CHECK(cudaIpcGetMemHandle(&mine[0], const_cast<void*>(A_loc)));
@@ -39,8 +44,15 @@ PeerBlocks::PeerBlocks(const std::vector<Layout>& layouts, int rank, const void*
     }
 }
 
+std::int64_t PeerBlocks::b_ld(int rank) const {
+    const Layout& l = layouts_[rank];
+    return b_transposed_ ? kmajor_stride(l.b_depth()) : l.cols();
+}
+
 PeerBlocks::~PeerBlocks() {
     for (void* p : opened_) cudaIpcCloseMemHandle(p);  // close() did it on the normal path
+    for (cudaEvent_t e : pieces_)
+        if (e) cudaEventDestroy(e);
     if (join_) cudaEventDestroy(join_);
     if (fork_) cudaEventDestroy(fork_);
     if (side_) cudaStreamDestroy(side_);
@@ -57,12 +69,8 @@ namespace {
 
 int rank_at(const Grid& g, int row, int col) { return row * g.cols + col; }
 
-bool copies_a(const GpuSumma& g, const Panel& p) {
-    return (g.L.grid.cols > 1 || g.always_broadcast) && (p.a_owner != g.L.col || g.always_broadcast);
-}
-bool copies_b(const GpuSumma& g, const Panel& p) {
-    return (g.L.grid.rows > 1 || g.always_broadcast) && (p.b_owner != g.L.row || g.always_broadcast);
-}
+bool copies_a(const GpuSumma& g, const Panel& p) { return receives_a(g.L.grid, p, g.L.col, g.always_broadcast); }
+bool copies_b(const GpuSumma& g, const Panel& p) { return receives_b(g.L.grid, p, g.L.row, g.always_broadcast); }
 
 }  // namespace
 
@@ -74,7 +82,14 @@ double copy_step_bytes(const GpuSumma& g, std::size_t s, int moves) {
 }
 
 bool splits_first_step(const GpuSumma& g) {
-    return g.overlap && !g.panels.empty() && g.gemm && g.gemm->kernel() == TileKernel::Cublas && copy_step_bytes(g, 0) > 0;
+    return g.overlap && !g.panels.empty() && g.gemm && g.gemm->kernel() == TileKernel::Cublas && !g.gemm->b_transposed() &&
+           copy_step_bytes(g, 0) > 0;
+}
+
+std::vector<Panel> owned_first(const GpuSumma& g, std::vector<Panel> panels) {
+    const std::size_t first = first_fetch_step(g.L.shape, g.L.grid, panels, g.L.rank, g.always_broadcast);
+    std::rotate(panels.begin(), panels.begin() + static_cast<std::ptrdiff_t>(first), panels.end());
+    return panels;
 }
 
 StepOperands copy_step(const GpuSumma& g, const PeerBlocks& peers, std::size_t s, cudaStream_t stream, int moves) {
@@ -92,26 +107,34 @@ StepOperands copy_step_part(const GpuSumma& g, const PeerBlocks& peers, std::siz
     bool joins = false;
     // B first, forked onto the side stream (it then runs beside A's copy):
     // the w rows from k0 of the owner's B block (in my process column: my
-    // columns), contiguous already where all n columns move.
+    // columns), contiguous already where all n columns move; transposed, its
+    // w columns from k0 (rows c0 .. c1 of it), packed w apart.
     const int b_rank = rank_at(L.grid, p.b_owner, L.col);
     const Layout& lb = peers.layout(b_rank);
-    const char* b_src = static_cast<const char*>(peers.B(b_rank)) + (p.k0 - lb.kb0) * n * es;
+    const bool bt = peers.b_transposed();
+    const std::int64_t ldo = peers.b_ld(b_rank);
+    const char* b_src = static_cast<const char*>(peers.B(b_rank)) + (p.k0 - lb.kb0) * (bt ? 1 : ldo) * es;
     if (copies_b(g, p)) {
         if (c1 > c0 && w > 0 && (moves & kMoveB)) {
             CUDA_CHECK(cudaEventRecord(peers.fork(), stream));
             CUDA_CHECK(cudaStreamWaitEvent(peers.side(), peers.fork(), 0));
-            char* dst = static_cast<char*>(g.b_panel[buf]) + c0 * es;
-            if (c1 - c0 == n)
-                CUDA_CHECK(cudaMemcpyAsync(dst, b_src, w * n * es, cudaMemcpyDeviceToDevice, peers.side()));
-            else
-                CUDA_CHECK(cudaMemcpy2DAsync(dst, n * es, b_src + c0 * es, n * es, (c1 - c0) * es, w,
+            if (bt)
+                CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(g.b_panel[buf]) + c0 * w * es, w * es,
+                                             b_src + c0 * ldo * es, ldo * es, w * es, c1 - c0,
                                              cudaMemcpyDeviceToDevice, peers.side()));
+            else if (c1 - c0 == n)
+                CUDA_CHECK(cudaMemcpyAsync(g.b_panel[buf], b_src, w * n * es, cudaMemcpyDeviceToDevice, peers.side()));
+            else
+                CUDA_CHECK(cudaMemcpy2DAsync(static_cast<char*>(g.b_panel[buf]) + c0 * es, n * es, b_src + c0 * es,
+                                             n * es, (c1 - c0) * es, w, cudaMemcpyDeviceToDevice, peers.side()));
             CUDA_CHECK(cudaEventRecord(peers.join(), peers.side()));
             joins = true;
         }
         op.b = g.b_panel[buf];
+        op.ldb = bt ? w : n;
     } else {
         op.b = b_src;
+        op.ldb = ldo;
     }
     // A: the w columns from k0 of the owner's A block (the owner is in my
     // process row, so its block has my rows), packed row after row.

@@ -5,6 +5,7 @@
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
 
+#include <algorithm>
 #include <climits>
 #include <stdexcept>
 
@@ -120,6 +121,11 @@ TileGemm::TileGemm(TileKernel kernel, Precision precision, cudaStream_t stream)
     cublas_check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
 }
 
+void TileGemm::set_b_transposed(bool t) {
+    if (t && kernel_ != TileKernel::Lab11) throw std::runtime_error("only lab 11's tile reads B transposed");
+    b_transposed_ = t;
+}
+
 TileGemm::~TileGemm() {
     if (handle_) cublasDestroy(static_cast<cublasHandle_t>(handle_));
 }
@@ -132,8 +138,8 @@ std::string TileGemm::describe() const {
     const std::string v = "cuBLAS " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
     if (kernel_ == TileKernel::Lab8) return std::string("lab 8's ") + lab8().name + " (FP32), accumulated with " + v + " Sgeam";
     if (kernel_ == TileKernel::Lab11)
-        return std::string("lab 11's ") + lab11().name + " (bf16 inputs, FP32 accumulation, B transposed each call), accumulated with " +
-               v + " Sgeam";
+        return std::string("lab 11's ") + lab11().name + " (bf16 inputs, FP32 accumulation, B " +
+               (b_transposed_ ? "stored transposed" : "transposed each call") + "), accumulated with " + v + " Sgeam";
     if (precision_ == Precision::Bf16) return v + " GemmEx (bf16 inputs, FP32 accumulation, tensor cores)";
     return v + " SGEMM (FP32, tensor cores off)";
 }
@@ -207,26 +213,33 @@ void TileGemm::run_lab8(const float* a, std::int64_t lda, const float* b, std::i
 // Lab 11's wgmma kernel: A and Bt K-major with one row stride `ld` (a
 // multiple of 8 bf16 = 16 bytes, rows 16-byte aligned: the TMA's rules), C
 // overwritten. A SUMMA panel of A is used where it lies when it keeps those
-// rules (panels on multiples of 8 columns: the default ones); B arrives K x N
-// and is transposed into scratch with A's stride (the TMA reads only K
-// columns of each row, so the stride may be wider than the panel).
+// rules (panels on multiples of 8 columns: the default ones); B arriving
+// K x N is transposed into scratch with A's stride (the TMA reads only K
+// columns of each row, so the stride may be wider than the panel); B
+// arriving transposed is used where it lies when its stride is A's and both
+// keep the rules, else both are copied to one stride.
 void TileGemm::run_lab11(const void* A, std::int64_t lda, const void* B, std::int64_t ldb, float* C, std::int64_t ldc,
                          std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate) {
     constexpr std::int64_t es = 2;  // bytes of a bf16
-    const bool a_fits = lda % 8 == 0 && reinterpret_cast<std::uintptr_t>(A) % 16 == 0;
-    const std::int64_t ld = a_fits ? lda : (k + 63) / 64 * 64;  // 64: rows start on 128-byte lines (lowp_operands.h)
+    auto fits = [](const void* p, std::int64_t ld) { return ld % 8 == 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+    const bool in_place = fits(A, lda) && (!b_transposed_ || (fits(B, ldb) && ldb == lda));
+    const std::int64_t ld = in_place ? lda : (k + 63) / 64 * 64;  // 64: rows start on 128-byte lines (lowp_operands.h)
     const void* a = A;
-    if (!a_fits) {
+    if (!in_place) {
         void* c = a_.get(m * ld * es);
         CUDA_CHECK(cudaMemcpy2DAsync(c, ld * es, A, lda * es, k * es, m, cudaMemcpyDeviceToDevice, stream_));
         a = c;
     }
-    void* bt = b_.get(n * ld * es);
-    const dim3 block(32, 8), grid(static_cast<unsigned>((n + 31) / 32), static_cast<unsigned>((k + 31) / 32));
-    if (grid.y > 65535) throw std::runtime_error("lab 11's tile: a panel of more than 2^21 rows of B");
-    transpose_bf16_kernel<<<grid, block, 0, stream_>>>(static_cast<const __nv_bfloat16*>(B), ldb, k, n,
-                                                        static_cast<__nv_bfloat16*>(bt), ld);
-    CUDA_CHECK_LAUNCH();
+    const void* bt = B;
+    if (b_transposed_ && !in_place) {
+        void* c = b_.get(n * ld * es);
+        CUDA_CHECK(cudaMemcpy2DAsync(c, ld * es, B, ldb * es, k * es, n, cudaMemcpyDeviceToDevice, stream_));
+        bt = c;
+    } else if (!b_transposed_) {
+        void* c = b_.get(n * ld * es);
+        transpose_bf16(B, ldb, k, n, c, ld, stream_);
+        bt = c;
+    }
     if (!accumulate && ldc == n) {
         lab11().kernel(a, bt, ld, C, m, n, k);
         CUDA_CHECK_LAUNCH();
@@ -236,6 +249,18 @@ void TileGemm::run_lab11(const void* A, std::int64_t lda, const void* B, std::in
     lab11().kernel(a, bt, ld, t, m, n, k);
     CUDA_CHECK_LAUNCH();
     add_into(C, ldc, t, m, n, accumulate);
+}
+
+std::int64_t kmajor_stride(std::int64_t depth) { return std::max<std::int64_t>(8, (depth + 7) / 8 * 8); }
+
+void transpose_bf16(const void* in, std::int64_t ld_in, std::int64_t rows, std::int64_t cols, void* out,
+                    std::int64_t ld_out, cudaStream_t stream) {
+    if (rows <= 0 || cols <= 0) return;
+    const dim3 block(32, 8), grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32));
+    if (grid.y > 65535) throw std::runtime_error("transpose_bf16: more than 2^21 rows (lab 11's tile: a panel of B that deep)");
+    transpose_bf16_kernel<<<grid, block, 0, stream>>>(static_cast<const __nv_bfloat16*>(in), ld_in, rows, cols,
+                                                       static_cast<__nv_bfloat16*>(out), ld_out);
+    CUDA_CHECK_LAUNCH();
 }
 
 void to_bf16(const float* in, void* out, std::int64_t count, cudaStream_t stream) {

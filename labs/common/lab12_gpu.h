@@ -34,9 +34,10 @@ const char* tile_name(TileKernel k);  // "cublas", "lab8", "lab11"
 //                 accumulation go through a scratch copy (cublasSgeam adds it in).
 //   Lab11 (Bf16): lab 11's wgmma kernel (sm_90 only), float32 accumulation;
 //                 legacy default stream as Lab8. It reads B transposed (K-major),
-//                 so each call first transposes B into scratch; A is copied only
-//                 where its rows break the TMA's alignment rules; accumulation
-//                 as Lab8.
+//                 so each call first transposes B into scratch - unless B
+//                 arrives transposed already (set_b_transposed); A (and such a
+//                 B) is copied only where its rows break the TMA's alignment
+//                 rules or the two strides differ; accumulation as Lab8.
 // Every call is checked (std::runtime_error naming the call).
 class TileGemm {
 public:
@@ -49,6 +50,11 @@ public:
     void run(const void* A, std::int64_t lda, const void* B, std::int64_t ldb, float* C, std::int64_t ldc,
              std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate);
     cudaStream_t stream() const { return stream_; }
+    // From now on run()'s B is B transposed: N x K, row-major (K-major), rows
+    // ldb apart - the layout lab 11's kernel reads, stored so once instead of
+    // transposed in every call (the copy transport: kmajor_stride). Lab11 only.
+    void set_b_transposed(bool t);
+    bool b_transposed() const { return b_transposed_; }
     TileKernel kernel() const { return kernel_; }
     std::string describe() const;  // "cuBLAS 13.0.0 SGEMM (FP32, tensor cores off)"
 
@@ -57,6 +63,7 @@ private:
     Precision precision_;
     cudaStream_t stream_;
     void* handle_ = nullptr;  // cublasHandle_t
+    bool b_transposed_ = false;
     void run_lab8(const float* A, std::int64_t lda, const float* B, std::int64_t ldb, float* C, std::int64_t ldc,
                   std::int64_t m, std::int64_t n, std::int64_t k, bool accumulate);
     void run_lab11(const void* A, std::int64_t lda, const void* B, std::int64_t ldb, float* C, std::int64_t ldc,
@@ -73,6 +80,13 @@ private:
     } a_, b_, t_;
 };
 
+// The row stride of a K-major (transposed) operand of depth K: K rounded up
+// to 8 bf16 (16 bytes, the TMA's rule), at least 8.
+std::int64_t kmajor_stride(std::int64_t depth);
+// out (cols x rows, row stride ld_out) = in (rows x cols, row stride ld_in)
+// transposed, bf16, on `stream`.
+void transpose_bf16(const void* in, std::int64_t ld_in, std::int64_t rows, std::int64_t cols, void* out,
+                    std::int64_t ld_out, cudaStream_t stream);
 // Converts `count` floats to bfloat16 (round to nearest even) on `stream`.
 void to_bf16(const float* in, void* out, std::int64_t count, cudaStream_t stream);
 // Writes the verifier's poison value (cpu/matrix.h) into `count` floats.

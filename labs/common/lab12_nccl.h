@@ -31,7 +31,8 @@ struct GpuSumma {
     ncclDataType_t nccl_type = ncclFloat32;
     std::size_t elem_bytes = 4;        // of A, B and the panels
     const void* A_loc = nullptr;       // device, row-major, L.rows() x L.a_depth()
-    const void* B_loc = nullptr;       // device, row-major, L.b_depth() x L.cols()
+    const void* B_loc = nullptr;       // device, row-major, L.b_depth() x L.cols() (the copy
+                                       // transport with lab 11's tile: transposed, lab12_copy.h)
     float* C_loc = nullptr;            // device, row-major, L.rows() x L.cols(): yours to write, all of it
     // Two buffers each for the A panel (L.rows() x the widest panel) and the
     // B panel (the widest panel x L.cols()): step s uses buffer s % 2.

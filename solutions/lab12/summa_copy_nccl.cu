@@ -13,32 +13,41 @@ using namespace mml::lab12;
 
 namespace {
 
-// The first step in two halves (splits_first_step, lab12_copy.h): the top
-// rows of A's panel and the left columns of B's, then the rest; C's top-left
-// quarter is multiplied once the first half is in (panel_ready[1], not yet
-// used: step 1 records it again), the other three once all of it is.
+// The first step in kFirstStepParts pieces (splits_first_step, lab12_copy.h):
+// piece j brings rows [r_j, r_j+1) of A's panel and columns [c_j, c_j+1) of
+// B's; once it is in (peers.piece(j)), C is multiplied over the rows and
+// columns all pieces so far have brought, less what was multiplied before:
+// rows [r_j, r_j+1) by columns [0, c_j+1), and rows [0, r_j) by columns
+// [c_j, c_j+1). A panel that does not move is all there from the start (its
+// rows or columns: all of them), so one that moves alone gives strips.
 void first_step_split(const GpuSumma& g, const PeerBlocks& peers) {
     const cudaStream_t compute = g.gemm->stream();
-    const std::int64_t m = g.L.rows(), n = g.L.cols(), m0 = m / 2, n0 = n / 2, w = g.panels[0].width();
+    const std::int64_t m = g.L.rows(), n = g.L.cols(), w = g.panels[0].width();
+    const bool rows_move = copy_step_bytes(g, 0, kMoveA) > 0, cols_move = copy_step_bytes(g, 0, kMoveB) > 0;
+    constexpr int parts = kFirstStepParts;
+    auto row = [&](int j) { return rows_move ? m * j / parts : (j > 0 ? m : 0); };  // rows in after j pieces
+    auto col = [&](int j) { return cols_move ? n * j / parts : (j > 0 ? n : 0); };
     if (g.timer) g.timer->comm_begin(0, g.comm);
-    const StepOperands op = copy_step_part(g, peers, 0, g.comm, 0, m0, 0, n0);
-    CUDA_CHECK(cudaEventRecord(g.panel_ready[1], g.comm));
-    copy_step_part(g, peers, 0, g.comm, m0, m, n0, n);
+    StepOperands op;
+    for (int j = 0; j < parts; ++j) {
+        op = copy_step_part(g, peers, 0, g.comm, m * j / parts, m * (j + 1) / parts, n * j / parts, n * (j + 1) / parts);
+        CUDA_CHECK(cudaEventRecord(peers.piece(j), g.comm));
+    }
     if (g.timer) g.timer->comm_end(0, g.comm);
     CUDA_CHECK(cudaEventRecord(g.panel_ready[0], g.comm));
     const std::size_t es = g.elem_bytes;
-    auto quarter = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
+    auto block = [&](std::int64_t r0, std::int64_t r1, std::int64_t c0, std::int64_t c1) {
         if (r1 > r0 && c1 > c0)
             g.gemm->run(static_cast<const char*>(op.a) + r0 * op.lda * es, op.lda,
-                        static_cast<const char*>(op.b) + c0 * es, n, g.C_loc + r0 * n + c0, n, r1 - r0, c1 - c0, w,
+                        static_cast<const char*>(op.b) + c0 * es, op.ldb, g.C_loc + r0 * n + c0, n, r1 - r0, c1 - c0, w,
                         false);
     };
-    CUDA_CHECK(cudaStreamWaitEvent(compute, g.panel_ready[1], 0));
     if (g.timer) g.timer->gemm_begin(0, compute);
-    quarter(0, m0, 0, n0);
-    CUDA_CHECK(cudaStreamWaitEvent(compute, g.panel_ready[0], 0));
-    quarter(0, m0, n0, n);
-    quarter(m0, m, 0, n);
+    for (int j = 0; j < parts; ++j) {
+        CUDA_CHECK(cudaStreamWaitEvent(compute, peers.piece(j), 0));
+        block(row(j), row(j + 1), 0, col(j + 1));
+        block(0, row(j), col(j), col(j + 1));
+    }
     if (g.timer) g.timer->gemm_end(0, compute);
     CUDA_CHECK(cudaEventRecord(g.product_done[0], compute));
 }
@@ -62,7 +71,7 @@ void summa_copy(const GpuSumma& g, const PeerBlocks& peers) {
         // ---- compute stream: C (+)= A panel * B panel
         CUDA_CHECK(cudaStreamWaitEvent(compute, g.panel_ready[buf], 0));
         if (g.timer) g.timer->gemm_begin(s, compute);
-        g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, g.panels[s].width(), s > 0);
+        g.gemm->run(op.a, op.lda, op.b, op.ldb, g.C_loc, n, m, n, g.panels[s].width(), s > 0);
         if (g.timer) g.timer->gemm_end(s, compute);
         CUDA_CHECK(cudaEventRecord(g.product_done[buf], compute));
     }

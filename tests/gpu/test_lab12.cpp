@@ -83,9 +83,11 @@ TEST_SUITE("gpu-lab12-peers") {
             extra.insert(extra.end(), copy.begin(), copy.end());
             return extra;
         };
+        // Each rank starts at a step it holds (owned_first), or all in K order (--step-order k).
         if (check_gpu(with({"--always-broadcast", "--panel", "7"})) &&
             check_gpu(with({"--always-broadcast", "--overlap", "off", "--panel", "5"})) &&
-            check_gpu(with({"--always-broadcast", "--precision", "bf16", "--panel", "7"})) && check_gpu(with({})))
+            check_gpu(with({"--always-broadcast", "--precision", "bf16", "--panel", "7"})) && check_gpu(with({})) &&
+            check_gpu(with({"--panel", "9", "--step-order", "k"})))
             check_gpu(with({}), {{1025, 777, 2049}, {2000, 3000, 1000}});
     }
     TEST_CASE("lab 8's kernel as the tile product (strided panels, accumulation through cublasSgeam)" *
@@ -126,6 +128,18 @@ TEST_SUITE("gpu-lab12-peers") {
             check_gpu(with({"--always-broadcast", "--panel", "64", "--overlap", "off"}), gpu_shapes(), 1))
             if (check_gpu(with({"--panel", "256"}), {{1025, 777, 2048}, {200, 300, 1000}}, 1))
                 check_gpu(with({}), {{1025, 777, 2049}, {64, 64, 1}, {1, 1, 1}}, 1);
+        // Over the copy engines B is stored transposed once and its panels move as such: panels that break
+        // the 16-byte rule (7: both copied to one stride) and keep it (64), on one rank copying from
+        // itself and on every rank; the default panels at big odd shapes.
+        const std::vector<std::string> copy = {"--transport", "copy"};
+        auto by_copy = [&](std::vector<std::string> extra) {
+            extra.insert(extra.end(), copy.begin(), copy.end());
+            return with(extra);
+        };
+        if (check_gpu(by_copy({"--always-broadcast", "--panel", "7"}), gpu_shapes(), 1) &&
+            check_gpu(by_copy({"--always-broadcast", "--panel", "64"}), gpu_shapes(), 1) &&
+            check_gpu(by_copy({"--panel", "7"})))
+            check_gpu(by_copy({}), {{1025, 777, 2049}, {2000, 3000, 1000}});
     }
     TEST_CASE("the NCCL program's answers to bad input: one line, exit 2" * doctest::skip(kNoNccl)) {
         struct Case {
@@ -142,6 +156,7 @@ TEST_SUITE("gpu-lab12-peers") {
             {1, {"gemm", "--transport", "pigeon"}, "use nccl or copy"},
             {1, {"gemm", "--transport", "copy", "--impl", "student"}, "not yours"},
             {1, {"gemm", "--transport", "copy", "--algo", "cublas"}, "moves SUMMA's panels"},
+            {1, {"gemm", "--transport", "copy", "--step-order", "sideways"}, "use owned or k"},
         };
         for (const Case& c : cases) {
             const l12::Launch l = l12::launch("mmlab-nccl", c.np, c.args);

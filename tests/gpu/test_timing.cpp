@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <thread>
+#include <vector>
 
 #include "harness/gpu_backend.h"
 #include "peers/peer_cublas.h"
@@ -53,7 +54,40 @@ TEST_SUITE("gpu-harness") {
         }
     }
 
-    TEST_CASE("a timed function that waits for the GPU from the host does not hang, and stops the hold") {
+    TEST_CASE("one-off waits for the GPU, several stages' first runs in a row, do not stop the hold") {
+        // A kernel's first launch waits for the GPU once: CUDA's lazy loading
+        // loads its code then, and loading waits for the GPU, which the hold
+        // keeps busy (so do a library's first-call set-ups). `mmlab run` checks
+        // every stage once before it times any, so several such first runs
+        // come in a row; they must not stop the hold for the timed runs after.
+        // Here each of four functions waits for the GPU (a cudaMemcpy) on its
+        // first call only - what a first launch does, without relying on how
+        // this CUDA loads this binary's kernels.
+        mml::gpu::DeviceProblem dev(kSmall);
+        const mml::StageParams params;
+        std::vector<float> host(std::size_t(kSmall.M * kSmall.N));
+        int calls[4] = {0, 0, 0, 0};
+        for (int f = 0; f < 4; ++f) {
+            const auto waits_once = [&, f](const float* A, const float* B, float* C, mml::Shape s,
+                                           const mml::StageParams&) {
+                small_product(A, B, C, s);
+                if (calls[f]++ == 0) dev.download_c(host.data());
+            };
+            CHECK(dev.run_timed_ms(waits_once, params) > 0);
+        }
+        const auto late = [](const float* A, const float* B, float* C, mml::Shape s, const mml::StageParams&) {
+            std::this_thread::sleep_for(std::chrono::microseconds(500));
+            small_product(A, B, C, s);
+        };
+        for (int run = 0; run < 3; ++run) {
+            const double ms = dev.run_timed_ms(late, params);
+            CAPTURE(run);
+            CHECK_MESSAGE(ms < 0.25, "a 64^3 product timed at " << ms
+                                     << " ms after a 0.5 ms host delay: one-off waits stopped the hold");
+        }
+    }
+
+    TEST_CASE("a timed function that waits for the GPU from the host does not hang, and is held no longer") {
         mml::gpu::DeviceProblem dev(kSmall);
         std::vector<float> host(std::size_t(kSmall.M * kSmall.N));
         // download_c is a cudaMemcpy: the host waits for the GPU inside the
@@ -63,9 +97,15 @@ TEST_SUITE("gpu-harness") {
             dev.download_c(host.data());
         };
         const auto t0 = clock_type::now();
-        for (int run = 0; run < 20; ++run) CHECK(dev.run_timed_ms(waits, {}) > 0);
-        // Three lapses of at most 1 ms each, then no hold: far below a second
-        // (a hold without its bound would never return).
+        for (int run = 0; run < 20; ++run) CHECK(dev.run_timed_ms(waits, {}, {}, "waits") > 0);
+        // Two lapses of at most 1 ms each (the run and its repeat), then no
+        // hold: far below a second (a hold without its bound would never return).
         CHECK(seconds_since(t0) < 2.0);
+        // Only that function: another one at this shape is still held.
+        const auto late = [](const float* A, const float* B, float* C, mml::Shape s, const mml::StageParams&) {
+            std::this_thread::sleep_for(std::chrono::microseconds(500));
+            small_product(A, B, C, s);
+        };
+        CHECK(dev.run_timed_ms(late, {}, {}, "late") < 0.25);
     }
 }

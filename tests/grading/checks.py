@@ -1,8 +1,9 @@
 """What the grader's unit tests (tests/grading/test_<module>.py) share: the
 import path of the package tools/grading/, one printed line per check
-('ok   - ' or 'FAIL - ' with the detail indented below, as test_grade.py
-prints them, and as tests/script_test.h reads them), a scratch folder, and
-the last line with the exit status.
+('ok   - ' or 'FAIL - ' with the detail indented below, as
+tests/script_test.h reads them), a scratch folder, the lab 1 reference as a
+student hands it in (and edited: write_reference, replace_body), grading a
+class, and the last line with the exit status.
 
 A test file starts with
     import sys
@@ -12,6 +13,7 @@ A test file starts with
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -64,6 +66,20 @@ def lab1_as_handed_in():
     """The lab 1 reference as a student hands it in (their namespace and include path): {file name: text}."""
     return {f.name: f.read_text().replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
             for f in (REPO / "solutions" / "lab1").iterdir()}
+
+
+def write_reference(dest, edit=None):
+    """The lab 1 reference as handed in, written into dest; edit(text), if given, changes its .cpp files."""
+    dest.mkdir(parents=True, exist_ok=True)
+    for name, text in lab1_as_handed_in().items():
+        (dest / name).write_text(edit(text) if edit and name.endswith(".cpp") else text)
+
+
+def replace_body(text, func, new_first_lines):
+    """Puts new_first_lines at the top of func's body (the rest of the body stays)."""
+    m = re.search(r"void " + func + r"\([^)]*\)\s*\{", text)
+    assert m, func
+    return text[:m.end()] + "\n" + new_first_lines + "\n" + text[m.end():]
 
 
 def grade(sub, out, work, flags, env=None):

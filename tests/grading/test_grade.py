@@ -14,16 +14,9 @@
   zipped    only an archive                                  -> 0, the archive named in the feedback and review
   big       the reference padded past 1 MiB                  -> refused (not "missing"): 0, named in the review
   张三, 李四 the reference and the starter, named in Chinese  -> 6 and 0, each in a folder of its own name
-and, against the verdict itself (the trusted checker, the untrusted runner: handouts/grading.md):
-  forged    the starter + a static initializer that writes passing reports and exits 0 -> 0, "the runner exited"
-  forward   ijk forwards to reference::lab1::matmul_ijk      -> 0, build-failed: "reference functions are not available"
-  include   includes solutions/lab1/loop_orders.h            -> refused before the build, the starter graded: 0
-  include-macro  the same through a macro and an absolute path -> 0 (refused after the build, or it does not compile)
-  printing  ijk prints on stdout and stderr, and is correct  -> 6 of 6: printing costs nothing; what it printed is in
-                                                                the feedback
-  exiting   ikj calls exit(0)                                -> that test 0 ("exited (exit status 0)"), the others pass
-  garbage   kij writes its own message on the runner's channel -> that test 0 ("broke the protocol"), the others pass
-  (crash and hang above: their reasons name the runner's crash and its time-out)
+and, against the verdict itself, the submissions of grade_verdict.py (its
+docstring lists them: a forged report, a call into the references, an
+include of the answers, printing, exiting and garbage on the runner's channel),
 plus bad command lines (exit 2, one line, nothing written), a weights file,
 the performance target (--perf, at a small size: only that it is scored, not
 whether this machine meets it), and lab 12 (its MPI programs run by mpirun in
@@ -39,46 +32,15 @@ import json
 import os
 import re
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.dont_write_bytecode = True  # before importing checks: no __pycache__ in the checkout
-from checks import slack  # noqa: E402
-
-REPO = Path(__file__).resolve().parent.parent.parent
-GRADE = [sys.executable, str(REPO / "tools" / "grade.py")]
-failures = []
-
-
-def check(cond, what, detail=""):
-    print(("ok   - " if cond else "FAIL - ") + what + ("" if cond or not detail else f"\n       {detail}"), flush=True)
-    if not cond:
-        failures.append(what)
-
-
-def student_version(src_text):
-    """The reference file as a student would hand it in (namespace and include path of the starter)."""
-    return src_text.replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
-
-
-def write_reference(dest, edit=None):
-    dest.mkdir(parents=True, exist_ok=True)
-    for f in (REPO / "solutions" / "lab1").iterdir():
-        text = student_version(f.read_text())
-        if edit and f.suffix == ".cpp":
-            text = edit(text)
-        (dest / f.name).write_text(text)
-
-
-def replace_body(text, func, new_first_lines):
-    """Puts new_first_lines at the top of func's body (the rest of the body stays)."""
-    m = re.search(r"void " + func + r"\([^)]*\)\s*\{", text)
-    assert m, func
-    return text[:m.end()] + "\n" + new_first_lines + "\n" + text[m.end():]
+import checks  # noqa: E402
+from checks import REPO, check, replace_body, write_reference  # noqa: E402
+from grade_cli import bad_input_checks, interrupt_check, run  # noqa: E402
+from grade_verdict import VERDICT_FIXTURES, make_verdict_fixtures, verdict_checks  # noqa: E402
 
 
 def make_fixtures(sub, scratch):
@@ -109,7 +71,7 @@ def make_fixtures(sub, scratch):
     # As a course platform's download nests them: one folder deeper, the header not handed in.
     (sub / "nested" / "submission").mkdir(parents=True)
     (sub / "nested" / "submission" / "loop_orders.cpp").write_text(
-        student_version((REPO / "solutions" / "lab1" / "loop_orders.cpp").read_text()))
+        checks.lab1_as_handed_in()["loop_orders.cpp"])
     write_reference(sub / "big", lambda t: t + "// padding\n" * 120000)  # over 1 MiB: refused
     write_reference(sub / "张三")  # names in another script: each its own output folder
     shutil.copytree(sub / "starter", sub / "李四")
@@ -118,236 +80,6 @@ def make_fixtures(sub, scratch):
     make_verdict_fixtures(sub)
     return escape_file
 
-
-# A static initializer that forges doctest's report, as a submission beat the
-# old grader (its code was linked into the test program, whose command line
-# named the report): it looks for "--out=" in its own and its parents' command
-# lines, and guesses the grader's logs folder beside its build tree, writes a
-# passing report for all six tests wherever it can, and ends the process
-# before any test runs.
-FORGER = r"""
-#include <unistd.h>
-
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
-#include <string>
-
-namespace {
-void forge_report(const std::string& path) {
-    std::FILE* f = std::fopen(path.c_str(), "w");
-    if (!f) return;
-    std::fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<doctest binary=\"x\" version=\"2.4.9\">\n"
-               "<TestSuite name=\"lab1\">\n", f);
-    const char* cases[] = {"lab1.ijk: the baseline triple loop", "lab1.ikj", "lab1.jik", "lab1.jki", "lab1.kij", "lab1.kji"};
-    for (const char* c : cases)
-        std::fprintf(f, "<TestCase name=\"%s\" filename=\"t.cpp\" line=\"1\"><OverallResultsAsserts successes=\"1\" "
-                        "failures=\"0\" test_case_success=\"true\"/></TestCase>\n", c);
-    std::fputs("</TestSuite>\n<OverallResultsAsserts successes=\"6\" failures=\"0\"/>\n"
-               "<OverallResultsTestCases successes=\"6\" failures=\"0\"/>\n</doctest>\n", f);
-    std::fclose(f);
-}
-std::string read_file(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-int forge() {
-    std::string pid = "self";
-    for (int depth = 0; depth < 8; ++depth) {
-        const std::string cmd = read_file("/proc/" + pid + "/cmdline");
-        for (std::size_t at = cmd.find("--out="); at != std::string::npos; at = cmd.find("--out=", at + 1))
-            forge_report(cmd.substr(at + 6, cmd.find('\0', at) - at - 6));
-        const std::string stat = read_file("/proc/" + pid + "/stat");
-        const std::size_t close = stat.rfind(')');
-        if (close == std::string::npos) break;
-        std::istringstream rest(stat.substr(close + 2));
-        std::string state;
-        long ppid = 0;
-        rest >> state >> ppid;
-        if (ppid <= 1) break;
-        pid = std::to_string(ppid);
-    }
-    char cwd[4096];
-    if (getcwd(cwd, sizeof cwd)) {
-        const std::string tree = cwd;
-        const std::string name = tree.substr(tree.rfind('/') + 1), parent = tree.substr(0, tree.rfind('/'));
-        for (int i = 0; i < 10; ++i) forge_report(parent + "/logs/" + name + "/test" + std::to_string(i) + ".xml");
-    }
-    std::fflush(nullptr);
-    std::_Exit(0);
-}
-const int forged = forge();
-}  // namespace
-"""
-
-
-def make_verdict_fixtures(sub):
-    """The submissions that go for the verdict itself (see the module's docstring)."""
-    (sub / "forged").mkdir()
-    shutil.copy(REPO / "labs" / "lab1" / "loop_orders.h", sub / "forged" / "loop_orders.h")
-    (sub / "forged" / "loop_orders.cpp").write_text((REPO / "labs" / "lab1" / "loop_orders.cpp").read_text() + FORGER)
-    declare = ("namespace reference::lab1 {\nvoid matmul_ijk(const float*, const float*, float*, std::int64_t, "
-               "std::int64_t, std::int64_t);\n}\n\nnamespace student::lab1 {")
-    write_reference(sub / "forward", lambda t: replace_body(t, "matmul_ijk", "    reference::lab1::matmul_ijk(A, B, C, M, N, K);\n    return;")
-                    .replace("namespace student::lab1 {", declare, 1))
-    write_reference(sub / "include", lambda t: t.replace("#include <algorithm>",
-                                                         "#include <algorithm>\n#include \"solutions/lab1/loop_orders.h\""))
-    write_reference(sub / "include-macro", lambda t: t.replace(
-        "#include <algorithm>", f'#include <algorithm>\n#define MML_ANSWERS "{REPO}/solutions/lab1/loop_orders.h"\n'
-                                "#include MML_ANSWERS"))
-    write_reference(sub / "printing", lambda t: replace_body(
-        t, "matmul_ijk", '    std::printf("debug: ijk called\\n"); std::fprintf(stderr, "debug: on stderr too\\n");')
-        .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdio>"))
-    write_reference(sub / "exiting", lambda t: replace_body(t, "matmul_ikj", "    std::exit(0);")
-                    .replace("#include <algorithm>", "#include <algorithm>\n#include <cstdlib>"))
-    write_reference(sub / "garbage", lambda t: replace_body(
-        t, "matmul_kij", '    { const char junk[] = "garbage!"; ::send(3, junk, sizeof junk - 1, 0); }')
-        .replace("#include <algorithm>", "#include <algorithm>\n#include <sys/socket.h>"))
-
-
-def run(args, timeout=900):
-    r = subprocess.run(GRADE + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       encoding="utf-8", errors="replace", timeout=timeout)
-    return r.returncode, r.stdout, r.stderr
-
-
-def bad_input_checks(tmp, sub):
-    out = tmp / "bad-out"
-    afile = tmp / "a-file"
-    afile.write_text("x")
-    (tmp / "no-students").mkdir()
-    cases = [
-        ("a submissions folder that does not exist", [str(tmp / "nope"), "--lab", "1", "--out", str(out)], out),
-        ("a submissions folder with no student folders", [str(tmp / "no-students"), "--lab", "1", "--out", str(out)], out),
-        ("an unknown lab", [str(sub), "--lab", "42", "--out", str(out)], out),
-        ("a lab that is not a number", [str(sub), "--lab", "one", "--out", str(out)], out),
-        ("OUT that is a file", [str(sub), "--lab", "1", "--out", str(afile)], None),
-        ("OUT that cannot be written", [str(sub), "--lab", "1", "--out", "/proc/mmlab-grade-out"], Path("/proc/mmlab-grade-out")),
-        ("OUT inside the submissions folder", [str(sub), "--lab", "1", "--out", str(sub / "out")], sub / "out"),
-        ("no --lab", [str(sub), "--out", str(out)], out),
-    ]
-    # A lab the catalog lists that has no starter yet (none, once every lab has one).
-    listed = [line.split("|")[0].strip() for line in (REPO / "labs" / "catalog.txt").read_text().splitlines()
-              if re.match(r"\s*[0-9]", line)]
-    missing = [n for n in listed if not (REPO / "labs" / f"lab{n}").is_dir()]
-    if missing:
-        cases.append((f"a lab without a starter (lab {missing[0]})", [str(sub), "--lab", missing[0], "--out", str(out)],
-                      out))
-    for what, args, must_not_exist in cases:
-        rc, so, se = run(args, timeout=60)
-        lines = [l for l in se.splitlines() if l.strip()]
-        check(rc == 2 and len(lines) == 1 and lines[0].startswith("grade: error:") and
-              (must_not_exist is None or not must_not_exist.exists()),
-              f"bad input, {what}: exit 2, one line, nothing written",
-              f"exit {rc}, stderr: {se.strip()!r}")
-    check(afile.read_text() == "x", "bad input, OUT that is a file: the file is untouched")
-
-
-def interrupt_check(tmp, sub):
-    """SIGTERM (as from `timeout` or a closed terminal) while a test runs for ever: the grader stops at once,
-    takes that test with it, cancels the students still queued, and leaves OUT as it was."""
-    only = tmp / "interrupt-subs"
-    for s in ("hang", "reference"):
-        shutil.copytree(sub / s, only / s)
-    out, work = tmp / "interrupt-out", tmp / "interrupt-work"
-    out.mkdir()
-    work.mkdir()
-    (out / "grades.csv").write_text("an earlier run\n")
-    log = (tmp / "interrupt.log").open("w")
-    p = subprocess.Popen(GRADE + [str(only), "--lab", "1", "--out", str(out), "--work", str(work),
-                                  "--test-timeout", "100"], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
-
-    def endless_test_running():
-        for d in Path("/proc").iterdir():
-            try:
-                cmd = (d / "cmdline").read_bytes().decode("utf-8", "replace")
-            except OSError:
-                continue
-            if str(work) in cmd and "/student0" in cmd and "lab1.jki" in cmd and "sandbox.sh" not in cmd:
-                return True
-        return False
-
-    deadline = time.monotonic() + 300
-    while not endless_test_running() and p.poll() is None and time.monotonic() < deadline:
-        time.sleep(0.2)
-    check(p.poll() is None, "interrupting: the grader reached the endless test", (tmp / "interrupt.log").read_text())
-    t0 = time.monotonic()
-    p.send_signal(signal.SIGTERM)
-    try:
-        rc = p.wait(timeout=60)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        rc = None
-    took = time.monotonic() - t0
-    log.close()
-    text = (tmp / "interrupt.log").read_text()
-    time.sleep(1)
-    # "Within seconds": 20 on an idle machine, more in proportion to the load (a hang is minutes).
-    check(rc == 130 and took < 20 * slack() and "interrupted: nothing written" in text,
-          "SIGTERM while a test loops for ever: the grader exits (130) within seconds, saying nothing was written",
-          f"exit {rc} after {took:.1f} s; output: {text[-500:]}")
-    check(not endless_test_running(), "interrupting: the endless test does not outlive the grader")
-    check((out / "grades.csv").read_text() == "an earlier run\n" and not list(tmp.glob(".interrupt-out.tmp-*"))
-          and not any(work.iterdir()), "interrupting: OUT is as it was; no staging folder or build tree is left")
-    check(not re.search(r"^\[[0-9]+/[0-9]+\] reference ", text, re.M),
-          "interrupting: the students still queued are not graded",
-          text[-500:])
-
-
-VERDICT_FIXTURES = ["forged", "forward", "include", "include-macro", "printing", "exiting", "garbage"]
-
-
-def verdict_checks(score, status_of, feedback, results, rows, summary, tmp):
-    """The verdict comes from the checker, never from the student's process (make_verdict_fixtures)."""
-    def test_output(s, prefix):
-        return next(t["output"] for t in results(s)["tests"] if t["name"].startswith(prefix))
-
-    full = re.search(r"^containment: (bwrap|unshare) ", summary, re.M) is not None
-    outputs = [t["output"] for t in results("forged")["tests"]]
-    check(score("forged") == (0, 6) and all(o.startswith("CRASHED") and "the runner exited (exit status 0)" in o
-                                            for o in outputs),
-          "a forged report (static initializer, exit 0): 0 of 6, every test 'the runner exited'" +
-          ("" if full else " (containment below unshare: the report folder is writable by student code)"),
-          f"{score('forged')} {outputs[:2]}")
-    check(score("forward") == (0, 6) and rows["forward"]["build"] == "build-failed"
-          and "reference functions are not available to submissions" in feedback("forward")
-          and "reference::lab1::matmul_ijk" in feedback("forward"),
-          "forwarding to reference::lab1::matmul_ijk does not link: 0, 'reference functions are not available'",
-          feedback("forward")[:600])
-    check(score("include") == (0, 6) and "includes solutions/lab1/loop_orders.h: files from solutions/ (the reference "
-          "solution) are not available to submissions: refused" in feedback("include"),
-          "#include \"solutions/...\": refused before the build with a clear line, the starter graded: 0",
-          feedback("include")[:600])
-    fb = feedback("include-macro")
-    check(score("include-macro") == (0, 6) and rows["include-macro"]["build"] == "build-failed"
-          and ("files from solutions/ are not available to submissions" in fb or "No such file" in fb),
-          "a solutions/ header included through a macro and an absolute path: 0 (refused after the build, from the "
-          "compiler's list of headers read; or not found where the sandbox hides the checkout)", fb[:600])
-    printed = test_output("printing", "lab1.ijk")
-    check(score("printing") == (6, 6) and status_of("printing", "lab1.ijk") == "PASSED"
-          and "| debug: ijk called" in printed and "| debug: on stderr too" in printed
-          and "| debug: ijk called" in feedback("printing") and "printing is allowed and costs nothing" in printed,
-          "code that prints on stdout and stderr: full marks, what it printed in the feedback and results.json",
-          f"{score('printing')} {printed}")
-    check(score("exiting") == (5, 6) and status_of("exiting", "lab1.ikj") == "CRASHED"
-          and "the runner exited (exit status 0)" in test_output("exiting", "lab1.ikj"),
-          "a runner that exits early: that test 0 ('the runner exited'); the other five pass",
-          f"{score('exiting')} {test_output('exiting', 'lab1.ikj')}")
-    check(score("garbage") == (5, 6) and status_of("garbage", "lab1.kij") == "CRASHED"
-          and "broke the protocol" in test_output("garbage", "lab1.kij"),
-          "a runner that writes its own message on the channel: that test 0 ('broke the protocol'); the others pass",
-          f"{score('garbage')} {test_output('garbage', 'lab1.kij')}")
-    check("the runner crashed: SIGSEGV (segmentation fault)" in test_output("crash", "lab1.ijk"),
-          "a crash is named as the runner's: 'the runner crashed: SIGSEGV'", test_output("crash", "lab1.ijk"))
-    check("the runner did not answer within the test's time limit (30 s)" in test_output("hang", "lab1.jki"),
-          "a hang is named by the checker: 'the runner did not answer within the test's time limit'",
-          test_output("hang", "lab1.jki"))
-    left = [d.name for d in Path("/proc").iterdir() if d.name.isdigit() and "/mmlab-grade-" in _cmdline(d)
-            and "mmlab-runner" in _cmdline(d)]
-    check(not left, "no runner process is left after the run", str(left))
 
 
 def lab12_checks(tmp):
@@ -381,12 +113,6 @@ def lab12_checks(tmp):
     check("--allow-run-as-root" not in fb or "containment: bwrap" not in (out / "summary.txt").read_text(),
           "lab 12: mpirun runs as the unprivileged grading user in the bwrap sandbox (no --allow-run-as-root)")
 
-
-def _cmdline(proc_dir):
-    try:
-        return (proc_dir / "cmdline").read_bytes().decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 def main():
@@ -520,9 +246,8 @@ def main():
               "a weights file naming an unknown test case: exit 2, nothing written", se.strip())
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    print(f"grading tests: {'all passed' if not failures else str(len(failures)) + ' FAILED: ' + '; '.join(failures)}")
 
 
 if __name__ == "__main__":
     main()
-    sys.exit(1 if failures else 0)
+    checks.finish("grading")

@@ -10,8 +10,9 @@ or folder, or under prebuilt/include/ (where the references' headers go, so
 that `#include "solutions/labN/x.h"` resolves there). Left alone: build/
 (made by the build), words with a placeholder (labN, `$n`, `*`, `<...>`),
 a mention that says where it is (the word "instructor" on its line or the
-line before: "the instructors' tools/grade.py"), .gitignore, and the Makefile, whose rules for an instructor's tree (solutions/ present)
-are inert in a release by design (it tests `$(wildcard solutions/.)`).
+line before: "the instructors' tools/grade.py"), .gitignore, and the Makefile
+with its parts (make/*.mk), whose rules for an instructor's tree (solutions/
+present) are inert in a release by design (they test `$(wildcard solutions/.)`).
 
   python3 tests/release/release_paths.py RELEASE_DIR   one line per dead path, exit 1 if any
 test_release.py runs it on the release it builds.
@@ -23,6 +24,7 @@ from pathlib import Path
 TOP = ("solutions", "tools", "tests", "handouts", "labs", "harness", "cpu", "gpu", "peers", "models", "prebuilt")
 PATH = re.compile(r"(?<![\w./$-])((?:%s)/[\w./+-]*|ARCHITECTURE\.md)" % "|".join(TOP))
 SKIP_FILES = {"Makefile", ".gitignore"}
+SKIP_FOLDERS = ("make/", "prebuilt/lib/", "build/", ".git/")
 PLACEHOLDER = re.compile(r"labN|[*$<{]|\.\.\.")
 
 
@@ -39,7 +41,7 @@ def dangling(rel):
     out = []
     for f in sorted(rel.rglob("*")):
         r = f.relative_to(rel).as_posix()
-        if not f.is_file() or r in SKIP_FILES or r.startswith(("prebuilt/lib/", "build/", ".git/")) or not is_text(f):
+        if not f.is_file() or r in SKIP_FILES or r.startswith(SKIP_FOLDERS) or not is_text(f):
             continue
         lines = f.read_text(errors="replace").splitlines()
         for n, line in enumerate(lines, 1):

@@ -83,9 +83,9 @@ def snapshot_sources(dest, lab_folder, skip):
     if commit:
         notes += _starter_from_head(dest, lab_folder, commit)
         dirty = git("status", "--porcelain", "--untracked-files=no", "--", "tests", ":(exclude)tests/grading", "harness",
-                    "cpu", "gpu", "Makefile")
+                    "cpu", "gpu", "Makefile", "make")
         if dirty and dirty.strip():
-            notes.append("tests/, harness/, cpu/, gpu/ or the Makefile have uncommitted changes: they ARE used "
+            notes.append("tests/, harness/, cpu/, gpu/ or the Makefile (make/) have uncommitted changes: they ARE used "
                          "(this checkout is graded as it is, not as committed)")
     return commit, notes
 

@@ -2,7 +2,7 @@
 # make student-release OUT=dir: the tree a course publishes to its students.
 #
 #   in it      starters (labs/, labs/common/), the harness, cpu/, gpu/, peers/,
-#              models/, the tests, the handouts, the Makefile, the GitHub
+#              models/, the tests, the handouts, the Makefile and make/, the GitHub
 #              Classroom workflow, and README.md: the students' own
 #              (tools/release/README.student.md: what to run in what order,
 #              the first build's time, where help is), not the repository's

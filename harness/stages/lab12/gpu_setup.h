@@ -63,7 +63,14 @@ struct Event {
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
 };
-// A block of host floats on the device, as float or as bfloat16.
+// Bytes to allocate for `bytes` that NCCL may read or write: rounded up to
+// 16, at least 16. NCCL's LL protocol reads whole 4-byte words, so a bf16
+// broadcast of an odd count reads 2 bytes past a buffer of exactly its size
+// (memcheck: "Invalid __global__ read of size 4" in
+// ncclDevKernel_Broadcast_RING_LL; without memcheck, harmless).
+std::size_t nccl_bytes(std::size_t bytes);
+// A block of host floats on the device, as float or as bfloat16 (nccl_bytes
+// allocated: the root's B rows are broadcast from it where they lie).
 gpu::DeviceBuffer<char> to_device(const float* host, std::int64_t count, Precision p);
 
 }  // namespace mml::lab12

@@ -86,8 +86,10 @@ ncclComm_t split_world(int color, int key) {
 }
 
 // A block of host floats on the device, as float or as bfloat16.
+std::size_t nccl_bytes(std::size_t bytes) { return std::max<std::size_t>(16, (bytes + 15) / 16 * 16); }
+
 gpu::DeviceBuffer<char> to_device(const float* host, std::int64_t count, Precision p) {
-    gpu::DeviceBuffer<char> out(std::max<std::size_t>(1, count * element_bytes(p)));
+    gpu::DeviceBuffer<char> out(nccl_bytes(count * element_bytes(p)));
     if (count == 0) return out;
     if (p == Precision::Fp32) {
         CUDA_CHECK(cudaMemcpy(out.get(), host, count * sizeof(float), cudaMemcpyHostToDevice));

@@ -5,7 +5,7 @@
 // alone, at a 1-wide and at the widest panel (alpha, beta of each; the copy
 // engines' also both together, where a step moves both here), the tile
 // product's time at the panel shapes run alone and beside a step's transfers (gamma),
-// launched as the pipeline launches them (the product first, then the transfers). Each rank predicts its run
+// both released at once by the step before's transfers, as in the pipeline. Each rank predicts its run
 // (model::predict_run); the slowest prediction is the model's time. Nothing
 // here reads SUMMA's own times. Only *_nccl.cu files include it.
 #pragma once
@@ -39,8 +39,9 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
 // 1 .. 16 steps; a panel narrower than the block runs cuBLAS below the whole
 // product's rate); model::predict_run over each candidate's panels, the
 // slowest rank's prediction, the fastest candidate (of equal ones the wider).
-// Collective; g's panel buffers must hold the widest candidate (one panel per
-// block); uses and overwrites them and C. Returns the widest panel to cut.
-std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape);
+// Each candidate's steps in the order the run takes them (owned_first where
+// `owned`). Collective; g's panel buffers must hold the widest candidate (one
+// panel per block); uses and overwrites them and C. Returns the widest panel to cut.
+std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape, bool owned);
 
 }  // namespace mml::lab12

@@ -48,6 +48,7 @@ StepOperands nccl_step(const GpuSumma& g, std::size_t s, cudaStream_t stream, in
     }
     const bool own_b = L.row == p.b_owner;
     op.b = own_b ? B + (p.k0 - L.kb0) * n * es : nullptr;
+    op.ldb = n;
     if (bcast_b(g) && (moves & kMoveB)) {
         nccl_check(ncclBroadcast(own_b ? op.b : g.b_panel[buf], g.b_panel[buf], w * n, g.nccl_type, p.b_owner, g.col_comm,
                                  stream),
@@ -157,10 +158,13 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     // buffer 0 (the first product, which only writes C, at the same width:
     // its operands are those of the widest step, and a wider first panel
     // would not fit their stride - cuBLAS refuses lda < k).
-    // Beside them, as the pipeline runs them: the product launched, then one
-    // step's transfers (the step this rank moves most in, into buffer 1),
-    // each timed on its own stream - the product's rate beside traffic and
-    // the traffic's beside a product (NCCL's kernels then wait for SMs).
+    // Beside them, as the pipeline releases them: a step's transfers (into
+    // buffer 0), then the product waiting for them on its stream while the
+    // next step's transfers (the step this rank moves most in, into buffer 1)
+    // follow them on theirs - both free to start at the same moment, as in
+    // the run - each timed on its own stream: the product's rate beside
+    // traffic and the traffic's beside a product (NCCL's kernels compete with
+    // it for SMs; launched after it instead, they waited for all of it).
     const std::size_t wide = step_to_time(g, nullptr, kMoveBoth), busy = step_to_time(g, peers, kMoveBoth);
     GpuSumma t = g;
     t.panels = {g.panels[wide], g.panels[busy]};
@@ -168,18 +172,21 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     const std::int64_t w = g.panels[wide].width();
     const StepOperands op = transfer_step(t, peers, 0, g.comm, kMoveBoth);
     CUDA_CHECK(cudaDeviceSynchronize());
-    const double t_first = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, false); });
-    const double t_step = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, true); });
+    const double t_first = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, op.ldb, g.C_loc, n, m, n, w, false); });
+    const double t_step = timed(compute, [&] { g.gemm->run(op.a, op.lda, op.b, op.ldb, g.C_loc, n, m, n, w, true); });
     const double t_move = timed(g.comm, [&] { transfer_step(t, peers, 1, g.comm, kMoveBoth); });
     double t_beside = t_step, t_move_beside = t_move;
     if (all_reduce(transfer_bytes(t, peers, 1, kMoveBoth), MPI_MAX) > 0) {
-        Event g0(true), g1(true), c0(true), c1(true);
+        Event g0(true), g1(true), c0(true), c1(true), gate;
         std::vector<double> tg, tc;
         for (int r = 0; r < 3; ++r) {
             CUDA_CHECK(cudaDeviceSynchronize());
             mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+            transfer_step(t, peers, 0, g.comm, kMoveBoth);
+            CUDA_CHECK(cudaEventRecord(gate.e, g.comm));
+            CUDA_CHECK(cudaStreamWaitEvent(compute, gate.e, 0));
             CUDA_CHECK(cudaEventRecord(g0.e, compute));
-            g.gemm->run(op.a, op.lda, op.b, n, g.C_loc, n, m, n, w, true);
+            g.gemm->run(op.a, op.lda, op.b, op.ldb, g.C_loc, n, m, n, w, true);
             CUDA_CHECK(cudaEventRecord(g1.e, compute));
             CUDA_CHECK(cudaEventRecord(c0.e, g.comm));
             transfer_step(t, peers, 1, g.comm, kMoveBoth);
@@ -202,7 +209,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     in.parallel = peers != nullptr;  // copy_step: B on the side stream beside A
     in.alpha_ab = lab.alpha;
     in.beta_ab = lab.beta;
-    in.split_first = peers && splits_first_step(g);
+    in.split_parts = peers && splits_first_step(g) ? kFirstStepParts : 0;
     in.comm_beside = t_move > 0 ? t_move_beside / t_move : 1.0;
     const double flops_w = 2.0 * m * n * w;
     in.gamma_first = flops_w > 0 ? t_first / flops_w : 0.0;
@@ -218,7 +225,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     }
     const double predicted = model::predict_run(in, widths, bytes_a, bytes_b, g.overlap);
     out.add("model_seconds", all_reduce(predicted, MPI_MAX));
-    out.add("split_first", all_reduce(in.split_first ? 1.0 : 0.0, MPI_MAX));  // on any rank
+    out.add("split_first", all_reduce(static_cast<double>(in.split_parts), MPI_MAX));  // pieces, on any rank
     out.add("model_alpha_a", all_reduce(in.alpha_a, MPI_MAX)).add("model_beta_a", all_reduce(in.beta_a, MPI_MAX));
     out.add("model_alpha_b", all_reduce(in.alpha_b, MPI_MAX)).add("model_beta_b", all_reduce(in.beta_b, MPI_MAX));
     out.add("model_alpha_ab", all_reduce(in.alpha_ab, MPI_MAX)).add("model_beta_ab", all_reduce(in.beta_ab, MPI_MAX));
@@ -228,7 +235,7 @@ void measure_model_inputs(const GpuSumma& g, const PeerBlocks* peers, ResultLine
     out.add("model_comm_beside", all_reduce(in.comm_beside, MPI_MAX));
 }
 
-std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape) {
+std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape, bool owned) {
     constexpr std::int64_t kMinWidth = 256, kMostSteps = 16;
     const cudaStream_t compute = g.gemm->stream();
     const std::int64_t m = g.L.rows(), n = g.L.cols(), depth = std::min(g.L.a_depth(), g.L.b_depth());
@@ -255,7 +262,8 @@ std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape
         // own blocks; every rank times every candidate (timed() is collective).
         const std::int64_t w = std::min(c, depth);
         const double t_w = timed(compute, [&] {
-            if (m > 0 && n > 0 && w > 0) g.gemm->run(g.A_loc, g.L.a_depth(), g.B_loc, n, g.C_loc, n, m, n, w, true);
+            if (m > 0 && n > 0 && w > 0)
+                g.gemm->run(g.A_loc, g.L.a_depth(), g.B_loc, peers.b_ld(g.L.rank), g.C_loc, n, m, n, w, true);
         });
         const double gamma = m > 0 && n > 0 && w > 0 ? t_w / (2.0 * m * n * w) : 0.0;
         model::RunInputs in;
@@ -270,7 +278,8 @@ std::int64_t choose_copy_panel(GpuSumma& g, const PeerBlocks& peers, Shape shape
         in.rows = static_cast<double>(m);
         in.cols = static_cast<double>(n);
         t.panels = summa_panels(shape, g.L.grid, c);
-        in.split_first = splits_first_step(t);
+        if (owned) t.panels = owned_first(t, t.panels);
+        in.split_parts = splits_first_step(t) ? kFirstStepParts : 0;
         std::vector<double> widths, bytes_a, bytes_b;
         for (std::size_t k = 0; k < t.panels.size(); ++k) {
             widths.push_back(static_cast<double>(t.panels[k].width()));

@@ -75,6 +75,9 @@ gemm options:
   --transport nccl|copy     how the panels move (default nccl): NCCL broadcasts (SMs), or the copy
                             engines fetching them from their owners over CUDA IPC (one node; the
                             reference's SUMMA: --impl reference)
+  --step-order owned|k      --transport copy: each rank starts where it fetches the least, from
+                            the owners fewest ranks start on (default owned: first_fetch_step,
+                            lab12_grid.h), or every rank in K order
   --reps R --warmup W       timed and untimed repetitions (default 5 and 2)
   --seed S, --no-check, --c-out DIR, --fault rank-layout   as in mmlab-mpi
 )";
@@ -88,6 +91,7 @@ struct GpuArgs {
     bool overlap = true;
     bool always_broadcast = false;
     bool copy = false;  // --transport copy
+    bool owned_first = true;  // --step-order owned (copy transport only)
     bool distributed() const { return g.algo == "summa" || g.algo == "rows"; }
 };
 
@@ -112,6 +116,10 @@ GpuArgs parse_gemm(const std::vector<std::string>& args) {
             c.overlap = v == "on";
         } else if (f == "--always-broadcast") {
             c.always_broadcast = true;
+        } else if (f == "--step-order") {
+            const std::string v = value();
+            require_one_of(f, v, {"owned", "k"});
+            c.owned_first = v == "owned";
         } else if (f == "--transport") {
             const std::string v = value();
             require_one_of(f, v, {"nccl", "copy"});
@@ -173,6 +181,18 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t& panel) {
     gpu::DeviceBuffer<float> dC(std::max<std::int64_t>(1, c_count));
     Stream comm_stream, compute_stream;
     TileGemm gemm(c.tile, c.precision, compute_stream.s);
+    // Lab 11's tile over the copy engines: B stored as the kernel reads it
+    // (transposed, K-major), made here with the bf16 conversion, untimed
+    // (lab12_copy.h); its panels then move and are read as such.
+    const bool b_transposed = distributed && c.copy && c.tile == TileKernel::Lab11;
+    gpu::DeviceBuffer<char> dBt;
+    if (b_transposed) {
+        const Layout& l = r.layouts[rank];
+        dBt = gpu::DeviceBuffer<char>(std::max<std::int64_t>(1, l.cols() * kmajor_stride(l.b_depth())) * 2);
+        transpose_bf16(dB.get(), l.cols(), l.b_depth(), l.cols(), dBt.get(), kmajor_stride(l.b_depth()), nullptr);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        gemm.set_b_transposed(true);
+    }
     const std::size_t es = element_bytes(c.precision);
     std::int64_t widest = 0;
     for (const Panel& p : panels) widest = std::max(widest, p.width());
@@ -182,8 +202,8 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t& panel) {
     if (distributed) {
         const GridComms comms = grid_comms(r.grid, mine.row, mine.col);
         for (int b = 0; b < 2; ++b) {
-            a_panel[b] = gpu::DeviceBuffer<char>(std::max<std::size_t>(1, mine.rows() * widest * es));
-            b_panel[b] = gpu::DeviceBuffer<char>(std::max<std::size_t>(1, widest * mine.cols() * es));
+            a_panel[b] = gpu::DeviceBuffer<char>(nccl_bytes(mine.rows() * widest * es));
+            b_panel[b] = gpu::DeviceBuffer<char>(nccl_bytes(widest * mine.cols() * es));
         }
         ctx.L = mine;
         ctx.panels = panels;
@@ -195,7 +215,7 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t& panel) {
         ctx.nccl_type = c.precision == Precision::Bf16 ? ncclBfloat16 : ncclFloat32;
         ctx.elem_bytes = es;
         ctx.A_loc = dA.get();
-        ctx.B_loc = dB.get();
+        ctx.B_loc = b_transposed ? dBt.get() : dB.get();
         ctx.C_loc = dC.get();
         for (int b = 0; b < 2; ++b) {
             ctx.a_panel[b] = a_panel[b].get();
@@ -211,12 +231,13 @@ Measured run_gpu(const GpuArgs& c, ShapeRun& r, std::int64_t& panel) {
     // rank's are there once all have passed the first barrier below).
     mpi_check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier (blocks uploaded)");
     std::unique_ptr<PeerBlocks> peers;
-    if (distributed && c.copy) peers = std::make_unique<PeerBlocks>(r.layouts, rank, dA.get(), dB.get());
+    if (distributed && c.copy) peers = std::make_unique<PeerBlocks>(r.layouts, rank, dA.get(), ctx.B_loc, b_transposed);
     if (measure_panel) {
-        panel = choose_copy_panel(ctx, *peers, s);
+        panel = choose_copy_panel(ctx, *peers, s, c.owned_first);
         panels = summa_panels(s, r.grid, panel);
         ctx.panels = panels;
     }
+    if (distributed && c.copy && c.owned_first) ctx.panels = panels = owned_first(ctx, panels);
     StepTimer timer(panels.size());
     if (distributed) ctx.timer = &timer;
     Measured m;
@@ -306,6 +327,7 @@ int gemm_command(const std::vector<std::string>& args) {
             .add("tile", c.g.algo == "cublasxt" ? "cublasxt" : tile_name(c.tile));
         m.fields.add("overlap", c.overlap ? "on" : "off").add("always_broadcast", c.always_broadcast ? 1 : 0);
         m.fields.add("transport", c.distributed() ? (c.copy ? "copy" : "nccl") : "-");
+        m.fields.add("step_order", c.distributed() && c.copy && c.owned_first ? "owned" : "k");
         m.fields.add("panel", static_cast<long long>(panel));
         m.fields.add("panel_from", c.g.panel > 0 ? "--panel" : c.copy && c.distributed() ? "measured" : "model");
         m.fields.add("device", device).add("gpus", g_devices).add("nccl", nccl_version());
