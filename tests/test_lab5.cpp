@@ -2,16 +2,16 @@
 // (scalar always, AVX2+FMA and AVX-512 where present: the test log says which
 // ran), on 1, 2 and 3 threads, with block sizes that split every loop of the
 // BLIS nest into uneven pieces; the dispatch (a SIMD level the CPU lacks is a
-// usage error), the given block sizes, and OpenBLAS's threading. Every stage
+// usage error), the given block sizes and thread count, and OpenBLAS's threading. Every stage
 // is run through the registry, on the version under test (MML_IMPL). The
-// reference's internals (its kernel sets, the AVX-512 tile geometry, its
-// block-size rules, mmlab blis-levels) are tested in the instructors'
+// reference's internals (its kernel sets, the AVX-512 tile geometry,
+// mmlab blis-levels) are tested in the instructors'
 // tests/reference/test_lab5.cpp.
 #include <thread>
 
 #include "cpu/machine.h"
 #include "harness/cli.h"
-#include "labs/common/block_sizes.h"
+#include "labs/common/blis_loops.h"
 #include "peers/blis.h"
 #include "peers/openblas.h"
 #include "tests/run_mmlab.h"
@@ -21,6 +21,7 @@
 using namespace mml;
 using mml::testing::check_stage;
 using mml::testing::check_stage_on;
+using namespace common::lab5;  // the given block sizes and thread count
 
 namespace {
 
@@ -151,28 +152,91 @@ TEST_SUITE("lab5") {
                             UsageError);
     }
 
-    TEST_CASE("block sizes: derived from the caches, whole micro-panels") {
-        // The given block sizes (labs/common/block_sizes.h), for the starter's
-        // 6 x 16 tile and the reference's other tiles.
-        using common::lab5::BlockSizes;
-        using common::lab5::default_block_sizes;
-        for (const auto& [MR, NR] : {std::pair<int, int>{6, 16}, {4, 4}, {12, 32}}) {
+    TEST_CASE("block sizes: requests rounded to whole micro-panels, zeros to this machine's defaults") {
+        // The given block sizes (labs/common/block_sizes.h), for the 6 x 16
+        // tile of the AVX2 and scalar kernels and the AVX-512 one.
+        for (const auto& [MR, NR] : {std::pair<int, int>{6, 16}, {12, 32}}) {
             CAPTURE(MR);
-            CAPTURE(NR);
-            const BlockSizes d = default_block_sizes(MR, NR, {32 * 1024, 512 * 1024, 32 * 1024 * 1024});
-            // KC x NR floats = 3/4 of L1 (at most 1024); MC x KC = half of L2; KC x NC = a quarter of L3, <= 4096.
-            CHECK(d.KC == std::min<std::int64_t>(1024, 32 * 1024 * 3 / 4 / (NR * 4)));
-            CHECK(d.MC % MR == 0);
-            CHECK(d.MC * d.KC * 4 <= 512 * 1024 / 2);
-            CHECK(d.MC * d.KC * 4 > 512 * 1024 / 2 - MR * d.KC * 4);
-            CHECK(d.NC % NR == 0);
-            CHECK(d.NC <= 4096);
-            // This machine's caches: whole micro-panels too.
-            const BlockSizes here = default_block_sizes(MR, NR);
+            const BlockSizes r = resolve_block_sizes({7, 5, 17}, MR, NR);
+            CHECK(r.MC % MR == 0);
+            CHECK(r.MC >= 7);
+            CHECK(r.KC == 5);
+            CHECK(r.NC % NR == 0);
+            CHECK(r.NC >= 17);
+            const BlockSizes dflt = resolve_block_sizes({}, MR, NR);
+            const BlockSizes here = cache_block_sizes(MR, NR, cache_sizes());
+            CHECK(dflt.KC == here.KC);
+            CHECK(dflt.MC == here.MC);
+            CHECK(dflt.NC == here.NC);
             CHECK(here.KC > 0);
             CHECK(here.MC % MR == 0);
             CHECK(here.NC % NR == 0);
         }
+    }
+
+    TEST_CASE("block sizes: the analytical rules, on the caches of the machines we run on") {
+        using common::lab5::CacheSizes;
+        constexpr std::int64_t KiB = 1024, MiB = 1024 * 1024;
+        // KC: the largest with ceil(MR*KC*4/way) + ceil(KC*NR*4/way) <= ways - 1.
+        // 48 KiB 12-way L1 (this Xeon, Zen 4/5), the AVX-512 tile 12 x 32: the
+        // B micro-panel fills 8 ways (KC = 256), the A sliver 3.
+        const BlockSizes xeon = cache_block_sizes(12, 32, CacheSizes{48 * KiB, 2 * MiB, 480 * MiB, 12});
+        CHECK(xeon.KC == 256);
+        CHECK(xeon.NC == 1024);  // 256 x 1024 floats = 1 MiB = half of L2
+        CHECK(xeon.MC == 4104);  // a quarter of a large L3: the cap, 4096 rows rounded up to whole slivers
+        // 32 KiB 8-way L1, 512 KiB L2, 32 MiB L3 (Zen 3), the AVX2 tile 6 x 16: 2 + 5 ways.
+        const BlockSizes zen3 = cache_block_sizes(6, 16, CacheSizes{32 * KiB, 512 * KiB, 32 * MiB, 8});
+        CHECK(zen3.KC == 320);
+        CHECK(zen3.NC == 192);   // 320 x 204 floats fill half of L2; whole micro-panels of 16
+        CHECK(zen3.MC == 4098);  // the cap again (a quarter of 32 MiB would allow 6552 rows)
+        // The rule itself, on every tile and a few caches: the A sliver and one
+        // B micro-panel fit in all ways but one; one more step of KC would not.
+        for (const auto& [MR, NR] : {std::pair<int, int>{6, 16}, {12, 32}, {4, 4}})
+            for (const CacheSizes c : {CacheSizes{32 * KiB, 1 * MiB, 16 * MiB, 8}, CacheSizes{48 * KiB, 1 * MiB, 32 * MiB, 12},
+                                       CacheSizes{64 * KiB, 512 * KiB, 8 * MiB, 4}}) {
+                CAPTURE(MR);
+                CAPTURE(NR);
+                CAPTURE(c.l1d);
+                const BlockSizes b = cache_block_sizes(MR, NR, c);
+                const std::int64_t way = c.l1d / c.l1d_ways;
+                auto ways = [&](std::int64_t bytes) { return (bytes + way - 1) / way; };
+                CHECK(ways(MR * b.KC * 4) + ways(b.KC * NR * 4) <= c.l1d_ways - 1);
+                CHECK(b.NC % NR == 0);
+                CHECK(b.KC * b.NC * 4 <= c.l2 / 2);
+                CHECK(b.MC % MR == 0);
+                CHECK((b.MC * b.KC * 4 <= c.l3 / 4 || b.MC == (4096 + MR - 1) / MR * MR));
+            }
+    }
+
+    TEST_CASE("block sizes of one product: K in equal steps of at most KC, MC at most M, NC at most N") {
+        for (const auto& [MR, NR] : {std::pair<int, int>{6, 16}, {12, 32}, {4, 4}}) {
+            // K = 2048, KC = 384: 6 steps of 342 (5 x 384 + 128 would leave a short last step).
+            CHECK(blocks_for_product({0, 384, 0}, MR, NR, 2048, 2048, 2048).KC == 342);
+            CHECK(blocks_for_product({0, 384, 0}, MR, NR, 2048, 2048, 768).KC == 384);
+            CHECK(blocks_for_product({0, 384, 0}, MR, NR, 2048, 2048, 385).KC == 193);
+            CHECK(blocks_for_product({0, 384, 0}, MR, NR, 2048, 2048, 1).KC == 1);
+            for (std::int64_t K : {1, 2, 5, 97, 1000, 4099}) {
+                const BlockSizes b = blocks_for_product({0, 64, 0}, MR, NR, 10, 10, K);
+                const std::int64_t steps = (K + 63) / 64;
+                CHECK(b.KC <= 64);
+                CHECK(b.KC * steps >= K);          // the steps cover K ...
+                CHECK(b.KC * (steps - 1) < K);     // ... and none of them is empty
+            }
+            const BlockSizes narrow = blocks_for_product({}, MR, NR, 3, 5, 100);
+            CHECK(narrow.NC == (5 + NR - 1) / NR * NR);  // N = 5: not a 1024-column block
+            CHECK(narrow.MC == (3 + MR - 1) / MR * MR);  // M = 3: not a 4096-row panel
+        }
+    }
+
+    TEST_CASE("threads_worth_starting: one thread for tiny products, never more than asked, never none") {
+        CHECK(threads_worth_starting(32, 32, 32, 2) == 1);  // 2^15 multiply-adds < 2 x 2^16
+        CHECK(threads_worth_starting(64, 64, 64, 2) == 2);  // 2^18
+        CHECK(threads_worth_starting(64, 64, 64, 8) == 4);
+        CHECK(threads_worth_starting(100, 100, 100, 2) == 2);
+        CHECK(threads_worth_starting(2048, 2048, 2048, 16) == 16);
+        CHECK(threads_worth_starting(2048, 2048, 2048, 1) == 1);
+        CHECK(threads_worth_starting(1, 1, 1, 4) == 1);
+        CHECK(threads_worth_starting(1, 1, 1, 0) == 1);
     }
 
     TEST_CASE("OpenBLAS: a threaded build, and the thread count we ask for is the one it uses") {

@@ -1,10 +1,10 @@
 // Given code (lab 5): you use it, you do not write it.
 //
 // The cache block sizes of the BLIS loops (Goto & van de Geijn; the BLIS
-// papers name them so):
-//   KC  the depth of one rank-KC update: a KC x NR micro-panel of B stays in L1
-//   MC  the rows of the packed MC x KC block of A, which stays in L2
-//   NC  the columns of the packed KC x NC panel of B, which stays in L3
+// papers name them so), for the loop order of blis_loops.h:
+//   KC  the depth of one rank-KC update: an MR x KC sliver of A stays in L1
+//   NC  the columns of the packed KC x NC block of B, which stays in L2
+//   MC  the rows of the packed MC x KC panel of A, which stays in L3
 // MR x NR is the register tile of the micro-kernel.
 #pragma once
 
@@ -24,18 +24,24 @@ struct CacheSizes {
 // Read at run time (sysconf); a typical size where the OS does not say.
 CacheSizes cache_sizes();
 
-// Block sizes from the cache sizes and the register tile MR x NR:
-//   KC: the B micro-panel (KC x NR floats) fills 3/4 of L1d; the rest is
-//       for the A micro-panel and the C tile, which stream through (the
-//       analytical model of Low et al., 2016, gives the B micro-panel all but
-//       about two of L1's ways). 384 for a 32 KiB L1d and NR = 16: on the Zen 3
-//       here level with or up to 1 % ahead of half of L1 (KC = 256): each
-//       micro-kernel call, with its C tile loads and stores, does 1.5x more
-//       FMAs, and C is read and written 1.5x less often;
-//   MC: the A block (MC x KC) fills half of L2, rounded down to MR rows;
-//   NC: the B panel (KC x NC) fills a quarter of L3 (shared by the cores),
-//       at most 4096 columns, rounded down to NR.
-BlockSizes default_block_sizes(int MR, int NR, const CacheSizes& caches = cache_sizes());
+// MC, KC, NC for an MR x NR tile from the cache sizes, by the analytical
+// rules written out in block_sizes.cpp (KC: the A sliver and a B
+// micro-panel in L1; NC: the B block in half of L2; MC: the A panel in a
+// quarter of L3).
+BlockSizes cache_block_sizes(int MR, int NR, const CacheSizes& caches);
+
+// Zeros in `requested` replaced by this machine's cache_block_sizes, MC
+// rounded up to a multiple of MR and NC to one of NR (the packing works in
+// whole micro-panels).
+BlockSizes resolve_block_sizes(BlockSizes requested, int MR, int NR);
+
+// The block sizes the loops use for one M x N x K product: those of
+// resolve_block_sizes, with MC capped at M and NC at N (rounded up to MR, NR)
+// and K cut into equal steps of at most KC: K = 2048 with KC = 384 gives 6
+// steps of 342, not 5 of 384 and a last one of 128 - a short step reads and
+// writes all of C for a third of the FMAs, and a micro-kernel call with a
+// short k loop spends a larger share of its time on its C tile.
+BlockSizes blocks_for_product(BlockSizes requested, int MR, int NR, std::int64_t M, std::int64_t N, std::int64_t K);
 
 // The number of micro-panels of n rows or columns, R each: ceil(n / R).
 inline std::int64_t panels(std::int64_t n, int R) { return (n + R - 1) / R; }

@@ -1,7 +1,7 @@
 // Given code (lab 5): you use it, you do not write it.
 //
 // Stage 2's loops around a register-tile kernel (lab5.tile), for any tile
-// MR x NR: the starter's tile_gemm.cpp runs them around your 6 x 16 AVX2
+// MR x NR: the starter's tile.cpp runs them around your 6 x 16 AVX2
 // kernel, the reference's around each of its kernel sets.
 #pragma once
 

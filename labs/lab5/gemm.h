@@ -20,33 +20,32 @@ namespace student::lab5 {
 //                                 row blocks of [0, rows), one per thread:
 //                                 min(threads, rows) threads, the calling thread
 //                                 doing the first block; waits for all (row_threads.h)
-//   default_block_sizes(MR, NR)   MC, KC, NC from this machine's cache sizes (block_sizes.h)
 //   panels(n, R)                  ceil(n / R): micro-panels of R rows or columns (block_sizes.h)
 using common::lab5::BlockSizes;
-using common::lab5::default_block_sizes;
 using common::lab5::for_row_blocks;
 using common::lab5::panels;
 using common::lab5::transpose;
 
 // Stage 1 (lab5.dot, threads = 1) and seed 003's combined row (lab5.combined):
-// transpose B, then one dot product per element of C. (dot_gemm.cpp, task 1b)
-void matmul_transposed_simd(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                            std::int64_t K, const KernelSet& kernels, int threads);
+// transpose B, then one dot product per element of C. (dot.cpp, task 1b)
+void matmul_dot(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                std::int64_t K, const KernelSet& kernels, int threads);
 
-// Stage 2 (lab5.tile): the register tile on unpacked A and B. (tile_gemm.cpp, given;
+// Stage 2 (lab5.tile): the register tile on unpacked A and B. (tile.cpp, given;
 // it calls your kernels.tile)
-void matmul_register_tile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                          std::int64_t K, const KernelSet& kernels);
+void matmul_tile(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                 std::int64_t K, const KernelSet& kernels);
 
 // Stage 4 (lab5.blis): packed, blocked, threaded. 0 = the default block size.
+// (blis.cpp, given: the loops of labs/common/blis_loops.h around your
+// micro-kernel and your packing)
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes blocks, int threads);
 
-// Packing (packing.cpp, task 4) and the two inner loops (blis_gemm.cpp, task 5).
-void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, float* out);
-void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64_t nc, std::int64_t first_panel,
+// Packing (packing.cpp, task 4): the layouts are there. MR and NR are the
+// kernel set's tile (6 x 16 for yours and the given scalar kernels).
+void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR, float* out);
+void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64_t nc, int NR, std::int64_t first_panel,
                    std::int64_t end_panel, float* out);
-void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
-                  const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate);
 
 }  // namespace student::lab5

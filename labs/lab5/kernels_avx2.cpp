@@ -24,7 +24,7 @@ namespace student::lab5 {
 // Task 1a: the dot product of seed 003, with FMA.
 float dot_avx2(const float* a, const float* b, std::int64_t K) {
     // TODO(lab5, task 1a): return sum_k a[k]*b[k] for k < K (the specification:
-    //   dot_scalar in kernels_scalar.cpp), for any K >= 0 and any alignment.
+    //   dot_scalar in labs/common/kernels_scalar.cpp), for any K >= 0 and any alignment.
     //   Goal: seed 003's SIMD dot product with FMA, fast enough that the loop
     //     runs at the FMA units' rate, not at the rate of one chain of dependent
     //     additions (lab 2, question 2).
@@ -32,7 +32,7 @@ float dot_avx2(const float* a, const float* b, std::int64_t K) {
     //     300, ...: every kind of remainder; error within gamma_K*|A||B|), then
     //     lab5.dot's row of the table. Stuck: handouts/lab5.md, hints 5.1.x.
     (void)a; (void)b; (void)K;
-    return 0.0f;
+    return 0;
 }
 
 // Task 2: the register tile, on A and B as they are (unpacked).
@@ -45,7 +45,7 @@ void tile_avx2(std::int64_t K, const float* A, std::int64_t lda, const float* B,
     //     per step, two vector loads of B and six broadcasts of A feed 12 FMAs,
     //     and C is touched only at the end.
     //   Judged: the tests, then lab5.tile's row of the table (the loops around
-    //     the tile, with the edges, are given in tile_gemm.cpp).
+    //     the tile, with the edges, are given in tile.cpp).
     //     Stuck: hints 5.2.x.
     (void)K; (void)A; (void)lda; (void)B; (void)ldb; (void)C; (void)ldc;
 }
@@ -56,7 +56,8 @@ void micro_avx2(std::int64_t kc, const float* a, const float* b, float* C, std::
     //   micro_scalar): at step p, the 16 values of row p of the B micro-panel
     //   are b[p*16 .. p*16+15] and the 6 values of A are a[p*6 .. p*6+5]. At
     //   the end, store the tile into C (row stride ldc), or add it to C when
-    //   accumulate. Judged: the tests, then lab5.blis (with tasks 4 and 5).
+    //   accumulate. Always a whole 6 x 16 tile: the given loops handle the
+    //   edges of C. Judged: the tests, then lab5.blis (with task 4).
     //   Stuck: hints 5.3.x.
     (void)kc; (void)a; (void)b; (void)C; (void)ldc; (void)accumulate;
 }

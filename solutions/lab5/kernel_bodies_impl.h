@@ -1,7 +1,9 @@
 // Lab 5 reference: the bodies of the three kernels, written once for any SIMD
-// width. Each kernels_<isa>.cpp includes this file (the SIMD ones after
-// switching the compiler to their ISA with #pragma GCC target), with a small
-// "vector traits" struct S that says what a vector is and what can be done with it:
+// width. The SIMD kernels get it through avx2_traits_impl.h and
+// avx512_traits_impl.h, which switch the compiler to their ISA with #pragma
+// GCC target around it and define a small "vector traits" struct S that says
+// what a vector is and what can be done with it (kernels_test_tiles.cpp: a
+// 1-float one, no pragma):
 //
 //   S::V              the vector type (float, __m256, __m512)
 //   S::W              its width in floats (1, 8, 16)
@@ -17,16 +19,15 @@
 //                            (AVX2 vmaskmovps, AVX-512 a k-mask), so the lanes
 //                            past n never touch memory (the edges of C)
 //
-// The traits struct must be in an anonymous namespace in its file: then
-// every instantiation below is private to that file and compiled only for that
-// file's ISA (two files could otherwise share one copy, compiled for the
-// wrong ISA).
+// The traits struct must be in an anonymous namespace: then every
+// instantiation below is private to the file that makes it and compiled only
+// for that file's ISA (two files could otherwise share one copy, compiled for
+// the wrong ISA).
 //
-// Why a header with bodies (the only one of the reference): the three
-// kernels_<level>.cpp files instantiate the same templates, each compiled for
-// its own ISA. It is part of those files, not an API: named *_impl.h so that
-// a student release leaves it out, and included by nothing outside
-// solutions/lab5/kernels_*.cpp.
+// Why a header with bodies: the kernel files instantiate the same templates,
+// each compiled for its own ISA. It is part of those files, not an API: named
+// *_impl.h so that a student release leaves it out, and included by nothing
+// outside solutions/lab5/ (*_traits_impl.h, kernels_test_tiles.cpp).
 #pragma once
 
 #include <cstdint>
@@ -93,7 +94,7 @@ void tile(std::int64_t K, const float* A, std::int64_t lda, const float* B, std:
 // step p are a[p*MR .. p*MR+MR) and the NR values of B are b[p*NR .. p*NR+NR),
 // so both are read strictly sequentially with no address arithmetic beyond
 // two pointer increments: a from L1 (the A sliver is reused by every call of
-// loop 1), b streaming from L2 (blis_gemm.cpp says why).
+// loop 1), b streaming from L2 (labs/common/blis_loops.cpp says why).
 //
 // Only `rows` x `cols` of the tile are in C (the edges of C): the k loop
 // always computes the full tile - packing padded the missing rows and

@@ -1,68 +1,48 @@
-// Lab 5 reference: the innermost loops of every stage, one set per SIMD level
-// (see labs/lab5/kernels.h for the starter's).
+// Lab 5 reference: the innermost kernels (see labs/lab5/kernels.h: the same
+// declarations, and a few more for the tests).
 //
-// The three kernels below are the only code in lab 5 that depends on the SIMD
+// The three kernels are the only code in lab 5 that depends on the SIMD
 // width. Everything around them (transposing, the tile loops, packing, the
 // five BLIS loops, threads) is written once and gets the kernels from a
-// KernelSet, chosen at run time. Each level's set is compiled in its own file
-// (kernels_scalar.cpp, kernels_avx2.cpp, kernels_avx512.cpp) from the same
-// template bodies (kernel_bodies_impl.h), so they differ only in the vector
-// type and its handful of operations.
-//
-// The binary is built for plain x86-64 and may run on a CPU with AVX2+FMA,
-// with AVX-512, or with neither. So the choice is made at run time with cpuid
-// (cpu/machine.h: the project's one table of SIMD levels), never at compile
-// time with -march=native: each level's code sits in its own file compiled
-// for that level alone, and is only called after the check says the CPU has it.
+// KernelSet (labs/common/kernel_sets.h), chosen at run time. Each level's
+// kernels are compiled in their own file (labs/common/kernels_scalar.cpp,
+// kernels_avx2.cpp, kernels_avx512.cpp); the SIMD ones from the same template
+// bodies (kernel_bodies_impl.h), so they differ only in the vector type and
+// its handful of operations.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
-#include "cpu/machine.h"
+#include "labs/common/kernel_sets.h"
 
 namespace reference::lab5 {
 
-struct KernelSet {
-    const char* name;       // e.g. "AVX2+FMA 6x16"
-    mml::SimdLevel simd;    // the instructions it needs (checked before any call)
-    int MR, NR;             // the register tile: MR rows x NR columns of C
+constexpr int MR = 6, NR = 16;  // the AVX2 tile (the AVX-512 one: 12 x 32, kernels_avx512.cpp)
 
-    // Stage 1: returns sum_k a[k] * b[k] (two contiguous rows of length K).
-    float (*dot)(const float* a, const float* b, std::int64_t K);
+using common::lab5::KernelSet;
 
-    // Stage 2: the MR x NR tile of C at C (row stride ldc) is overwritten with
-    // (MR rows of A at A, row stride lda) * (NR columns of B at B, row stride ldb),
-    // all K terms. Reads A and B where they are, unpacked.
-    void (*tile)(std::int64_t K, const float* A, std::int64_t lda, const float* B, std::int64_t ldb,
-                 float* C, std::int64_t ldc);
-
-    // Stage 4, the micro-kernel: the MR x NR tile of C (row stride ldc) is
-    // overwritten (accumulate = false) or increased (accumulate = true) by
-    // a * b, where a is a packed micro-panel of A (kc steps of MR floats: column
-    // p of the MR rows at a[p*MR]) and b one of B (kc steps of NR floats: row p
-    // of the NR columns at b[p*NR]). Only the first `rows` <= MR rows and
-    // `cols` <= NR columns of the tile are in C (the edges of C; packing padded
-    // the rest of a and b with zeros); the others are never read or written.
-    void (*micro)(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
-                  bool accumulate, int rows, int cols);
-    // The same on the left half of the tile: cols <= NR/2, b still a packed
-    // micro-panel of NR columns (for the last columns of C: half the FMAs).
-    void (*micro_half)(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
-                       bool accumulate, int rows, int cols);
-};
-
-// The kernels for one SIMD level; throws std::invalid_argument if the CPU lacks it.
+// The kernel set for --param simd; throws std::invalid_argument if the CPU lacks `simd`.
 const KernelSet& kernels_for(mml::SimdLevel simd);
+
+__attribute__((target("avx2,fma"))) float dot_avx2(const float* a, const float* b, std::int64_t K);
+__attribute__((target("avx2,fma"))) void tile_avx2(std::int64_t K, const float* A, std::int64_t lda,
+                                                   const float* B, std::int64_t ldb, float* C, std::int64_t ldc);
+__attribute__((target("avx2,fma"))) void micro_avx2(std::int64_t kc, const float* a, const float* b, float* C,
+                                                    std::int64_t ldc, bool accumulate);
+
+// The AVX-512 kernel set (kernels_avx512.cpp, the starter's extension).
+const KernelSet* avx512_kernels();
 
 // Kernel sets with the AVX-512 tile geometry (MR x NR = 12 x 32) that run
 // without AVX-512, so that the tests can check that geometry and the template
-// bodies on any machine: the scalar body at 12 x 32, and the AVX2 body with a
-// 16-float vector made of two 8-float AVX2 registers (AVX2 CPUs only).
+// bodies on any machine: the scalar body at 12 x 32 (kernels_test_tiles.cpp),
+// and the AVX2 body with a 16-float vector made of two 8-float AVX2 registers
+// (kernels_avx2.cpp; AVX2 CPUs only).
 const KernelSet& scalar_kernels_with_avx512_tile();
 const KernelSet& avx2_kernels_emulating_avx512();  // throws without AVX2+FMA
 
-// Every kernel set this CPU can run, the test-only ones included.
+// Every kernel set this CPU can run, the test-only ones included (kernels_test_tiles.cpp).
 std::vector<const KernelSet*> runnable_kernel_sets();
 
 }  // namespace reference::lab5

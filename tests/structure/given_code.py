@@ -214,18 +214,7 @@ def first_difference(given, answer):
 # (issue 25: bring each in line, then take it off this list). Each stays
 # checked the other way round: the test fails when one of them comes to agree,
 # so that the list only shrinks.
-NOT_YET = {
-    # lab 5: the answer is another program on purpose. Its loops serve every kernel set
-    # (scalar, AVX2 6x16, AVX-512 12x32, chosen at run time; micro-kernels that handle the
-    # edges), so that the reference lab 5's targets compare with is the best this CPU runs;
-    # the starter is the fixed AVX2 6x16 version the tasks teach (its micro-kernel has no
-    # edges, one tile size). In line means students write the generic version or
-    # the reference loses AVX-512 (lab 5's reference numbers change): a decision for the
-    # course, not a refactor. Stage 1's loop (dot_gemm.cpp) is the same in both, and
-    # stage 2's loops are given once (labs/common/tile_loops.h).
-    "lab5/blis_gemm.cpp", "lab5/gemm.h", "lab5/kernels.cpp", "lab5/kernels.h",
-    "lab5/kernels_avx2.cpp", "lab5/kernels_scalar.cpp", "lab5/packing.cpp",
-}
+NOT_YET = set()
 
 
 def pairs():

@@ -40,6 +40,7 @@
 #include "harness/report.h"
 #include "harness/stages/lab5/simd_param.h"
 #include "peers/openblas.h"
+#include "labs/common/blis_loops.h"
 #include "solutions/lab5/gemm.h"
 
 namespace mml {
@@ -111,7 +112,7 @@ int run_levels(const std::vector<std::string>& args) {
     check_fits_in_memory({n, n, n}, Device::Cpu);
 
     const ref::KernelSet& k = ref::kernels_for(simd);
-    const ref::BlockSizes bs = ref::blocks_for_product(requested, k, n, n, n);
+    const ref::BlockSizes bs = common::lab5::blocks_for_product(requested, k.MR, k.NR, n, n, n);
     const std::int64_t MR = k.MR, NR = k.NR, KC = bs.KC;
     const std::int64_t MC = bs.MC, NC = bs.NC;  // at most n (rounded up to MR, NR)
     const std::int64_t mc = std::min(MC, n), nc = std::min(NC, n);
@@ -139,19 +140,19 @@ int run_levels(const std::vector<std::string>& args) {
     const double product_flops = 2.0 * double(n) * double(n) * double(n);
     std::vector<Level> levels;
     levels.push_back({"micro-kernel", "A sliver, B micro-panel, C tile in L1", 2.0 * MR * NR * KC,
-                      [&] { k.micro(KC, a_panel.data(), b_block.data(), tile.data(), NR, true, k.MR, k.NR); }, {}});
+                      [&] { k.micro(KC, a_panel.data(), b_block.data(), tile.data(), NR, true); }, {}});
     levels.push_back({"macro-kernel", "A panel, B block in L2, C block cached", 2.0 * mc * nc * KC,
-                      [&] { ref::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(), c_block.data(), nc, true); },
+                      [&] { common::lab5::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(), c_block.data(), nc, true); },
                       {}});
     levels.push_back({"macro-kernel, C cold", "as above, C blocks of an n x n C", 2.0 * mc * nc * KC,
                       [&] {
                           const std::int64_t i = next_block / col_blocks, j = next_block % col_blocks;
                           next_block = (next_block + 1) % (row_blocks * col_blocks);
-                          ref::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(),
-                                            c_cold.data() + i * mc * c_cold.cols() + j * nc, c_cold.cols(), true);
+                          common::lab5::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(),
+                                                    c_cold.data() + i * mc * c_cold.cols() + j * nc, c_cold.cols(), true);
                       },
                       {}});
-    // Packing as the product does it (blis_gemm.cpp): every MC x KC panel of
+    // Packing as the product does it (labs/common/blis_loops.cpp): every MC x KC panel of
     // A once per (ic, pc), every KC x NC block of B once per (ic, pc, jc).
     levels.push_back({"packing A", "all MC x KC panels of one product", 0,
                       [&] {

@@ -15,6 +15,7 @@
 #include "harness/stage.h"
 #include "harness/stages/lab5/simd_param.h"
 #include "harness/targets.h"
+#include "labs/common/blis_loops.h"
 #include "labs/lab5/gemm.h"
 #include "peers/blis.h"
 #include "peers/openblas.h"
@@ -57,12 +58,10 @@ using namespace mml;
 namespace st = student::lab5;
 using lab5::requested_simd;
 
-// The student writes AVX2 kernels (and may add AVX-512 as an extension of the
-// handout); scalar ones are given.
-const st::KernelSet& student_kernels(const StageParams& p) {
-    if (requested_simd(p) == SimdLevel::Scalar) return st::scalar_kernels();
-    return st::kernels_for_this_cpu();
-}
+// The student writes AVX2 kernels (and may add AVX-512 as the handout's
+// extension); scalar ones are given. The given kernels.cpp picks the widest
+// set the student's build has for --param simd.
+const st::KernelSet& student_kernels(const StageParams& p) { return st::kernels_for(requested_simd(p)); }
 
 // Every lab 5 stage but OpenBLAS reads --param simd; lab5.blis also mc, kc, nc.
 // Bad values are refused before anything runs.
@@ -135,17 +134,18 @@ Registrar lab5_stages([](Registry& reg) {
     // The references: references.cpp.
     reg.add(with_simd_param(make_stage(5, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
+            st::matmul_dot(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
         }, {})));
 
     reg.add(with_simd_param(make_stage(5, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            st::matmul_register_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
+            st::matmul_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
         }, {})));
 
     Stage blis = make_stage(5, "blis", "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            st::matmul_blis(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), lab5::requested_blocks(p), p.threads);
+            st::matmul_blis(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), lab5::requested_blocks(p),
+                            common::lab5::threads_worth_starting(sh.M, sh.N, sh.K, p.threads));
         }, {});
     blis.threaded = true;
     blis.param_names = {"simd", "mc", "kc", "nc"};
@@ -157,7 +157,7 @@ Registrar lab5_stages([](Registry& reg) {
 
     Stage combined = make_stage(5, "combined", "seed 003's best row: transposed B + SIMD dot products + threads over row blocks",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
-            st::matmul_transposed_simd(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
+            st::matmul_dot(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
         }, {});
     combined.threaded = true;
     combined = with_simd_param(std::move(combined));

@@ -1,5 +1,5 @@
 // Lab 5 reference, stage 1 (lab5.dot) and seed 003's combined row
-// (lab5.combined): the answer to labs/lab5/dot_gemm.cpp.
+// (lab5.combined): the answer to labs/lab5/dot.cpp.
 //
 // What changed from lab 2's transposed product: the inner loop is now the
 // SIMD dot product (kernels.h: dot), 8 floats per FMA on AVX2 and 16 on
@@ -36,8 +36,8 @@ void dot_rows(void* ctx, std::int64_t i0, std::int64_t i1) {
 
 }  // namespace
 
-void matmul_transposed_simd(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                            std::int64_t K, const KernelSet& kernels, int threads) {
+void matmul_dot(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                std::int64_t K, const KernelSet& kernels, int threads) {
     std::vector<float> T(static_cast<std::size_t>(N * K));
     transpose(B, T.data(), K, N);
     DotJob job{A, T.data(), C, N, K, &kernels};

@@ -1,5 +1,5 @@
-// Lab 5 reference, stage 4 (lab5.blis): the answer to labs/lab5/blis_gemm.cpp
-// (task 5), the five loops around the micro-kernel, for any register tile.
+// Given code (lab 5): stage 4's loops (blis_loops.h), the five loops around
+// the micro-kernel, for any register tile.
 //
 // What changed from stage 2: the same register tile, but now fed from packed
 // copies that fit the caches, so the micro-kernel reads everything from L1
@@ -13,10 +13,10 @@
 // sequential, cache-resident, zero-padded operands for every FMA.
 //
 // The order. These are BLIS's five loops with the parts of A and B
-// exchanged. The starter runs BLIS's own
-// order: jc, pc (pack a B panel, L3), ic (pack an A block, L2), jr (a B
-// micro-panel in L1), ir (A micro-panels streaming from L2), so successive
-// micro-kernel calls walk DOWN a column of C tiles. Here the A sliver sits
+// exchanged. BLIS's own order is jc, pc (pack a B panel, L3), ic (pack an
+// A block, L2), jr (a B micro-panel in L1), ir (A micro-panels streaming
+// from L2), so successive micro-kernel calls walk DOWN a column of C
+// tiles. Here the A sliver sits
 // in L1 and the B micro-panels stream past it from L2, so successive calls
 // walk ALONG the rows of C: the same MR rows, the next NR columns. (BLIS
 // itself ends up in this order when its micro-kernel prefers to access C
@@ -64,17 +64,17 @@
 // its rows into A panels of equal size, at most MC: 1100 columns with
 // NC = 1024 become 576 + 524 (whole micro-panels), not 1024 + 76 (a block
 // of 76 columns would stream the whole A panel through L1 for little work).
+#include "labs/common/blis_loops.h"
+
 #include <omp.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "cpu/matrix.h"
-#include "labs/common/block_sizes.h"
-#include "solutions/lab5/gemm.h"
 
-namespace reference::lab5 {
-
-using common::lab5::panels;
+namespace common::lab5 {
 
 namespace {
 std::int64_t round_up(std::int64_t x, std::int64_t m) { return (x + m - 1) / m * m; }
@@ -125,7 +125,7 @@ ThreadGrid thread_grid(int threads, std::int64_t m_panels, std::int64_t n_panels
 }  // namespace
 
 // --------------------------------------------------------------------------
-// Loops 2 and 1 (task 5a).
+// Loops 2 and 1.
 //
 // Loop 2 (ir) walks the slivers of the packed A panel (MR rows each), loop 1
 // (jr) the micro-panels of the packed B block (NR columns each). The A sliver
@@ -143,16 +143,34 @@ ThreadGrid thread_grid(int threads, std::int64_t m_panels, std::int64_t n_panels
 // 1 thread, interleaved with and without: +2-3 % at n = 2048 and 4096.
 //
 // Edge tiles (the last rows or columns when mc or nc is not a multiple of MR
-// or NR) go to the micro-kernel like full ones, with the number of rows and
-// columns that are in C: it computes the full tile (packing padded A and B
-// with zeros) and writes only those, with masked stores. When at most half
-// of the last B micro-panel's columns are in C, the half-width micro-kernel
-// does it with half the FMAs (at N = 1000 with NR = 32, 2.4 % of all FMAs
-// would otherwise be spent on columns that do not exist).
+// or NR): packing padded A and B with zeros, so the micro-kernel can compute
+// a whole tile there too, of which only `rows` x `cols` are in C. A kernel
+// set with an edge micro-kernel (micro_edge) computes it in place and writes
+// only those, with masked stores; otherwise the whole tile goes into a small
+// buffer (poisoned first: a tile the kernel never writes stays "never
+// written") and that part is copied. When at most half of the last B
+// micro-panel's columns are in C, a half-width micro-kernel (micro_half), if
+// the set has one, does it with half the FMAs (at N = 1000 with NR = 32,
+// 2.4 % of all FMAs would otherwise be spent on columns that do not exist).
 
 namespace {
 
-constexpr std::int64_t kLine = 16;  // floats per 64-byte cache line
+constexpr std::int64_t kLine = 16;       // floats per 64-byte cache line
+constexpr int kMostTileFloats = 16 * 64;  // the largest MR x NR the edge buffer holds
+
+// The edge tile at C: `rows` x `cols` of the MR x NR tile (see above).
+void edge_tile(const KernelSet& kernels, int rows, int cols, std::int64_t kc, const float* a, const float* b, float* C,
+               std::int64_t ldc, bool accumulate) {
+    if (kernels.micro_half && cols <= kernels.NR / 2)
+        return kernels.micro_half(kc, a, b, C, ldc, accumulate, rows, cols);
+    if (kernels.micro_edge) return kernels.micro_edge(kc, a, b, C, ldc, accumulate, rows, cols);
+    alignas(64) float tile[kMostTileFloats];
+    const int NR = kernels.NR;
+    std::fill(tile, tile + kernels.MR * NR, mml::poison_value());
+    kernels.micro(kc, a, b, tile, NR, false);
+    for (int r = 0; r < rows; ++r)
+        for (int j = 0; j < cols; ++j) C[r * ldc + j] = accumulate ? C[r * ldc + j] + tile[r * NR + j] : tile[r * NR + j];
+}
 
 // Loop 1 (jr) for one sliver of A: the micro-panels of the packed B block
 // (NR columns each) stream past the sliver, and the C tile moves along its
@@ -167,8 +185,10 @@ void loop1(const KernelSet& kernels, int rows, std::int64_t nc, std::int64_t kc,
         for (std::int64_t l = 0; l < lines_per_call && line < next_lines; ++l, ++line)
             __builtin_prefetch(next + line * kLine, 0, 2);  // 2: into L2, not L1
         const int cols = int(std::min(NR, nc - jr));
-        (cols > NR / 2 ? kernels.micro : kernels.micro_half)(kc, a, b_packed + jr * kc, C + jr, ldc, accumulate, rows,
-                                                             cols);
+        if (rows == kernels.MR && cols == NR)
+            kernels.micro(kc, a, b_packed + jr * kc, C + jr, ldc, accumulate);
+        else
+            edge_tile(kernels, rows, cols, kc, a, b_packed + jr * kc, C + jr, ldc, accumulate);
     }
 }
 
@@ -185,7 +205,7 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
     }
 }
 
-// Loops 2 and 1 when loop 3 runs once (see matmul_blis): each sliver of the
+// Loops 2 and 1 when loop 3 runs once (see blis_loops): each sliver of the
 // mc x kc block of A at A (row stride lda) is packed into `sliver` (MR x kc
 // floats) just before loop 1 uses it, and loop 1 then reads it from L1.
 // No software prefetch here: fetching the next sliver's MR rows of A into
@@ -193,19 +213,19 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
 // slower (handouts/data/lab5-blis-xeon.txt) - at N = 32 loop 1 is one call,
 // and its 200 prefetches come all at once. The hardware prefetcher follows
 // the MR rows being packed.
-void macro_kernel_packing_a(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
-                            const float* A, std::int64_t lda, float* sliver, const float* b_packed, float* C,
-                            std::int64_t ldc, bool accumulate) {
+void macro_kernel_packing_a(const KernelSet& kernels, const Packing& packing, std::int64_t mc, std::int64_t nc,
+                            std::int64_t kc, const float* A, std::int64_t lda, float* sliver, const float* b_packed,
+                            float* C, std::int64_t ldc, bool accumulate) {
     const std::int64_t MR = kernels.MR;
     for (std::int64_t ir = 0; ir < mc; ir += MR) {  // loop 2
         const std::int64_t rows = std::min(MR, mc - ir);
-        pack_a(A + ir * lda, lda, rows, kc, int(MR), sliver);
+        packing.pack_a(A + ir * lda, lda, rows, kc, int(MR), sliver);
         loop1(kernels, int(rows), nc, kc, sliver, b_packed, C + ir * ldc, ldc, accumulate, nullptr, 0);
     }
 }
 
 // --------------------------------------------------------------------------
-// Loops 5, 4 and 3 (task 5b), on a grid of threads (see the top of the file).
+// Loops 5, 4 and 3, on a grid of threads (see the top of the file).
 
 // A thread gets at least 2^16 multiply-adds: the measured crossover (on the
 // 2-core Xeon 2 threads were slower at 32^3, level at 48^3, faster from 64^3
@@ -220,10 +240,13 @@ int threads_worth_starting(std::int64_t M, std::int64_t N, std::int64_t K, int t
     return int(std::min<std::int64_t>(std::max(1, threads), worth));
 }
 
-void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
-                 const KernelSet& kernels, BlockSizes requested, int threads) {
-    const BlockSizes bs = blocks_for_product(requested, kernels, M, N, K);
+void blis_loops(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
+                const KernelSet& kernels, Packing packing, BlockSizes requested, int threads) {
     const int MR = kernels.MR, NR = kernels.NR;
+    if (MR * NR > kMostTileFloats)
+        throw std::invalid_argument(std::string(kernels.name) + ": an MR x NR tile of at most " +
+                                    std::to_string(kMostTileFloats) + " floats, please (blis_loops.cpp)");
+    const BlockSizes bs = blocks_for_product(requested, MR, NR, M, N, K);
     const std::int64_t KC = bs.KC, MC = bs.MC, NC = bs.NC;
     const std::int64_t m_panels = panels(M, MR), n_panels = panels(N, NR);
     const int nthreads = thread_grid(std::max(1, threads), m_panels, n_panels, MR, NR).size();
@@ -264,16 +287,16 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
                     const std::int64_t kc = std::min(KC, K - pc);
                     // The first pc step writes C (it holds garbage until then), later ones add.
                     if (n_end - n_begin <= nc_equal) {  // loop 3 runs once: slivers of A packed on the fly
-                        pack_b_panels(B + pc * N + n_begin, N, kc, n_end - n_begin, NR, 0,
-                                      panels(n_end - n_begin, NR), b_block);
-                        macro_kernel_packing_a(kernels, mc, n_end - n_begin, kc, A + ic * K + pc, K, a_panel, b_block,
+                        packing.pack_b_panels(B + pc * N + n_begin, N, kc, n_end - n_begin, NR, 0,
+                                              panels(n_end - n_begin, NR), b_block);
+                        macro_kernel_packing_a(kernels, packing, mc, n_end - n_begin, kc, A + ic * K + pc, K, a_panel, b_block,
                                                C + ic * N + n_begin, N, pc > 0);
                         continue;
                     }
-                    pack_a(A + ic * K + pc, K, mc, kc, MR, a_panel);
+                    packing.pack_a(A + ic * K + pc, K, mc, kc, MR, a_panel);
                     for (std::int64_t jc = n_begin; jc < n_end; jc += nc_equal) {  // loop 3
                         const std::int64_t nc = std::min(nc_equal, n_end - jc);
-                        pack_b_panels(B + pc * N + jc, N, kc, nc, NR, 0, panels(nc, NR), b_block);
+                        packing.pack_b_panels(B + pc * N + jc, N, kc, nc, NR, 0, panels(nc, NR), b_block);
                         macro_kernel(kernels, mc, nc, kc, a_panel, b_block, C + ic * N + jc, N, pc > 0);
                     }
                 }
@@ -282,4 +305,4 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
     }
 }
 
-}  // namespace reference::lab5
+}  // namespace common::lab5

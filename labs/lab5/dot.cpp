@@ -31,8 +31,8 @@ void dot_rows(void* ctx, std::int64_t i0, std::int64_t i1) {
 }
 }  // namespace
 
-void matmul_transposed_simd(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
-                            std::int64_t K, const KernelSet& kernels, int threads) {
+void matmul_dot(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                std::int64_t K, const KernelSet& kernels, int threads) {
     std::vector<float> T(static_cast<std::size_t>(N * K));
     transpose(B, T.data(), K, N);
     DotJob job{A, T.data(), C, N, K, &kernels};
