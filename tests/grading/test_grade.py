@@ -168,8 +168,12 @@ def main():
         check(score("hang") == (5, 6) and status_of("hang", "lab1.jki") == "TIMEOUT",
               "an endless loop: that test times out, the other five pass", f"{score('hang')} {results('hang')['tests']}")
         hang_out = next(t["output"] for t in results("hang")["tests"] if t["name"].startswith("lab1.jki"))
-        check("did not finish in 30 s" in hang_out and "30 s (auto: 20x the reference's time" in so,
-              "the automatic time limit: 30 s for lab 1's tests (the floor), and the run says so", hang_out)
+        # The automatic limit is 20x the reference's time here, 30-120 s: 30 s (the floor) on a quiet
+        # machine, more when the load slows the reference's run (the floor itself: test_calibration.py).
+        limit = re.search(r"time limit per test case (\d+) s \(auto: 20x the reference's time", so)
+        check(limit is not None and 30 <= int(limit.group(1)) <= 120
+              and f"did not finish in {limit.group(1)} s" in hang_out,
+              "the automatic time limit (30 s, the floor, on a quiet machine) is the one the run states", hang_out)
         check(score("noisy") == (4, 6) and status_of("noisy", "lab1.kij") in ("CRASHED", "TIMEOUT")
               and status_of("noisy", "lab1.kji") in ("CRASHED", "TIMEOUT"),
               "endless output and a 10 GB file are cut off: those two tests 0, the other four pass",
