@@ -168,12 +168,15 @@ def main():
         check(score("hang") == (5, 6) and status_of("hang", "lab1.jki") == "TIMEOUT",
               "an endless loop: that test times out, the other five pass", f"{score('hang')} {results('hang')['tests']}")
         hang_out = next(t["output"] for t in results("hang")["tests"] if t["name"].startswith("lab1.jki"))
-        # The automatic limit is 20x the reference's time here, 30-120 s: 30 s (the floor) on a quiet
-        # machine, more when the load slows the reference's run (the floor itself: test_calibration.py).
-        limit = re.search(r"time limit per test case (\d+) s \(auto: 20x the reference's time", so)
-        check(limit is not None and 30 <= int(limit.group(1)) <= 120
-              and f"did not finish in {limit.group(1)} s" in hang_out,
-              "the automatic time limit (30 s, the floor, on a quiet machine) is the one the run states", hang_out)
+        # Each test case's automatic limit is 20x the reference's time here, 30-120 s: 30 s (the floor)
+        # on a quiet machine; under load the reference's runs slow down and the run states a span,
+        # e.g. "30-37 s" (the floor itself: test_calibration.py).
+        stated = re.search(r"time limit per test case (\d+)(?:-(\d+))? s \(auto: 20x the reference's time", so)
+        hung = re.search(r"did not finish in (\d+) s", hang_out)
+        lo, hi = (int(stated.group(1)), int(stated.group(2) or stated.group(1))) if stated else (0, -1)
+        check(stated is not None and hung is not None and 30 <= lo <= int(hung.group(1)) <= hi <= 120,
+              "the automatic time limit (30 s, the floor, on a quiet machine) is within the span the run states",
+              f"{stated and stated.group(0)} / {hang_out}")
         check(score("noisy") == (4, 6) and status_of("noisy", "lab1.kij") in ("CRASHED", "TIMEOUT")
               and status_of("noisy", "lab1.kji") in ("CRASHED", "TIMEOUT"),
               "endless output and a 10 GB file are cut off: those two tests 0, the other four pass",
