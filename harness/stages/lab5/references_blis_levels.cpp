@@ -152,7 +152,7 @@ int run_levels(const std::vector<std::string>& args) {
                                                     c_cold.data() + i * mc * c_cold.cols() + j * nc, c_cold.cols(), true);
                       },
                       {}});
-    // Packing as the product does it (solutions/lab5/blis.cpp): every MC x KC panel of
+    // Packing as the product does it (the reference's blis.cpp): every MC x KC panel of
     // A once per (ic, pc), every KC x NC block of B once per (ic, pc, jc).
     levels.push_back({"packing A", "all MC x KC panels of one product", 0,
                       [&] {
