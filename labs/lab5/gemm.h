@@ -37,10 +37,16 @@ void matmul_tile(const float* A, const float* B, float* C, std::int64_t M, std::
                  std::int64_t K, const KernelSet& kernels);
 
 // Stage 4 (lab5.blis): packed, blocked, threaded. 0 = the default block size.
-// (blis.cpp, given: the loops of labs/common/blis_loops.h around your
-// micro-kernel and your packing)
+// (blis.cpp: your loops, task 5, inside the given threads of
+// labs/common/blis_loops.h, around your micro-kernel and your packing)
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes blocks, int threads);
+
+// Loops 2 and 1 of stage 4 (blis.cpp, task 5a): C (mc x nc, row stride ldc)
+// = (accumulate = false) or += (true) the packed A panel (mc x kc) times the
+// packed B block (kc x nc). (Also timed alone by `mmlab blis-levels`.)
+void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
+                  const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate);
 
 // Packing (packing.cpp, task 4): the layouts are there. MR and NR are the
 // kernel set's tile (6 x 16 for yours and the given scalar kernels).

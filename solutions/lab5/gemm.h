@@ -1,9 +1,9 @@
 // Lab 5 reference: the stages (see labs/lab5/gemm.h for the contract; the same
 // declarations). The answers are in the files of the starter's names:
 // dot.cpp (stage 1 and the combined row), packing.cpp, kernels_avx2.cpp
-// and kernels_avx512.cpp; tile.cpp, blis.cpp and kernels.cpp are
-// the starter's given files, which run the given loops of labs/common/ around
-// every kernel set: any register tile MR x NR, any SIMD width.
+// kernels_avx512.cpp and blis.cpp (the five loops); tile.cpp and kernels.cpp
+// are the starter's given files, which run the given loops of labs/common/
+// around every kernel set: any register tile MR x NR, any SIMD width.
 #pragma once
 
 #include <cstdint>
@@ -36,6 +36,12 @@ void matmul_tile(const float* A, const float* B, float* C, std::int64_t M, std::
 // `threads` threads (OpenMP). Block sizes that are 0 take the defaults.
 void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K,
                  const KernelSet& kernels, BlockSizes blocks, int threads);
+
+// Loops 2 and 1 of stage 4 (blis.cpp): C (mc x nc, row stride ldc) = or +=
+// (accumulate) the packed A panel (mc x kc) times the packed B block
+// (kc x nc). (Also timed alone by `mmlab blis-levels`.)
+void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
+                  const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate);
 
 // Packing (packing.cpp): the copies that let the micro-kernel read A and B
 // strictly sequentially, kept apart from the arithmetic, so the micro-kernel

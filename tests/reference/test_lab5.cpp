@@ -109,7 +109,7 @@ TEST_SUITE("reference-lab5") {
 
     TEST_CASE("lab5.blis: slivers of A packed on the fly and panels packed first, on 1 to 6 threads, every kernel set") {
         // A thread whose columns fit one B block packs each sliver of A just
-        // before loop 1 uses it (labs/common/blis_loops.cpp); with more columns than NC it
+        // before loop 1 uses it (solutions/lab5/blis.cpp); with more columns than NC it
         // packs the whole A panel first. Both ways on odd shapes (primes,
         // tall, wide, K = 1) and on more threads than micro-panels. The
         // stage itself starts no more threads than threads_worth_starting

@@ -142,17 +142,17 @@ int run_levels(const std::vector<std::string>& args) {
     levels.push_back({"micro-kernel", "A sliver, B micro-panel, C tile in L1", 2.0 * MR * NR * KC,
                       [&] { k.micro(KC, a_panel.data(), b_block.data(), tile.data(), NR, true); }, {}});
     levels.push_back({"macro-kernel", "A panel, B block in L2, C block cached", 2.0 * mc * nc * KC,
-                      [&] { common::lab5::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(), c_block.data(), nc, true); },
+                      [&] { ref::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(), c_block.data(), nc, true); },
                       {}});
     levels.push_back({"macro-kernel, C cold", "as above, C blocks of an n x n C", 2.0 * mc * nc * KC,
                       [&] {
                           const std::int64_t i = next_block / col_blocks, j = next_block % col_blocks;
                           next_block = (next_block + 1) % (row_blocks * col_blocks);
-                          common::lab5::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(),
+                          ref::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(),
                                                     c_cold.data() + i * mc * c_cold.cols() + j * nc, c_cold.cols(), true);
                       },
                       {}});
-    // Packing as the product does it (labs/common/blis_loops.cpp): every MC x KC panel of
+    // Packing as the product does it (the reference's blis.cpp): every MC x KC panel of
     // A once per (ic, pc), every KC x NC block of B once per (ic, pc, jc).
     levels.push_back({"packing A", "all MC x KC panels of one product", 0,
                       [&] {
