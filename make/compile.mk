@@ -15,8 +15,12 @@
 FLAGS_TEXT := stages: $(CXX) $(STAGE_FLAGS)$(if $(REF_LIBS),; reference: prebuilt -O3); harness: -O2$(if $(filter 1,$(HAVE_CUDA)),; nvcc -O3 sm_$(CUDA_ARCH))
 STAGE_TEXT := stages: $(CXX) $(STAGE_FLAGS)
 TOOLCHAIN_TEXT := $(CXX); harness: -O2
-# (nvcc itself, not a launcher before it: NVCC="ccache nvcc" compiles nothing again)
-NVCC_TEXT := $(lastword $(NVCC)) $(NVCCFLAGS) $(NVCC_GENCODE)
+# (nvcc itself, not a launcher before it: NVCC="ccache nvcc" compiles nothing again;
+# nor the student tree's -Iprebuilt/include: the grader builds each student's
+# runner in a copy of the built tree without solutions/, which adds it, and the
+# stamp would recompile every .cu object of every student - 60 s and more on
+# 2 cores. An include path is no code-generation flag; the .d files follow headers.)
+NVCC_TEXT := $(lastword $(NVCC)) $(filter-out -I$(PREBUILT)/include,$(NVCCFLAGS)) $(NVCC_GENCODE)
 FLAGS_STAMP := $(BUILD)/flags.txt
 TOOLCHAIN_STAMP := $(BUILD)/toolchain.txt
 NVCC_STAMP := $(BUILD)/nvcc.txt

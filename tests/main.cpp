@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     // 136 skipped" for lab 1, read by a student as lab 1's tests left out). A
     // skip within the selection prints its reason first ([tests] ... below).
     // Only for the console: the grader lists a lab's cases from the XML
-    // reporter's skipped entries (tools/grading/testcases.py list_tests).
+    // reporter's skipped entries (the grader's list of test cases).
     const std::vector<std::string> reporters = filter_values(argc, argv, "reporters", "r");
     const bool console = reporters.empty() || (reporters.size() == 1 && reporters[0] == "console");
     if (console && (!filter_values(argc, argv, "test-suite", "ts").empty() ||

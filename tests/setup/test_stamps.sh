@@ -105,6 +105,22 @@ check_rebuild 0 "... and another nvcc leaves the .cpp objects as they are" "$cpp
 fresh_objects
 check_rebuild 0 "a launcher before the same nvcc (NVCC='ccache /other/nvcc') compiles nothing again" "$cu_obj" \
   NVCC="ccache /other/nvcc"
+# The grader builds each student's runner in a copy of the built tree without
+# solutions/ (tools/grading/build.py), where the Makefile adds
+# -Iprebuilt/include: nvcc's stamp took it in, and every student's build
+# compiled every .cu object again (CI: the hostile class's 60 s builds timed out).
+make -q --no-print-directory BUILD="$b" "$b/config.mk" > /dev/null 2>&1  # the stamps of the plain build again
+fresh_objects
+student=$work/student
+mkdir -p "$student"
+git ls-files -z | grep -zv '^solutions/' | xargs -0 cp -p --parents -t "$student" 2>/dev/null
+check_rebuild_in() {  # check_rebuild_in FOLDER WANT WHAT OBJECT [MAKE VARIABLES...]
+  local folder=$1; shift
+  (cd "$folder" && check_rebuild "$@"; exit $failures)
+  failures=$?
+}
+check_rebuild_in "$student" 0 "a copy without solutions/ (the grader's student tree) keeps the .cu objects" "$cu_obj"
+check_rebuild_in "$student" 0 "... and the .cpp objects" "$cpp_obj"
 
 if [ $failures -gt 0 ]; then echo "stamp tests: $failures failed"; exit 1; fi
 echo "stamp tests: all passed"
