@@ -50,9 +50,8 @@ std::string machine_busy() {
     return "";
 }
 
-TargetVerdict settle(TargetVerdict v) {
-    if (v.met || v.inconclusive || !v.speed) return v;
-    const std::string busy = machine_busy();
+TargetVerdict settle(TargetVerdict v, const std::string& busy) {
+    if (v.met || v.inconclusive || !v.speed || v.reference_met_here) return v;
     if (busy.empty()) return v;
     v.inconclusive = true;
     v.explanation += "; " + busy;

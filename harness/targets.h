@@ -23,9 +23,11 @@ std::optional<TargetVerdict> first_failure(const std::vector<Measurement>& rows,
 // Why the machine is too busy to judge speed ("" when it is not): its 1-minute
 // load average at least its cores + 1.
 std::string machine_busy();
-// A speed verdict that missed while the machine is busy becomes INCONCLUSIVE,
-// with the reason added; met, wrong or already inconclusive verdicts stay.
-TargetVerdict settle(TargetVerdict v);
+// A speed verdict that missed while the machine is busy (`busy`: machine_busy()'s
+// reason, "" when quiet) becomes INCONCLUSIVE, with the reason added; met, wrong
+// or already inconclusive verdicts stay, and so does a miss beside a reference
+// that met the target in the same run (TargetVerdict::reference_met_here).
+TargetVerdict settle(TargetVerdict v, const std::string& busy = machine_busy());
 // "TARGET MET", "INCONCLUSIVE" or "TARGET NOT MET".
 std::string verdict_word(const TargetVerdict& v);
 // What to do about an inconclusive verdict.

@@ -61,5 +61,18 @@ TEST_SUITE("targets") {
         CHECK_FALSE(slow.met);
         CHECK(slow.explanation == (slow.inconclusive ? slow.explanation : std::string("1.2x")));
         if (slow.inconclusive) CHECK(slow.explanation.find("load average") != std::string::npos);
+        // The same miss with the load named: INCONCLUSIVE, the reason added; quiet: NOT MET as it was.
+        const std::string busy = "the load average is 9.0 on 2 cores";
+        const mml::TargetVerdict loaded = mml::settle({false, "1.2x", false, true}, busy);
+        CHECK(loaded.inconclusive);
+        CHECK(loaded.explanation == "1.2x; " + busy);
+        CHECK_FALSE(mml::settle({false, "1.2x", false, true}, "").inconclusive);
+        // ... but not where the reference met the target in the same run: the machine could, the code did not.
+        mml::TargetVerdict beside_reference{false, "1.2x; the gap is in your code", false, true};
+        beside_reference.reference_met_here = true;
+        const mml::TargetVerdict kept = mml::settle(beside_reference, busy);
+        CHECK_FALSE(kept.inconclusive);
+        CHECK(kept.explanation == beside_reference.explanation);
+        CHECK(mml::verdict_word(kept) == "TARGET NOT MET");
     }
 }
