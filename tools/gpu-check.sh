@@ -14,6 +14,7 @@ mkdir -p "$out"
 budget=${GPU_CHECK_BUDGET_S:-560}
 steps=${GPU_CHECK_STEPS:-build tests sanitizer starters bench lab9 lab10}
 source tools/lib/steps.sh   # t0, left, want, step, limited
+need_gpu
 export MMLAB=build/bin/mmlab
 summary=()
 

@@ -20,6 +20,7 @@ mkdir -p "$out"
 budget=${LAB10_BUDGET_S:-260}
 steps=${LAB10_STEPS:-build latency sass lh ncu warm}
 source tools/lib/steps.sh
+need_gpu
 {
 nvidia-smi --query-gpu=name,compute_cap,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
 date -u

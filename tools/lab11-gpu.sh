@@ -34,6 +34,7 @@ san_tests=${LAB11_SAN_TESTS:-$tests}
 sizes2=${LAB11_SIZES2:-4096}
 stages2=${LAB11_STAGES2:-lab11.wmma_bf16,lab11.mma_sync,lab11.wgmma,lab11.cublas_bf16,lab11.wgmma_tf32,lab11.cublas_tf32}
 source tools/lib/steps.sh   # t0, left, want, step, limited
+need_gpu
 export MMLAB=build/bin/mmlab
 [ -d build/hostlibs ] && export LD_LIBRARY_PATH="$PWD/build/hostlibs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 summary=()

@@ -26,6 +26,7 @@ mkdir -p "$out"
 budget=${LAB12_GPU_BUDGET_S:-570}
 steps=${LAB12_GPU_STEPS:-build tests bench scale comm sanitizer model}
 source tools/lib/steps.sh   # t0, left, want, step, limited
+need_gpu
 export NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0}   # NVLink multicast stays off on shared machines
 export MMLAB=build/bin/mmlab
 export NO_INSTALL=1   # configure: nothing can be fetched on the GPU machines; say what is missing instead

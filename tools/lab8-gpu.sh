@@ -15,6 +15,7 @@ mkdir -p "$out"
 budget=${LAB8_GPU_BUDGET_S:-560}
 steps=${LAB8_GPU_STEPS:-build tests bench tune sanitizer}
 source tools/lib/steps.sh   # t0, left, want, step, limited
+need_gpu
 export MMLAB=build/bin/mmlab
 export NO_INSTALL=1
 summary=()

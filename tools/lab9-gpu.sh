@@ -8,6 +8,8 @@
 # $OUT (at most 8 files). LAB9_STEPS="build tests phvm ..." runs a subset.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+source tools/lib/steps.sh   # need_gpu
+need_gpu
 out=${OUT:-build/lab9-gpu}
 mkdir -p "$out"
 budget=${LAB9_BUDGET_S:-285}

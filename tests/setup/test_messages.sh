@@ -17,6 +17,7 @@
 #                         count of what the suite filter left out)
 #   make lab8's summary   its skipped GPU tests' reason as the skip gave it (a
 #                         stand-in test program: no build)
+#   tools/*-gpu.sh        no GPU: one line, exit 2, before any build (section 5)
 #   a student release     the instructors' release test (test_release.py) judges its
 #                         make lab1 and make check LAB=1 (CUDA=0) by these rules
 #                         (--contradictions)
@@ -147,6 +148,16 @@ for why in "this build was configured with CUDA=0: CPU labs only (make clean ...
   short=${why%%[:(]*}; short=${short% }
   check $(grep -qF "lab 8's GPU tests NOT run: $short;" <<< "$out" && ! grep -q "no usable GPU" <<< "$out" && echo 0 || echo 1) \
     "make lab8's summary gives the skip's reason: $short" "$out"
+done
+
+# 5. The GPU-machine scripts the handouts name (tools/lab8-gpu.sh, ...) where no
+# GPU is (an nvidia-smi that lists none): one line, exit 2, nothing built (a
+# student ran lab8-gpu.sh: "nvidia-smi: command not found", then a build).
+mkdir -p "$work/no-gpu" && printf '#!/bin/sh\nexit 9\n' > "$work/no-gpu/nvidia-smi" && chmod +x "$work/no-gpu/nvidia-smi"
+for script in tools/gpu-check.sh tools/lab*-gpu.sh; do
+  out=$(PATH="$work/no-gpu:$PATH" OUT="$work/gpu-out" timeout 60 bash "$script" 2>&1); rc=$?
+  check $([ $rc = 2 ] && [ "$(wc -l <<< "$out")" = 1 ] && grep -q "no NVIDIA GPU here" <<< "$out" && echo 0 || echo 1) \
+    "$script without a GPU: one line, exit 2, nothing built (rc $rc)" "$out"
 done
 
 if [ $failures -gt 0 ]; then echo "message tests: $failures failed"; exit 1; fi

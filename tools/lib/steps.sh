@@ -1,5 +1,6 @@
 # The step helpers of the GPU-machine scripts (tools/gpu-check.sh,
-# lab8-gpu.sh, lab11-gpu.sh, lab12-gpu.sh): one device call runs several steps
+# lab8-gpu.sh, lab10-gpu.sh, lab11-gpu.sh, lab12-gpu.sh; lab9-gpu.sh uses
+# need_gpu alone): one device call runs several steps
 # inside one time budget, and a step that would run past it is cut or skipped,
 # so that the call always comes back with what was measured.
 # Source it after setting:
@@ -15,4 +16,12 @@ limited() {  # limited SECONDS CMD...: CMD with at most SECONDS, never past the 
   local l; l=$(left); [ "$l" -lt "$lim" ] && lim=$l
   [ "$lim" -le 2 ] && { echo "(skipped: out of time)"; return 124; }
   timeout "$lim" "$@"
+}
+# need_gpu: where no NVIDIA GPU is (no nvidia-smi, or it lists none), one line
+# and exit 2 before anything is built or run (a student without a GPU who ran
+# tools/lab8-gpu.sh got "nvidia-smi: command not found", then minutes of build).
+need_gpu() {
+  nvidia-smi -L 2>/dev/null | grep -q '^GPU ' && return 0
+  echo "$(basename "$0"): no NVIDIA GPU here (nvidia-smi lists none): run it on a machine with an NVIDIA GPU and its driver (here the CPU labs run: make lab1 ... make lab5)" >&2
+  exit 2
 }
