@@ -3,9 +3,10 @@
 #   make labN              your lab N (labs/catalog.txt lists them): its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
 #   make test              the tests of the labs, the harness and the tools every user runs (reference
-#                          code; GPU tests where a GPU is), ends with "N passed, N failed"
+#                          code; GPU tests where a GPU is), ends with "N passed, N failed, N skipped"
 #   make test-all          make test plus the instructors' tooling: grading end to end, the hostile set,
-#                          Slurm, Gradescope, Classroom, the release, set-up simulations (what CI runs)
+#                          Slurm, Gradescope, Classroom, the release, the golden outputs, set-up
+#                          simulations (what CI runs)
 #   make demo [PLOT=dir]   the whole progression (reference solutions); PLOT=dir also writes its JSON and charts
 #   make demo LAB=N        one lab's demo: every stage of lab N (reference) beside the baseline, same knobs
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)

@@ -86,10 +86,10 @@ TEST_SUITE("lab5") {
     }
 
     TEST_CASE("lab5.blis: 4 and 6 threads, more than this machine may have, on shapes with few row panels") {
-        // With 6 threads, 97 rows (17 micro-panels of 6) give 2 or 3 panels a
-        // thread, and every thread still packs its share of each B panel and
-        // meets every barrier; 20 rows are 4 micro-panels, fewer than the
-        // threads asked for.
+        // With 6 threads the given grid of blocks (blis_loops.cpp) leaves each
+        // thread's block of C a few micro-panels (97 rows: 17 of 6), or fewer
+        // micro-panels than threads (20 rows: 4); each thread packs into its own
+        // buffers and writes only its block.
         for (int t : {4, 6}) {
             check_stage_on("lab5.blis", {{97, 131, 67}, {200, 200, 33}, {20, 500, 9}, {500, 64, 9}}, with({}, t));
         }

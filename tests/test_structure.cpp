@@ -2,7 +2,8 @@
 // build needed): tests/structure/given_code.py (a starter agrees with its
 // solution outside its TODO blocks: given code is written once) and
 // tests/structure/arrows.py (no include runs upward, no import cycle in the
-// grader). Never graded: the suite is not a lab's.
+// grader) and tests/structure/doc_paths.py (the instructors' documents name only
+// paths and make targets that exist). Never graded: the suite is not a lab's.
 #include <doctest/doctest.h>
 
 #include "tests/script_test.h"
@@ -13,5 +14,8 @@ TEST_SUITE("structure") {
     }
     TEST_CASE("arrows point down: no upward include, no import cycle (tests/structure/arrows.py)") {
         mml::testing::run_python_test("tests/structure/arrows.py", "arrows tests: all passed");
+    }
+    TEST_CASE("documents name what exists: paths and make targets (tests/structure/doc_paths.py)") {
+        mml::testing::run_python_test("tests/structure/doc_paths.py", "doc paths tests: all passed");
     }
 }

@@ -28,7 +28,8 @@ using DotKernel = float (*)(const float* a, const float* b, std::int64_t K);
 // (accumulate = false) or += (accumulate = true) the product of a packed A
 // micro-panel (for each p in [0, kc): the MR values of column p at a[p*MR])
 // and a packed B micro-panel (for each p: the NR values of row p at b[p*NR]).
-// Always a whole tile: the given loops (blis_loops.h) handle the edges of C.
+// Always a whole tile: the loops (labs/lab5/blis.cpp) hand the edges of C to
+// edge_tile (blis_loops.h).
 using MicroKernel = void (*)(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc,
                              bool accumulate);
 
@@ -45,8 +46,8 @@ struct KernelSet {
     DotKernel dot;
     TileKernel tile;  // stage 2 (tile_loops.h): the MR x NR tile on A and B as they are
     MicroKernel micro;
-    // Optional (null: the given loops compute an edge tile whole into a small
-    // buffer with `micro` and copy the part that is in C):
+    // Optional (null: edge_tile, blis_loops.h, computes an edge tile whole into
+    // a small buffer with `micro` and copies the part that is in C):
     EdgeMicroKernel micro_edge = nullptr;  // an edge tile in place
     EdgeMicroKernel micro_half = nullptr;  // cols <= NR/2: the left half of the tile, half the FMAs
 };

@@ -56,8 +56,8 @@ void micro_avx2(std::int64_t kc, const float* a, const float* b, float* C, std::
     //   micro_scalar): at step p, the 16 values of row p of the B micro-panel
     //   are b[p*16 .. p*16+15] and the 6 values of A are a[p*6 .. p*6+5]. At
     //   the end, store the tile into C (row stride ldc), or add it to C when
-    //   accumulate. Always a whole 6 x 16 tile: the given loops handle the
-    //   edges of C. Judged: the tests, then lab5.blis (with task 4).
+    //   accumulate. Always a whole 6 x 16 tile: your loops (task 5) hand the
+    //   edges of C to the given edge_tile. Judged: the tests, then lab5.blis (with task 4).
     //   Stuck: hints 5.3.x.
     (void)kc; (void)a; (void)b; (void)C; (void)ldc; (void)accumulate;
 }

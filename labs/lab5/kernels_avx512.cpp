@@ -9,7 +9,7 @@ namespace student::lab5 {
 //   micro as in kernels_avx2.cpp, each marked __attribute__((target("avx512f"))),
 //   returned as a pointer to a static KernelSet{name, mml::SimdLevel::Avx512,
 //   MR, NR, ...}. The given kernels.cpp then runs it on CPUs with AVX-512, and
-//   the given loops and your packing take its MR x NR. nullptr: none (your
+//   your loops and your packing take its MR x NR. nullptr: none (your
 //   AVX2 kernels run there). Judged: the tests, with --param simd=16, on an
 //   AVX-512 machine.
 const KernelSet* avx512_kernels() {

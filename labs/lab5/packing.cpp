@@ -1,7 +1,7 @@
 // Lab 5 - your code, task 4: packing. Read handouts/lab5.md ("Feeding the tile:
-// packing and the five loops") first. The given loops (labs/common/blis_loops.h)
-// call these with their kernel set's MR and NR (6 and 16 for your AVX2 kernels
-// and the given scalar ones).
+// packing and the five loops") first. Your loops (blis.cpp, task 5) call
+// these with the kernel set's MR and NR (6 and 16 for your AVX2 kernels and
+// the given scalar ones).
 #include "labs/lab5/gemm.h"
 
 namespace student::lab5 {
@@ -12,7 +12,7 @@ namespace student::lab5 {
 // and 0.0f for the rows i in [mc, panels(mc, MR)*MR) (the padding).
 // With the padding, the micro-kernel always computes a full tile: the extra
 // rows come out as exact zeros (never garbage, NaN or slow denormals from
-// uninitialised memory) and are simply not copied to C (the given loops).
+// uninitialised memory) and are simply not copied to C (the given edge_tile).
 // TODO(lab5, task 4a): the layout above. Judged (4a and 4b): the tests, then
 //   lab5.blis. Stuck: handouts/lab5.md, hints 5.4.x.
 void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR, float* out) {

@@ -1,6 +1,6 @@
 // Lab 5 reference, for the tests only: the template bodies of
 // kernel_bodies_impl.h at the AVX-512 tile geometry (12 x 32) with a "vector"
-// of one float, so that any CPU runs that geometry through the given loops
+// of one float, so that any CPU runs that geometry through the loops (blis.cpp)
 // and the packing, and the list of every kernel set this CPU runs. No starter
 // counterpart.
 #include <cstdint>
