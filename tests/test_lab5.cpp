@@ -11,11 +11,13 @@
 
 #include "cpu/machine.h"
 #include "harness/cli.h"
+#include "harness/targets.h"
 #include "labs/common/blis_loops.h"
 #include "peers/blis.h"
 #include "peers/openblas.h"
 #include "tests/run_mmlab.h"
 #include "tests/lab5_shapes.h"
+#include "tests/made_up_row.h"
 #include "tests/stage_check.h"
 
 using namespace mml;
@@ -292,6 +294,32 @@ TEST_SUITE("targets") {
         // BLIS: timed and checked where installed, skipped with the reason where not.
         const bool blis_here = mml::peers::blis_unavailable_reason().empty();
         CHECK(forced.output.find(blis_here ? "lab5.blis_lib = BLIS " : "libblis-dev") != std::string::npos);
+    }
+
+    TEST_CASE("lab 5 target: a miss is the code's only when it trails the reference too, not when both lost speed") {
+        using mml::Impl;
+        const mml::Lab* lab = mml::Registry::instance().find_lab(5);
+        REQUIRE(lab != nullptr);
+        const mml::Shape s{1024, 1024, 1024};
+        auto rows = [&](double own_blis, double ref_blis) {  // seconds; OpenBLAS takes 1.0
+            return std::vector<mml::Measurement>{mml::testing::made_up_row("lab5.blis", Impl::Student, s, own_blis),
+                                                 mml::testing::made_up_row("lab5.blis", Impl::Reference, s, ref_blis),
+                                                 mml::testing::made_up_row("lab5.openblas", Impl::Reference, s, 1.0)};
+        };
+        CHECK(lab->judge(rows(1.25, 1.0)).met);  // 80 % of OpenBLAS
+        // Slow code beside a reference at its quiet speed: NOT MET, the gap named, whatever the load says.
+        const mml::TargetVerdict slow = mml::settle(lab->judge(rows(1.5, 1.0)), "the load average is 9.0 on 2 cores");
+        CHECK(mml::verdict_word(slow) == "TARGET NOT MET");
+        CHECK(slow.explanation.find("67% of the reference's speed (so the gap is in your code") != std::string::npos);
+        // Slow code beside a reference that lost speed too, but far less: still the code's (60 % of the reference).
+        CHECK(mml::verdict_word(lab->judge(rows(2.0, 1.2))) == "TARGET NOT MET");
+        // Code as fast as a reference that the machine held to 80 % of OpenBLAS (make lab5 beside a CI run):
+        // INCONCLUSIVE, never "the gap is in your code".
+        const mml::TargetVerdict level = lab->judge(rows(1.36, 1.25));
+        CHECK(mml::verdict_word(level) == "INCONCLUSIVE");
+        CHECK(level.explanation.find("gap is in your code") == std::string::npos);
+        CHECK(level.explanation.find("92% of the reference's speed") != std::string::npos);
+        CHECK(mml::verdict_word(lab->judge(rows(1.5, 1.4))) == "INCONCLUSIVE");  // the reference misses too
     }
 
     TEST_CASE("make lab5's table: the BLIS row only where BLIS is installed (else the peer line says why)") {

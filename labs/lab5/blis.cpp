@@ -40,7 +40,7 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
 //     of block.nc_equal: each panel of A packed once per (ic, pc) and reused
 //     by every block of B, each block of B swept by macro_kernel (task 5a).
 //   Judged: the tests, then lab 5's target: your fastest stage at least
-//     75 % of OpenBLAS's speed on the same threads. Stuck: hints 5.5.x.
+//     75 % of OpenBLAS's speed on THREADS threads. Stuck: hints 5.5.x.
 void block_loops(const float* A, const float* B, float* C, std::int64_t N, std::int64_t K, const KernelSet& kernels,
                  const common::lab5::ThreadBlock& block) {
     (void)A, (void)B, (void)C, (void)N, (void)K, (void)kernels, (void)block;

@@ -112,16 +112,27 @@ TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
     if (!weaker.empty() && blas->stage == "lab5.openblas") v.explanation += "; " + weaker;
     // The reference's own lab5.blis in the same run tells a busy machine from
     // slow code (OpenBLAS is a reference row too, so "the reference's fastest"
-    // alone would often be OpenBLAS itself).
+    // alone would often be OpenBLAS itself). Its meeting the 75 % is not
+    // enough to blame the code: under load both lose speed to the peer (make
+    // lab5 beside a full build: the reference at 78-84 % of OpenBLAS, code as
+    // fast as the reference at 68-78 %). A miss is the code's when the code is
+    // also below 75 % of the reference, or the reference ran in its quiet
+    // range (kQuiet); otherwise it is INCONCLUSIVE.
     const Measurement* ref_blis = find_row(rows, "lab5.blis", Impl::Reference, largest);
     if (ref_blis) {
+        constexpr double kQuiet = 0.95;  // the reference / OpenBLAS on quiet machines: 0.97-1.04
         const double ref_vs_blas = blas->median_seconds / ref_blis->median_seconds;
+        const double vs_ref = ref_blis->median_seconds / own->median_seconds;
         v.explanation += "; the reference's lab5.blis, in the same run: " + fixed(ref_vs_blas * 100, 0) + "% of " + peer_name;
-        if (!v.met && ref_vs_blas >= 0.75) {
+        if (!v.met && ref_vs_blas >= 0.75 && (vs_ref < 0.75 || ref_vs_blas >= kQuiet)) {
             v.reference_met_here = true;
-            v.explanation += " (so the gap is in your code: see the handout's \"What to expect\", and mmlab sweep for block sizes)";
-        }
-        else if (!v.met) {  // the reference misses its own target in this run: the machine, not the code
+            v.explanation += ", yours " + fixed(vs_ref * 100, 0) + "% of the reference's speed (so the gap is in your code: "
+                             "see the handout's \"What to expect\" and hint 5.5.5, and mmlab sweep for block sizes)";
+        } else if (!v.met && ref_vs_blas >= 0.75) {  // as fast as the reference, which lost speed too
+            v.inconclusive = true;
+            v.explanation += ", yours " + fixed(vs_ref * 100, 0) + "% of the reference's speed (on a quiet machine the "
+                             "reference keeps up with the peers, \"What to expect\": other programs are using the cores)";
+        } else if (!v.met) {  // the reference misses its own target in this run: the machine, not the code
             v.inconclusive = true;
             v.explanation += " (it misses too: other programs are using the cores)";
         }
@@ -190,7 +201,7 @@ Registrar lab5_stages([](Registry& reg) {
     Lab lab;
     lab.number = 5;
     lab.default_shapes = {{1024, 1024, 1024}};
-    lab.target = "every stage correct; your fastest stage >= 75% of the strongest peer's speed (OpenBLAS or BLIS) on the same threads "
+    lab.target = "every stage correct; your fastest stage >= 75% of the strongest peer's speed (OpenBLAS or BLIS, on the threads lab5.blis gets) "
                  "(the reference: 0.99-1.04x OpenBLAS on the 2-core AVX-512 Xeon, 0.97-0.99x on the 2-core Zen 3; try SIZE=2048 THREADS=2)";
     lab.judge = judge_lab5;
     lab.baseline = false;  // the judge compares with OpenBLAS; lab1.ijk at 1024^3 would be most of the run
