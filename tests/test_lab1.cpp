@@ -35,8 +35,11 @@ TEST_SUITE("targets") {
         CHECK_FALSE(tiny.met);
         CHECK(tiny.explanation.find("judged at 512^3 or larger") != std::string::npos);
         CHECK_FALSE(tiny.speed);  // not about speed: no busy machine makes it inconclusive
-        // A miss is the code's when the reference made its own target in the same run...
-        CHECK_FALSE(lab->judge(rows({512, 512, 512}, 0.26, 0.10)).inconclusive);
+        // A miss is the code's when the reference made its own target in the same run (and says where to look)...
+        const mml::TargetVerdict no_gain = lab->judge(rows({512, 512, 512}, 0.26, 0.10));
+        CHECK_FALSE(no_gain.inconclusive);
+        CHECK(no_gain.explanation.find("lab1.ikj, is 12.5x faster than its ijk in this same run (so the gap is in your "
+                                       "loops: handouts/lab1.md, hint 1.2.3)") != std::string::npos);
         // ... and the machine's when the reference's fastest order missed the 4x too.
         auto busy = rows({512, 512, 512}, 0.26, 0.10);
         busy[3].median_seconds = 0.125;  // the reference's ikj only 2x its ijk

@@ -44,7 +44,7 @@ void matmul_blis(const float* A, const float* B, float* C, std::int64_t M, std::
 
 // Loops 2 and 1 of stage 4 (blis.cpp, task 5a): C (mc x nc, row stride ldc)
 // = (accumulate = false) or += (true) the packed A panel (mc x kc) times the
-// packed B block (kc x nc). (Also timed alone by `mmlab blis-levels`.)
+// packed B block (kc x nc). (`mmlab blis-levels` times the reference's alone.)
 void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, std::int64_t kc,
                   const float* a_packed, const float* b_packed, float* C, std::int64_t ldc, bool accumulate);
 
