@@ -158,7 +158,8 @@ struct TargetVerdict {
     // does not, and stays NOT MET on any machine).
     bool inconclusive = false;
     bool speed = true;
-    // The reference met this same target in this same run: the machine could,
+    // The reference met this same target in this same run (lab 5: and the code
+    // trails it, or the code runs under half its speed): the machine could,
     // busy or not, so a miss is the code's and stays NOT MET (settle() does not
     // turn it INCONCLUSIVE for the load average: "the gap is in your code" and
     // "the machine was busy" must never be printed together).
