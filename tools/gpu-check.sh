@@ -5,7 +5,7 @@
 # 6-8 at 4096, the best of labs 6-8 and 11 at 8192, 1000 and 5000, lab 9 on the
 # paper's shapes); a short table last.
 # Each step has a time limit inside GPU_CHECK_BUDGET_S (default 560 s).
-# Logs go to $OUT (the device tool brings them back) or build/gpu-check.
+# Logs go to $OUT (where set, a folder the caller collects) or build/gpu-check.
 # GPU_CHECK_STEPS="build tests sanitizer starters bench lab9 lab10" picks steps.
 set -uo pipefail
 cd "$(dirname "$0")/.."

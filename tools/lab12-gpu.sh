@@ -11,7 +11,7 @@
 # run measures its own inputs first: model_inputs.h; it needs no GPU: mmlab
 # abg-model --measured results.txt gives the same tables on any machine).
 # Every step has a time limit inside LAB12_GPU_BUDGET_S (default 570 s).
-# Logs go to $OUT (the device tool brings them back) or build/lab12-gpu;
+# Logs go to $OUT (where set, a folder the caller collects) or build/lab12-gpu;
 # results.txt holds every RESULT line (handouts/data/lab12-h100.txt is one).
 # LAB12_GPU_STEPS="build tests bench panel scale comm cpu sanitizer model" picks steps (they run in that
 # order; panel (one GPU: where the panels' time goes) and cpu (the CPU targets on this machine's

@@ -6,7 +6,7 @@
 # mmlab tune at the shapes where the model splits K or picks small tiles;
 # compute-sanitizer memcheck and racecheck on stage 5's, 6's and 8's tests at small shapes.
 # Each step has a time limit inside LAB8_GPU_BUDGET_S (default 560 s), in
-# that order of priority. Logs go to $OUT (the device tool brings them back)
+# that order of priority. Logs go to $OUT (where set, a folder the caller collects)
 # or build/lab8-gpu. LAB8_GPU_STEPS="build tests bench tune sanitizer" picks steps.
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 # The step helpers of the GPU-machine scripts (tools/gpu-check.sh,
 # lab8-gpu.sh, lab10-gpu.sh, lab11-gpu.sh, lab12-gpu.sh; lab9-gpu.sh uses
-# need_gpu alone): one device call runs several steps
+# need_gpu alone): one run on a GPU machine does several steps
 # inside one time budget, and a step that would run past it is cut or skipped,
 # so that the call always comes back with what was measured.
 # Source it after setting:
