@@ -105,9 +105,9 @@ check_rebuild 0 "... and another nvcc leaves the .cpp objects as they are" "$cpp
 fresh_objects
 check_rebuild 0 "a launcher before the same nvcc (NVCC='ccache /other/nvcc') compiles nothing again" "$cu_obj" \
   NVCC="ccache /other/nvcc"
-# The instructors' grader builds each student's runner in a copy of the
-# built tree without solutions/ (tools/grading/build.py), where the Makefile
-# adds -Iprebuilt/include: nvcc's stamp took it in, and every student's build
+# The grader builds each student's runner in a copy of the built tree without
+# solutions/ (the grader's build step), where the Makefile adds
+# -Iprebuilt/include: nvcc's stamp took it in, and every student's build
 # compiled every .cu object again (CI: the hostile class's 60 s builds timed out).
 make -q --no-print-directory BUILD="$b" "$b/config.mk" > /dev/null 2>&1  # the stamps of the plain build again
 fresh_objects
