@@ -158,12 +158,12 @@ struct TargetVerdict {
     // does not, and stays NOT MET on any machine).
     bool inconclusive = false;
     bool speed = true;
-    // The reference met this same target in this same run (lab 5: and the code
-    // trails it, or the code runs under half its speed): the machine could,
-    // busy or not, so a miss is the code's and stays NOT MET (settle() does not
+    // The same run shows the miss is the code's: the reference met this same
+    // target in it (lab 5: and the code trails it, or runs under half its
+    // speed), so the machine could, busy or not, and the miss stays NOT MET (settle() does not
     // turn it INCONCLUSIVE for the load average: "the gap is in your code" and
     // "the machine was busy" must never be printed together).
-    bool reference_met_here = false;
+    bool code_gap_shown = false;
 };
 
 // What a lab does beyond its catalog line (labs/catalog.txt: number, kind,

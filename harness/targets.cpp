@@ -51,7 +51,7 @@ std::string machine_busy() {
 }
 
 TargetVerdict settle(TargetVerdict v, const std::string& busy) {
-    if (v.met || v.inconclusive || !v.speed || v.reference_met_here) return v;
+    if (v.met || v.inconclusive || !v.speed || v.code_gap_shown) return v;
     if (busy.empty()) return v;
     v.inconclusive = true;
     v.explanation += "; " + busy;

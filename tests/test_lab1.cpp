@@ -72,7 +72,7 @@ TEST_SUITE("targets") {
         CHECK_FALSE(mml::settle({false, "1.2x", false, true}, "").inconclusive);
         // ... but not where the reference met the target in the same run: the machine could, the code did not.
         mml::TargetVerdict beside_reference{false, "1.2x; the gap is in your code", false, true};
-        beside_reference.reference_met_here = true;
+        beside_reference.code_gap_shown = true;
         const mml::TargetVerdict kept = mml::settle(beside_reference, busy);
         CHECK_FALSE(kept.inconclusive);
         CHECK(kept.explanation == beside_reference.explanation);

@@ -178,6 +178,7 @@ def main():
         check((rel / "README.md").read_text() == (REPO / "tools" / "release" / "README.student.md").read_text()
               and not (rel / "ARCHITECTURE.md").exists(),
               "README.md is the students' (tools/release/README.student.md); no ARCHITECTURE.md")
+        check(not (rel / ".ci").exists(), "no .ci/ (the repository's CI runs make test-all, the instructors' tier)")
         dead = dangling(rel)
         check(not dead, "no file of the release names a path the release lacks",
               "; ".join(f"{r}:{n}: {path}" for r, n, path in dead[:8]) + (f" (+{len(dead) - 8} more)" if len(dead) > 8 else ""))

@@ -130,7 +130,7 @@ TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
         v.explanation += "; the reference's lab5.blis, in the same run: " + fixed(ref_vs_blas * 100, 0) + "% of " + peer_name;
         const bool code_gap = ref_vs_blas >= kQuiet || (vs_ref < 0.75 && (ref_vs_blas >= 0.75 || vs_ref < 0.5));
         if (!v.met && code_gap) {
-            v.reference_met_here = true;
+            v.code_gap_shown = true;
             v.explanation += ", your lab5.blis " + fixed(vs_ref * 100, 0) + "% of its speed (so the gap is in your code: "
                              "see the handout's \"What to expect\" and hint 5.5.5, and mmlab sweep for block sizes)";
         } else if (!v.met && ref_vs_blas >= 0.75) {  // as fast as the reference, which lost speed too
