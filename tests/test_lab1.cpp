@@ -40,6 +40,13 @@ TEST_SUITE("targets") {
         CHECK_FALSE(no_gain.inconclusive);
         CHECK(no_gain.explanation.find("lab1.ikj, is 12.5x faster than its ijk in this same run (so the gap is in your "
                                        "loops: handouts/lab1.md, hint 1.2.3)") != std::string::npos);
+        CHECK(no_gain.code_gap_shown);  // settle() keeps it NOT MET under load
+        // A slow ijk alone (orders gain enough): two single rows a burst of load can part, so
+        // not shown to be the code's - settle() makes it INCONCLUSIVE on a busy machine.
+        const mml::TargetVerdict slow_ijk = lab->judge(rows({512, 512, 512}, 0.40, 0.02));
+        CHECK_FALSE(slow_ijk.code_gap_shown);
+        CHECK(mml::settle(slow_ijk, "the load average is 9.0 on 2 cores").inconclusive);
+        CHECK_FALSE(mml::settle(slow_ijk, "").inconclusive);
         // ... and the machine's when the reference's fastest order missed the 4x too.
         auto busy = rows({512, 512, 512}, 0.26, 0.10);
         busy[3].median_seconds = 0.125;  // the reference's ikj only 2x its ijk

@@ -46,13 +46,17 @@ TargetVerdict judge_lab1(const std::vector<Measurement>& rows) {
     // The reference's own orders in the same run: when its fastest is not 4x
     // its ijk either, the machine (not the code) is what the timings show.
     const Measurement* ref_best = fastest_row(rows, Impl::Reference, largest);
-    v.code_gap_shown = ref_best && ref_ijk->median_seconds / ref_best->median_seconds >= 4.0;
-    if (!v.met && v.code_gap_shown && gain < 4.0)  // where to look: the run shows the machine is not the cause
+    // That shows the code's gap for the gain (orders against orders, in the
+    // same run); not for "your ijk <= 1.5x the reference's", two single rows
+    // that a burst of load can part, so that miss alone stays for settle().
+    const bool ref_gains = ref_best && ref_ijk->median_seconds / ref_best->median_seconds >= 4.0;
+    v.code_gap_shown = ref_gains && gain < 4.0;
+    if (!v.met && v.code_gap_shown)  // where to look: the run shows the machine is not the cause
         v.explanation += "; the reference's fastest order, " + ref_best->stage + ", is " +
                          fixed(ref_ijk->median_seconds / ref_best->median_seconds, 1) +
                          "x faster than its ijk in this same run (so the gap is in your loops: handouts/lab1.md, "
                          "hint 1.2.3)";
-    if (!v.met && ref_best && !v.code_gap_shown) {
+    if (!v.met && ref_best && !ref_gains) {
         v.inconclusive = true;
         v.explanation += "; the reference's fastest order is only " +
                          fixed(ref_ijk->median_seconds / ref_best->median_seconds, 1) +
