@@ -159,9 +159,10 @@ struct TargetVerdict {
     bool inconclusive = false;
     bool speed = true;
     // The same run shows the miss is the code's: the reference met this same
-    // target in it (lab 5: and the code trails it, or runs under half its
-    // speed), so the machine could, busy or not, and the miss stays NOT MET (settle() does not
-    // turn it INCONCLUSIVE for the load average: "the gap is in your code" and
+    // target in it, on a comparison load hits alike (lab 1: the orders' gain;
+    // lab 5: and the code trails it, or runs under half its speed). The
+    // machine could, busy or not, so the miss stays NOT MET: settle() does not
+    // turn it INCONCLUSIVE for the load average ("the gap is in your code" and
     // "the machine was busy" must never be printed together).
     bool code_gap_shown = false;
 };

@@ -25,8 +25,8 @@ std::optional<TargetVerdict> first_failure(const std::vector<Measurement>& rows,
 std::string machine_busy();
 // A speed verdict that missed while the machine is busy (`busy`: machine_busy()'s
 // reason, "" when quiet) becomes INCONCLUSIVE, with the reason added; met, wrong
-// or already inconclusive verdicts stay, and so does a miss beside a reference
-// that met the target in the same run (TargetVerdict::code_gap_shown).
+// or already inconclusive verdicts stay, and so does a miss that the same run
+// shows to be the code's (TargetVerdict::code_gap_shown).
 TargetVerdict settle(TargetVerdict v, const std::string& busy = machine_busy());
 // "TARGET MET", "INCONCLUSIVE" or "TARGET NOT MET".
 std::string verdict_word(const TargetVerdict& v);
