@@ -1,5 +1,5 @@
 # matmul-lab. Every target (`make help` prints this list):
-#   make / make all        build build/bin/mmlab (the harness) and build/bin/mmlab-tests (the tests)
+#   make / make all        build build/bin/mmlab (the harness) and build/bin/mmlab-tests (the tests), on every core
 #   make labN              your lab N (labs/catalog.txt lists them): its tests on your code, then the timing table and target
 #   make labN SOLUTION=1   the same with the reference in your place
 #   make test              the tests of the labs, the harness and the tools every user runs (reference
@@ -69,7 +69,11 @@ OPT ?= -O3
 ARCH ?=
 CUDA_ARCH ?= $(DETECTED_CUDA_ARCH)
 CUDA_ARCHS ?= $(CUDA_ARCH)
-THREADS ?= $(shell nproc 2>/dev/null || echo 1)
+# The cores this process may run on (its affinity mask), not OMP_NUM_THREADS:
+# GNU nproc honours that variable, and an image's OMP_NUM_THREADS=1 would make
+# every threaded stage of make labN/demo run on one thread without a word.
+CORES := $(shell env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)
+THREADS ?= $(CORES)
 SIZE ?=
 SOLUTION ?=
 
@@ -90,7 +94,21 @@ LDLIBS := -lbenchmark $(BLAS_LIBS) -fopenmp -pthread -ldl
 #   make/tests.mk      make test / test-all, make sanitize, make gpu-check
 include make/sources.mk make/compile.mk make/programs.mk make/grading.mk make/publish.mk make/labs.mk make/tests.mk
 
-.PHONY: all help clean
+# make all: the programs (make/programs.mk), on every core. At the top level
+# without a -j of the user's, a sub-make builds them with one job per core
+# (`make demo` on a fresh clone: the README's times); its job server lives in
+# that sub-make alone, so the tests and tools that make test, labN and demo run
+# afterwards see no MAKEFLAGS of ours (a make they start would warn "jobserver
+# unavailable" and build on one core). With the user's -jN, or below the top
+# level (make sanitize's builds, the grader's), make builds them itself.
+ifeq ($(MAKELEVEL),0)
+all:
+	+@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CORES)) programs
+else
+all: programs
+endif
+
+.PHONY: all programs help clean
 # The comment block at the top of this file, up to its first line that is not a comment.
 help:
 	@awk '!/^#/ { exit } { print }' Makefile

@@ -1,5 +1,8 @@
-#include "gpu/cuda_check.h"
 #include "gpu/device_info.h"
+
+#include <cstdlib>
+
+#include "gpu/cuda_check.h"
 
 namespace mml::gpu {
 
@@ -26,7 +29,13 @@ DeviceInfo read_device_info() {
         const char* why = err == cudaSuccess                   ? "device count is 0"
                           : err == cudaErrorInsufficientDriver ? "no NVIDIA driver here, or one older than this CUDA toolkit needs"
                                                                : cudaGetErrorString(err);
-        info.why_not = std::string("no CUDA device found (") + why +
+        // CUDA_VISIBLE_DEVICES is honoured (a scheduler's or the user's choice),
+        // but one that hides every GPU is named: it, not the machine, is the cause.
+        const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+        const std::string hidden = visible ? std::string("; CUDA_VISIBLE_DEVICES='") + visible +
+                                                 "' is set: it may hide the GPUs, unset it or name a device that exists"
+                                           : "";
+        info.why_not = std::string("no CUDA device found (") + why + hidden +
                        "); run the CPU labs (1-5) here, or use a machine with an NVIDIA GPU";
         cudaGetLastError();  // clear the sticky error so later calls start clean
         return info;

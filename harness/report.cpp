@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -24,6 +25,21 @@ std::string format_seconds(double s) {
     return buf;
 }
 
+namespace {
+
+// The environment's OpenMP placement (GOMP_CPU_AFFINITY, OMP_PROC_BIND,
+// OMP_PLACES), honoured - lab 4 may study it - but said once under the header:
+// "GOMP_CPU_AFFINITY=0" puts every OpenMP thread on core 0, and the threaded
+// stages would lose their speed without a word. Empty when none is set.
+std::string openmp_placement_in_environment() {
+    std::string set;
+    for (const char* name : {"GOMP_CPU_AFFINITY", "OMP_PROC_BIND", "OMP_PLACES"})
+        if (const char* v = std::getenv(name); v && *v) set += (set.empty() ? "" : " ") + std::string(name) + "=" + v;
+    return set;
+}
+
+}  // namespace
+
 void print_machine_header(bool include_gpu) {
     const MachineInfo m = describe_machine();
     std::printf("machine : %s, %d logical cores, widest SIMD %s\n", m.cpu_model.c_str(),
@@ -36,6 +52,10 @@ void print_machine_header(bool include_gpu) {
         std::printf("          its runs ranged %.1f-%.1f GFLOP/s: other programs were using the cores, so timings "
                     "and %% peak may move between runs; rerun when the machine is quiet\n", peak.lowest, peak.best);
     std::printf("compiler: %s | flags: %s\n", m.compiler.c_str(), m.flags.c_str());
+    if (const std::string placement = openmp_placement_in_environment(); !placement.empty())
+        std::printf("environ : %s (honoured: OpenMP places the threaded stages' threads as it says, and a place list "
+                    "narrower than --threads makes them share cores; unset it to let the OS place them)\n",
+                    placement.c_str());
     if (include_gpu) {
         const gpu::DeviceInfo g = gpu::probe();
         if (g.available)

@@ -30,7 +30,7 @@ void matmul_openblas(const float* A, const float* B, float* C, std::int64_t M, s
 std::string openblas_description() {
     const int mode = openblas_get_parallel();
     return std::string(openblas_get_config()) + "; kernel " + openblas_get_corename() + "; " +
-           (mode == 0 ? "sequential" : mode == 1 ? "pthreads" : "OpenMP") + " build";
+           (mode == 0 ? "sequential" : mode == 1 ? "pthreads" : "OpenMP") + " build" + openblas_coretype_set_aside();
 }
 
 namespace {
@@ -76,16 +76,30 @@ std::string openmp_threads_spin_beside_openblas() {
            "(about half its speed on all cores): unset it, or the comparison flatters the stages";
 }
 
+// Where the first mmlab process leaves the value it set aside, for the peer
+// line of the process it runs again (nothing else reads it).
+constexpr const char* kSetAside = "MMLAB_OPENBLAS_CORETYPE_SET_ASIDE";
+
 void run_openblas_with_its_own_kernel(char** argv) {
     const char* forced = std::getenv("OPENBLAS_CORETYPE");
     if (!forced || std::getenv("MMLAB_KEEP_OPENBLAS_CORETYPE") || !narrower(kernel_simd(forced))) return;
-    std::fprintf(stderr,
-                 "mmlab: OPENBLAS_CORETYPE=%s would make the OpenBLAS peer run its %s kernel on this %s CPU; "
-                 "running without it (MMLAB_KEEP_OPENBLAS_CORETYPE=1 keeps it)\n",
-                 forced, simd_name(kernel_simd(forced)), simd_name(detect_simd()));
+    // Silently: the notice belongs beside the OpenBLAS row (openblas_description),
+    // not before every message - a bad --size must still get exactly one line.
+    const std::string value = forced;
+    setenv(kSetAside, value.c_str(), 1);
     unsetenv("OPENBLAS_CORETYPE");
     execv("/proc/self/exe", argv);
-    std::perror("mmlab: could not run itself again without OPENBLAS_CORETYPE");  // then go on, with the warning
+    // No /proc (or no exec): go on with the forced kernel, which the peer line then warns about.
+    setenv("OPENBLAS_CORETYPE", value.c_str(), 1);
+    unsetenv(kSetAside);
+}
+
+std::string openblas_coretype_set_aside() {
+    const char* value = std::getenv(kSetAside);
+    if (!value || std::getenv("OPENBLAS_CORETYPE")) return "";
+    return std::string(" (OPENBLAS_CORETYPE=") + value + " set aside: it would run the " +
+           simd_name(kernel_simd(value)) + " kernel on this " + simd_name(detect_simd()) +
+           " CPU; MMLAB_KEEP_OPENBLAS_CORETYPE=1 keeps it)";
 }
 
 int openblas_parallel_mode() { return openblas_get_parallel(); }

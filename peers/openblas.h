@@ -38,9 +38,14 @@ std::string openmp_threads_spin_beside_openblas();
 // Called first thing in main(): when OPENBLAS_CORETYPE in the environment
 // forces a kernel narrower than this CPU's widest SIMD, the program runs
 // itself again without it (OpenBLAS reads the variable when it loads, so it
-// cannot be undone in this process), after one line on stderr saying so.
+// cannot be undone in this process). It says nothing then: the notice stands
+// once, beside the OpenBLAS peer (openblas_description), so that every other
+// output - a one-line error above all - is the same as without the variable.
 // MMLAB_KEEP_OPENBLAS_CORETYPE=1 keeps the setting (and the warning).
 void run_openblas_with_its_own_kernel(char** argv);
+// " (OPENBLAS_CORETYPE=Haswell set aside: ...)" in the process that
+// run_openblas_with_its_own_kernel ran again; empty otherwise.
+std::string openblas_coretype_set_aside();
 
 // 0 = sequential build, 1 = pthreads, 2 = OpenMP (openblas_get_parallel()).
 int openblas_parallel_mode();

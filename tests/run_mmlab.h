@@ -19,6 +19,38 @@ struct Outcome {
 };
 
 // `env` goes before the command, e.g. "OPENBLAS_CORETYPE=Haswell".
+// An environment notice: a line that begins "mmlab: note: " says once what a
+// variable of the user's environment changed (never an error, never a result).
+// A bad input gets exactly one error line whatever the environment, so tests
+// that count an answer's lines count the others (error_lines).
+inline bool is_notice(const std::string& line) { return line.rfind("mmlab: note: ", 0) == 0; }
+
+// The lines of `output` that are not environment notices.
+inline int error_lines(const std::string& output) {
+    int n = 0;
+    std::size_t start = 0;
+    while (start < output.size()) {
+        std::size_t end = output.find('\n', start);
+        if (end == std::string::npos) end = output.size();
+        n += !is_notice(output.substr(start, end - start));
+        start = end + 1;
+    }
+    return n;
+}
+
+// The first line of `output` that is not an environment notice.
+inline std::string first_message(const std::string& output) {
+    std::size_t start = 0;
+    while (start < output.size()) {
+        std::size_t end = output.find('\n', start);
+        if (end == std::string::npos) end = output.size();
+        std::string line = output.substr(start, end - start);
+        if (!is_notice(line)) return line;
+        start = end + 1;
+    }
+    return "";
+}
+
 inline Outcome run_mmlab(const std::string& args, const std::string& env = "") {
     const char* path = std::getenv("MMLAB");
     const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(path ? path : "build/bin/mmlab") +

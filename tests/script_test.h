@@ -23,11 +23,13 @@ inline void run_script_test(const std::string& interpreter, const std::string& s
     REQUIRE_MESSAGE(std::ifstream(script).good(), "run the tests from the repository root (make test does)");
     REQUIRE_MESSAGE(std::system(("command -v " + interpreter + " > /dev/null 2>&1").c_str()) == 0,
                     interpreter << " is not installed: the tools under test need it (sudo apt-get install " << interpreter << ")");
-    char log_name[] = "/tmp/mmlab-python-test-XXXXXX";
+    const char* tmp = std::getenv("TMPDIR");  // the user's, where set
+    std::string log_path = std::string(tmp && *tmp ? tmp : "/tmp") + "/mmlab-script-test-XXXXXX";
+    char* log_name = log_path.data();
     const int fd = mkstemp(log_name);
     REQUIRE(fd >= 0);
     close(fd);
-    const int status = std::system((interpreter + " " + script + " > " + log_name + " 2>&1").c_str());
+    const int status = std::system((interpreter + " " + script + " > '" + log_path + "' 2>&1").c_str());
     std::ifstream f(log_name);
     std::stringstream all;
     all << f.rdbuf();

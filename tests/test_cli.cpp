@@ -25,11 +25,6 @@ namespace {
 using mml::testing::Outcome;
 using mml::testing::run_mmlab;
 
-int count_lines(const std::string& s) {
-    int n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
-}
 
 bool file_exists(const std::string& path) { return std::ifstream(path).good(); }
 
@@ -38,8 +33,8 @@ void expect_usage_error(const std::string& args, const std::string& expected) {
     const Outcome o = run_mmlab(args);
     INFO("mmlab " << args << " printed: " << o.output);
     CHECK(o.exit_code == 2);
-    CHECK(count_lines(o.output) == 1);
-    CHECK(o.output.find("mmlab: error:") == 0);
+    CHECK(mml::testing::error_lines(o.output) == 1);
+    CHECK(mml::testing::first_message(o.output).rfind("mmlab: error:", 0) == 0);
     CHECK(o.output.find(expected) != std::string::npos);
 }
 

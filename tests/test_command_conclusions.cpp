@@ -23,11 +23,6 @@ using mml::testing::run_mmlab;
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
-int count_lines(const std::string& s) {
-    int n = 0;
-    for (char c : s) n += c == '\n';
-    return n;
-}
 
 // Whether the student's version of `stage` gives a correct product at every
 // shape with every parameter set, found here, in this process, and not from
@@ -144,7 +139,7 @@ TEST_SUITE("cli") {
             const Outcome o = run_mmlab(args);
             INFO("mmlab " << args << " printed: " << o.output);
             CHECK(o.exit_code == 2);
-            CHECK(count_lines(o.output) == 1);
+            CHECK(mml::testing::error_lines(o.output) == 1);
             CHECK(has(o.output, "size '0'"));
             CHECK_FALSE(has(o.output, "--quiet"));
         }
@@ -168,7 +163,7 @@ TEST_SUITE("cli") {
         const Outcome bad = run_mmlab("lh-model --sizes 1056,64");
         INFO(bad.output);
         CHECK(bad.exit_code == 2);
-        CHECK(count_lines(bad.output) == 1);
+        CHECK(mml::testing::error_lines(bad.output) == 1);
         CHECK(has(bad.output, "--sizes 64"));
         CHECK(has(bad.output, "544, 1056, 2080, 4128, 512, 1024, 2048, 4096"));
     }

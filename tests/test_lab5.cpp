@@ -271,14 +271,21 @@ TEST_SUITE("targets") {
         INFO(forced.output);
         CHECK(forced.exit_code == 0);
         if (mml::cpu_has_avx512()) {  // Haswell (AVX2) is narrower here: run again without it
-            CHECK(forced.output.find("running without it") != std::string::npos);
+            // said once, beside the peer, and nowhere else: a bad input still gets its one line alone
+            CHECK(forced.output.find("OPENBLAS_CORETYPE=Haswell set aside") != std::string::npos);
+            CHECK(forced.output.find("set aside") == forced.output.rfind("set aside"));
             CHECK(forced.output.find("kernel Haswell") == std::string::npos);
+            const auto bad = run_mmlab("run --stage lab5.openblas --size 0", "OPENBLAS_CORETYPE=Haswell");
+            INFO(bad.output);
+            CHECK(bad.exit_code == 2);
+            CHECK(bad.output.find("OPENBLAS_CORETYPE") == std::string::npos);
+            CHECK(bad.output.find('\n') == bad.output.size() - 1);
             const auto kept = run_mmlab(run, "OPENBLAS_CORETYPE=Haswell MMLAB_KEEP_OPENBLAS_CORETYPE=1");
             INFO(kept.output);
             CHECK(kept.output.find("kernel Haswell") != std::string::npos);
             CHECK(kept.output.find("WARNING: OpenBLAS runs its Haswell kernel") != std::string::npos);
         } else {  // on an AVX2 CPU, Haswell is the widest kernel: nothing to undo
-            CHECK(forced.output.find("running without it") == std::string::npos);
+            CHECK(forced.output.find("set aside") == std::string::npos);
         }
         // OpenMP threads told to spin between regions take the cores OpenBLAS's
         // pthreads need: warned about beside the peer (the pthreads build, Debian's default).

@@ -9,6 +9,11 @@
 // CUDA=0 without MPI; a sanitizer build). It builds two small trees
 // (minutes), so it runs only where MML_GRADING_TESTS is set (make test-all).
 //
+// tests/setup/test_environment.sh: make test again, in a copy of the built
+// tree, under the variables users and images set (OPENBLAS_CORETYPE,
+// OMP_NUM_THREADS, LC_ALL=C, a latin-1 locale, CUDA_VISIBLE_DEVICES, TMPDIR,
+// no HOME, a plain user): a few minutes, so make test-all only.
+//
 // tests/setup/test_stamps.sh (suite "build", make test: every user's build):
 // a make goal that reads no configuration (help, grade, student-release...)
 // leaves the stamps every object depends on as they were. A second.
@@ -25,6 +30,10 @@ TEST_SUITE("setup") {
     TEST_CASE("make lab1, make check and make sanitize LAB=1: no advice that contradicts what configure found" *
               doctest::skip(std::getenv("MML_GRADING_TESTS") == nullptr)) {
         mml::testing::run_script_test("bash", "tests/setup/test_messages.sh", "message tests: all passed");
+    }
+    TEST_CASE("make test holds in the environments users bring (OPENBLAS_CORETYPE, OMP_NUM_THREADS, LC_ALL, a plain user...)" *
+              doctest::skip(std::getenv("MML_GRADING_TESTS") == nullptr)) {
+        mml::testing::run_script_test("bash", "tests/setup/test_environment.sh", "environment tests: all passed");
     }
 }
 

@@ -220,9 +220,11 @@ fi
 # installed like OpenMPI where configure runs as root with apt-get; elsewhere those tests say they are skipped.
 if [ -x /usr/bin/python3 ] && ! /usr/bin/python3 -c 'import hypothesis' >/dev/null 2>&1 &&
    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && [ "${NO_INSTALL:-0}" != 1 ]; then
-  echo "configure: installing python3-hypothesis for the grader's property tests" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-hypothesis >&2 ||
-    echo "configure: warning: 'apt-get install python3-hypothesis' failed; the grader's property tests are skipped" >&2
+  # One line per step like every other package (dpkg's progress only when it fails).
+  { step "apt-get install python3-hypothesis (the grader's property tests)" quietly apt_install python3-hypothesis ||
+    { step "apt-get update (the package lists)" apt-get update -q &&
+      step "apt-get install python3-hypothesis (the grader's property tests)" apt_install python3-hypothesis; }; } ||
+    echo "configure: warning: python3-hypothesis could not be installed (above); the grader's property tests are skipped" >&2
 fi
 [ $have_mpi = 1 ] && mpi_cflags="$mpi_cflags -DOMPI_SKIP_MPICXX=1 -DMPICH_SKIP_MPICXX=1"
 
