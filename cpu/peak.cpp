@@ -2,12 +2,17 @@
 
 #include <immintrin.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <ctime>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -93,9 +98,27 @@ PeakResult measure_fma_peak(SimdLevel simd, int threads, double seconds) {
 
 namespace {
 // The lowest run of each thread count's measurement, beside the best that
-// MeasuredOnce keeps: the spread the header shows when other programs moved it.
+// MeasuredOnce keeps, and the other programs' CPU use while it ran: the
+// spread the header shows, and its cause.
 std::mutex spread_mu;
 std::map<int, double> lowest_run;
+std::map<int, double> others_busy;
+
+// Seconds of CPU time the whole machine has spent busy (every core, every
+// program: /proc/stat's first line, all but idle and iowait); -1 without it.
+double machine_busy_seconds() {
+    std::ifstream stat("/proc/stat");
+    std::string cpu;
+    unsigned long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    if (!(stat >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal) || cpu != "cpu") return -1;
+    return double(user + nice + system + irq + softirq + steal) / double(sysconf(_SC_CLK_TCK));
+}
+
+double own_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
 
 MeasuredOnce& remembered_peak() {
     static MeasuredOnce peak([](int t) {
@@ -103,13 +126,22 @@ MeasuredOnce& remembered_peak() {
         // (wide-SIMD clock ramp), and a run that shared its core with another
         // program is only low, never high.
         double best = 0, low = 0;
+        const double busy0 = machine_busy_seconds(), own0 = own_cpu_seconds();
+        const auto wall0 = std::chrono::steady_clock::now();
         for (int run = 0; run < kPeakRuns; ++run) {
             const double g = measure_fma_peak(detect_simd(), t, kPeakRunSeconds).gflops;
             best = std::max(best, g);
-            low = run == 0 ? g : std::min(low, g);
+            if (run > 0) low = run == 1 ? g : std::min(low, g);  // the first is the warm-up
         }
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+        const double busy1 = machine_busy_seconds(), own1 = own_cpu_seconds();
+        // Jiffies are coarse (10 ms): a few of them are noise, not a program.
+        const double others = busy0 < 0 || busy1 < 0 || wall <= 0
+                                  ? -1
+                                  : std::max(0.0, (busy1 - busy0) - (own1 - own0)) / wall;
         std::lock_guard<std::mutex> lock(spread_mu);
         lowest_run[t] = lowest_run.count(t) ? std::min(lowest_run[t], low) : low;
+        others_busy[t] = std::max(others_busy.count(t) ? others_busy[t] : -1.0, others);
         return best;
     });
     return peak;
@@ -123,6 +155,7 @@ PeakSpread measured_peak_spread(int threads) {
     p.best = measured_peak_gflops(threads);
     std::lock_guard<std::mutex> lock(spread_mu);
     p.lowest = lowest_run.count(threads) ? lowest_run[threads] : p.best;
+    p.others_busy_cores = others_busy.count(threads) ? others_busy[threads] : -1;
     return p;
 }
 

@@ -22,11 +22,16 @@ PeakResult measure_fma_peak(SimdLevel simd, int threads, double seconds = 0.2);
 constexpr int kPeakRuns = 5;
 constexpr double kPeakRunSeconds = 0.06;
 double measured_peak_gflops(int threads);
-// That peak and the lowest of its runs: far apart, other programs held the
-// cores while it was measured (the best is still what % peak divides by).
+// That peak and the lowest of its runs after the first (the first warms the
+// core's wide-SIMD clock up), and how many cores' worth of CPU time the other
+// programs used meanwhile (from /proc/stat less this process's own; -1 where
+// it cannot be read). Far apart with others busy: other programs held the
+// cores; far apart on an idle machine: the clock moved (turbo, power or heat).
+// The best is still what % peak divides by.
 struct PeakSpread {
     double best = 0;
     double lowest = 0;
+    double others_busy_cores = -1;
 };
 PeakSpread measured_peak_spread(int threads);
 // Measures that peak again and keeps the higher value: the harness calls it

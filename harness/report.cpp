@@ -40,6 +40,21 @@ std::string openmp_placement_in_environment() {
 
 }  // namespace
 
+// The spread, when it moved, and its cause: other programs (they used CPU
+// time meanwhile), or the clock (an idle 16-core GPU host's turbo moved its
+// runs 140-175 GFLOP/s, and this line used to blame other programs there).
+std::string peak_spread_note(const PeakSpread& peak) {
+    if (!(peak.lowest < 0.9 * peak.best)) return "";
+    const std::string range = "its runs ranged " + fixed(peak.lowest, 1) + "-" + fixed(peak.best, 1) + " GFLOP/s";
+    if (peak.others_busy_cores < 0 || peak.others_busy_cores >= 0.25)
+        return range + ": other programs were using the cores" +
+               (peak.others_busy_cores < 0 ? "" : " (" + fixed(peak.others_busy_cores, 1) + " cores' worth)") +
+               ", so timings and % peak may move between runs; rerun when the machine is quiet";
+    return range + " while other programs were idle (" + fixed(peak.others_busy_cores, 2) +
+           " cores' worth): the CPU's clock moved (turbo, power or heat limits), so timings and % peak may move "
+           "a little between runs";
+}
+
 void print_machine_header(bool include_gpu) {
     const MachineInfo m = describe_machine();
     std::printf("machine : %s, %d logical cores, widest SIMD %s\n", m.cpu_model.c_str(),
@@ -47,10 +62,7 @@ void print_machine_header(bool include_gpu) {
     const PeakSpread peak = measured_peak_spread(1);
     std::printf("peak    : %.1f GFLOP/s on 1 thread (measured: back-to-back %s FMAs, 2 flops each; best of %d runs "
                 "of %.2f s)\n", peak.best, simd_name(m.simd), kPeakRuns, kPeakRunSeconds);
-    // The spread, when it moved: a busy machine, and the reason % peak may move from run to run.
-    if (peak.lowest < 0.9 * peak.best)
-        std::printf("          its runs ranged %.1f-%.1f GFLOP/s: other programs were using the cores, so timings "
-                    "and %% peak may move between runs; rerun when the machine is quiet\n", peak.lowest, peak.best);
+    if (const std::string note = peak_spread_note(peak); !note.empty()) std::printf("          %s\n", note.c_str());
     std::printf("compiler: %s | flags: %s\n", m.compiler.c_str(), m.flags.c_str());
     if (const std::string placement = openmp_placement_in_environment(); !placement.empty())
         std::printf("environ : %s (honoured: OpenMP places the threaded stages' threads as it says, and a place list "

@@ -6,12 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "cpu/peak.h"
 #include "harness/bench.h"
 #include "harness/cli.h"
 
 namespace mml {
 
 void print_machine_header(bool include_gpu);
+// The header's line under the peak when its runs spread (empty when they did
+// not): who moved them - other programs, or the CPU's clock on an idle machine.
+std::string peak_spread_note(const PeakSpread& peak);
 // One line per peer row in `jobs` (OpenBLAS, cuBLAS): the library version and
 // the kernel it picked (Stage::describe_library), once per stage.
 void print_peer_libraries(const std::vector<Job>& jobs);

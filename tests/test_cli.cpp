@@ -18,6 +18,7 @@
 #include "harness/gpu_backend.h"
 #include "harness/stage.h"
 #include "harness/catalog.h"
+#include "harness/report.h"
 #include "tests/run_mmlab.h"
 
 namespace {
@@ -194,6 +195,20 @@ TEST_SUITE("cli") {
         CHECK(o.output.find("GFLOP/s") != std::string::npos);
         CHECK(o.output.find("lab1.ikj") != std::string::npos);
         CHECK(o.output.find("ok ") != std::string::npos);
+    }
+
+    TEST_CASE("the peak's spread names its cause: other programs only where they used the CPU meanwhile") {
+        using mml::PeakSpread;
+        CHECK(mml::peak_spread_note(PeakSpread{100, 95, 1.0}).empty());  // within 10 %: nothing to say
+        const std::string busy = mml::peak_spread_note(PeakSpread{175.1, 139.6, 1.4});
+        CHECK(busy.find("other programs were using the cores (1.4 cores' worth)") != std::string::npos);
+        // The idle 16-core GPU host: turbo moved the runs, nothing else ran.
+        const std::string idle = mml::peak_spread_note(PeakSpread{175.1, 139.6, 0.03});
+        CHECK(idle.find("other programs were using") == std::string::npos);
+        CHECK(idle.find("clock moved") != std::string::npos);
+        CHECK(idle.find("139.6-175.1") != std::string::npos);
+        // Without /proc/stat the cause is unknown: the old advice stands.
+        CHECK(mml::peak_spread_note(PeakSpread{175.1, 139.6, -1}).find("rerun when the machine is quiet") != std::string::npos);
     }
 
     TEST_CASE("% peak: every row of one thread count divides by the same measured peak, which the table prints") {
