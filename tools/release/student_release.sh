@@ -62,7 +62,10 @@ trap cleanup EXIT
 
 # 1. The references, built apart from any build of the user's.
 echo "student-release: building the reference libraries (a few minutes) ..." >&2
-make -s --no-print-directory BUILD="$scratch/build" OPT=-O3 ARCH= CUDA_ARCHS="80 90" reference-libs given-lib >&2 ||
+# On every core: a make of its own (none of a calling make's flags or job
+# slots), one job per core.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory -j"$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" \
+  BUILD="$scratch/build" OPT=-O3 ARCH= CUDA_ARCHS="80 90" reference-libs given-lib >&2 ||
   die "building the reference libraries failed (see above)"
 
 # 2. The files.
