@@ -13,8 +13,13 @@
 // that --slurm writes what a local run writes, and that a rerun grades only
 // the students without a result (about a minute, plus the install); where the
 // cluster cannot start (not root, no apt-get) it says why and passes nothing
-// else. All run only where MML_GRADING_TESTS is set, as `make test-all` does,
-// like tests/test_grading.cpp's end-to-end case.
+// else. tests/grading/test_safe_default.py checks the default is safe: no
+// grading below bwrap unless a level is named (the one-line refusal without
+// bubblewrap, simulated in a mount namespace; the install steps; a plain
+// user's install line) and a reader of other students' files and solutions/
+// that finds nothing at bwrap and unshare (under a minute). All run only
+// where MML_GRADING_TESTS is set, as `make test-all` does, like
+// tests/test_grading.cpp's end-to-end case.
 #include <doctest/doctest.h>
 
 #include <cstdlib>
@@ -35,6 +40,12 @@ TEST_SUITE("grading") {
               "grader, memory counted per sandbox or reported missing, same CSV twice" *
               doctest::skip(!grading_tests_enabled())) {
         mml::testing::run_python_test("tests/grading/test_hostile_trust.py", "trusted hostile grading tests: all passed");
+    }
+
+    TEST_CASE("tools/grade.py is safe by default: it refuses to grade below bwrap unless a level is named, and a "
+              "reader of other students' files and solutions/ gets nothing at bwrap and unshare" *
+              doctest::skip(!grading_tests_enabled())) {
+        mml::testing::run_python_test("tests/grading/test_safe_default.py", "safe-default grading tests: all passed");
     }
 
     TEST_CASE("tools/grade.py --slurm on a one-node Slurm cluster: the local run's outputs; a rerun grades only what is missing" *

@@ -11,14 +11,14 @@ import sys
 import time
 from pathlib import Path
 
-from checks import REPO, check, slack
+from checks import REPO, check, level_flags, slack
 
 GRADE = [sys.executable, str(REPO / "tools" / "grade.py")]
 
 
 def run(args, timeout=900):
-    r = subprocess.run(GRADE + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                       encoding="utf-8", errors="replace", timeout=timeout)
+    r = subprocess.run(GRADE + level_flags() + args, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, encoding="utf-8", errors="replace", timeout=timeout)
     return r.returncode, r.stdout, r.stderr
 
 
@@ -65,7 +65,7 @@ def interrupt_check(tmp, sub):
     work.mkdir()
     (out / "grades.csv").write_text("an earlier run\n")
     log = (tmp / "interrupt.log").open("w")
-    p = subprocess.Popen(GRADE + [str(only), "--lab", "1", "--out", str(out), "--work", str(work),
+    p = subprocess.Popen(GRADE + level_flags() + [str(only), "--lab", "1", "--out", str(out), "--work", str(work),
                                   "--test-timeout", "100"], cwd=REPO, stdout=log, stderr=subprocess.STDOUT)
 
     def endless_test_running():

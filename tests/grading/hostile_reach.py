@@ -6,7 +6,7 @@ names (expected score; where it depends on the containment level, per level):
   snoop         reads another student's submission, the checkout's solutions/,
                 its own tree's solutions/ (masked), other students' outputs and
                 the starter tree, /root and /etc/shadow, the grader's
-                environment and processes                           bwrap 6/6, unshare 2/6
+                environment and processes                           6/6 (bwrap and unshare)
   vandal        writes into the checkout, another student's submission,
                 beside OUT, the starter tree, /tmp; kill(-1, SIGKILL)      6/6, nothing written
   netprobe      TCP and UDP to this machine, an abstract unix socket, DNS,
@@ -98,8 +98,7 @@ def add_cases(sub, tmp, ref, victim, port, udp_port, abstract):
                'processes"); } } closedir(d); }',
     }, extra_top=FILE_PROBES))
     cases.append(Case("snoop", 6, review=["opens or removes files", "names an absolute path",
-                                          "looks at the test environment"],
-                      level_scores={"unshare": 2}))
+                                          "looks at the test environment"]))
 
     write(sub / "vandal" / "labs" / "lab1", with_probes(ref, {
         "ijk": f'hostile::try_write("{REPO}/HOSTILE-PWNED");',

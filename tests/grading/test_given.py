@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 import checks  # noqa: E402 (after: no __pycache__ in the checkout)
-from checks import GRADE, REPO, check  # noqa: E402
+from checks import REPO, check  # noqa: E402
 
 
 def body_span(text, name):
@@ -86,7 +86,7 @@ def lab4_reference():
 
 def grade(sub, lab, out):
     """Grades the class in `sub` for `lab`: (exit status, output, {student: grades.csv row})."""
-    r = subprocess.run(GRADE + [str(sub), "--lab", str(lab), "--out", str(out)], cwd=REPO, stdout=subprocess.PIPE,
+    r = subprocess.run(checks.grade_command() + [str(sub), "--lab", str(lab), "--out", str(out)], cwd=REPO, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, text=True, errors="replace", timeout=3600)
     rows = {}
     if (out / "grades.csv").is_file():

@@ -3,9 +3,11 @@
 tools/grading/sandbox.sh with a wall-clock limit (the whole process group
 killed at it), a file-size limit, their output in a log read back capped;
 no command started once the grader is stopping; the environment cleaned to
-what builds need; the containment probe; at the bwrap level (where it works
-here): only the tree visible, no network, the user not root, nothing left
-running; the masks of a student's tree; handing a tree to the grading user.
+what builds need; the containment probe, and the refusal below bwrap (its
+line names the fix); at the bwrap and unshare levels (each where it works
+here): only the tree readable, no network, nothing left running, and at bwrap
+the user not root; what unshare hides (hidden_dirs, sandbox.sh's options);
+the masks of a student's tree; handing a tree to the grading user.
 Short shell commands only (a few seconds)."""
 import sys
 sys.dont_write_bytecode = True
@@ -16,8 +18,8 @@ from pathlib import Path
 
 import checks
 from checks import Scratch, check
-from grading import sandbox
-from grading.common import UsageError
+from grading import install, sandbox
+from grading.common import SetupError, UsageError
 
 LIMITS = sandbox.Limits("none", 0, 1024, 1000)  # no memory limit, 1 MiB files; as this user (root too)
 
@@ -113,10 +115,47 @@ def probe(tmp):
     check(sandbox.probe_sandbox("none", work).mode == "none", "--sandbox none works everywhere")
     work = tmp / "probe-auto"
     work.mkdir()
-    limits = sandbox.probe_sandbox("auto", work)
-    check(limits.mode in sandbox.LEVELS and not (work / "outside-probe").exists(),
-          f"--sandbox auto picks what works here ({limits.mode}) and leaves no probe file outside")
+    try:
+        limits = sandbox.probe_sandbox("auto", work)
+        check(limits.mode == "bwrap" and not (work / "outside-probe").exists(),
+              "--sandbox auto is bwrap, which works here, and leaves no probe file outside", limits.mode)
+    except SetupError as e:
+        check("--sandbox " in str(e) and ("install" in str(e) or "namespaces" in str(e)) and "\n" not in str(e),
+              "--sandbox auto where bwrap does not work: a one-line refusal naming the fix and a weaker level", str(e))
+    limits = sandbox.strongest_level(tmp / "probe-strongest")
+    check(limits.mode in sandbox.LEVELS, f"the strongest level that works here: {limits.mode}")
     return limits
+
+
+def refusal():
+    missing = sandbox.refusal(None, "unshare")
+    check("not installed" in missing and install.install_line() in missing and "--sandbox unshare" in missing,
+          "the refusal without bubblewrap: says it is missing, the line that installs it, the level to name instead",
+          missing)
+    broken = sandbox.refusal("bwrap: setting up uid map: Permission denied", "net")
+    check("installed but cannot" in broken and "uid map" in broken and "user namespaces" in broken
+          and "--sandbox net" in broken, "the refusal where bwrap cannot run: what it said, user namespaces, the "
+          "level to name instead", broken)
+    check(install.install_line().endswith("bubblewrap"), "the install line names the package", install.install_line())
+
+
+def hiding(tmp):
+    """What the unshare level is told to hide: existing folders, never /, a system folder or one above one."""
+    kept = sandbox.hidden_dirs(["/", "/usr", str(tmp), str(tmp / "missing"), str(tmp) + "/", "/opt"])
+    check(kept == (os.path.realpath(tmp),), "hidden_dirs: existing folders only, once, not /, nor a system folder "
+          "or one above it (a folder inside one, a checkout in /opt, is hidden)", str(kept))
+    tree = tmp / "hide-tree"
+    (tree / "solutions").mkdir(parents=True)
+    lim = sandbox.Limits("unshare", 0, 1024, 1000, masks=((tmp / "stub", "solutions"), (tmp / "stub2", "absent")),
+                         hidden=(str(tmp),), extra_dirs=(Path("/opt/tool"),))
+    cmd = sandbox.sandbox_command(["true"], tree, tree, lim, 10)
+    opts = cmd[8:cmd.index("--")]  # after bash, the script, the level, the tree and the four limits
+    want = [a for d in sandbox.HIDDEN_ALWAYS if os.path.isdir(d) for a in ("--hide", d)] + \
+        ["--hide", os.path.realpath(tmp), "--show", "/opt/tool", "--mask", str(tmp / "stub"), str(tree / "solutions")]
+    check(opts == want, "unshare: sandbox.sh hides /home, /root and Limits.hidden, shows the toolchain, masks the "
+          "tree's folders that exist", str(opts))
+    check("--hide" not in sandbox.sandbox_command(["true"], tree, tree, sandbox.replace(lim, mode="net"), 10),
+          "net: nothing to hide (no mount namespace)")
 
 
 LOOPBACK_PROBE = ("import socket\n"
@@ -134,9 +173,9 @@ def loopback(tmp):
     for mode in ("unshare", "net", "bwrap"):
         work = tmp / f"loopback-{mode}"
         work.mkdir()
-        try:  # a level asked for by name that does not work here is a UsageError (bwrap not installed)
+        try:  # a level that does not work here: UsageError, or SetupError (the refusal) for bwrap
             works = sandbox.probe_sandbox(mode, work).mode == mode
-        except UsageError:
+        except (UsageError, SetupError):
             works = False
         if not works:
             print(f"note - the {mode} level does not work here: its loopback is not checked")
@@ -149,13 +188,15 @@ def loopback(tmp):
               f"the {mode} level: loopback up, nothing outside reachable", text[-300:])
 
 
-def bwrap_level(tmp, limits):
-    """The bwrap level, where it works here: run as the run's own folder layout (a tree in a folder that also
-    holds a file it must not see)."""
-    if limits.mode != "bwrap":
-        print(f"note - bubblewrap does not work here ({limits.mode}): its checks are not made")
+def contained_level(tmp, mode):
+    """The bwrap and unshare levels, each where it works here: run as the run's own folder layout (a tree in a
+    folder that also holds a file it must not see)."""
+    try:
+        limits = sandbox.probe_sandbox(mode, tmp / f"probe-{mode}")
+    except (SetupError, UsageError) as e:
+        print(f"skip - the {mode} level does not work here, its checks are not made: {e}")
         return
-    run_dir = tmp / "run"
+    run_dir = tmp / f"run-{mode}"
     run_dir.mkdir()
     os.chmod(run_dir, 0o711)
     tree = run_dir / "student0000"
@@ -168,8 +209,7 @@ def bwrap_level(tmp, limits):
     script = run_dir / "sandbox.sh"
     script.write_bytes(sandbox.SANDBOX.read_bytes())
     os.chmod(script, 0o755)
-    lim = sandbox.Limits("bwrap", 0, 1024, 1000, user=limits.user, script=script, tmp_size=limits.tmp_size,
-                         no_userns=limits.no_userns, masks=((stub, "solutions"),))
+    lim = sandbox.replace(limits, script=script, masks=((stub, "solutions"),), hidden=(str(run_dir),))
     server = socket.socket()
     server.bind(("127.0.0.1", 0))
     server.listen(1)
@@ -183,13 +223,17 @@ def bwrap_level(tmp, limits):
         return rc, timed_out, secs, log.read_text(errors="replace")
 
     rc, _, _, log = run_in("echo x > mine.txt && id -u && cat solutions/answer.cpp | wc -c")
-    check(rc == 0 and (tree / "mine.txt").exists() and log.split()[0] != "0" and log.split()[1] == "0",
-          "bwrap: the tree is writable, the user is not root, a masked file reads as empty", log)
+    # (unshare maps its unprivileged user to root inside its own user namespace: id -u is 0 there)
+    check(rc == 0 and (tree / "mine.txt").exists() and (log.split()[0] != "0" or mode == "unshare")
+          and log.split()[1] == "0", f"{mode}: the tree is writable, the user is not root, a masked file reads as "
+          "empty", log)
     # (a write beside the tree lands in the sandbox's own /tmp, gone with it)
     rc, _, _, log = run_in(f"cat {run_dir}/other-student.txt; ls /root /home 2>&1; ls -A {run_dir} | tr '\\n' ' ';"
                            f" echo x > {run_dir}/x; echo")
-    check("secret" not in log and not (run_dir / "x").exists() and log.split("\n")[-2].split() == ["student0000"],
-          "bwrap: what lies beside the tree, /root, /home and /tmp are not visible; nothing is written outside",
+    # (unshare binds back, read-only, the sandbox.sh it runs: the grader's own script, no secret)
+    beside = set(log.split("\n")[-2].split()) - ({"sandbox.sh"} if mode == "unshare" else set())
+    check("secret" not in log and not (run_dir / "x").exists() and beside == {"student0000"},
+          f"{mode}: what lies beside the tree, /root, /home and /tmp are not visible; nothing is written outside",
           log)
     rc, _, _, log = run_in(f"exec 3<>/dev/tcp/127.0.0.1/{port} && echo connected")
     try:
@@ -197,15 +241,15 @@ def bwrap_level(tmp, limits):
     except OSError:
         accepted = False
     server.close()
-    check(rc != 0 and "connected" not in log and not accepted, "bwrap: no network (not even this machine's loopback)",
+    check(rc != 0 and "connected" not in log and not accepted, f"{mode}: no network (not even this machine's loopback)",
           log)
     rc, timed_out, secs, log = run_in("(setsid sleep 4321 &) ; sleep 4322", timeout=1)
     time.sleep(0.5)
     left = [d for d in Path("/proc").iterdir() if d.name.isdigit() and b"432" in _cmdline(d)]
-    check(timed_out and not left, "bwrap: at the time limit every process of the sandbox goes, a detached one too",
+    check(timed_out and not left, f"{mode}: at the time limit every process of the sandbox goes, a detached one too",
           str(left))
     rc, *_ = run_in("kill -SEGV $$")
-    check(rc == 128 + 11, "bwrap: a signal that ends the command is its exit status, as bash reports it", f"exit {rc}")
+    check(rc == 128 + 11, f"{mode}: a signal that ends the command is its exit status, as bash reports it", f"exit {rc}")
 
 
 def _cmdline(d):
@@ -293,8 +337,11 @@ with Scratch() as tmp:
     stopping(tmp)
     environment()
     logs(tmp)
-    limits = probe(tmp)
-    bwrap_level(tmp, limits)
+    probe(tmp)
+    refusal()
+    hiding(tmp)
+    for level in ("bwrap", "unshare"):
+        contained_level(tmp, level)
     loopback(tmp)
     masks(tmp)
     toolchain(tmp)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.dont_write_bytecode = True
 import checks  # noqa: E402 (after: no __pycache__ in the checkout)
-from checks import GRADE, REPO, check  # noqa: E402
+from checks import REPO, check  # noqa: E402
 
 
 def skip(reason):
@@ -243,7 +243,7 @@ def main():
         local, through = tmp / "local", tmp / "slurm"
 
         t0 = time.monotonic()
-        r = subprocess.run(GRADE + [str(sub), "--lab", "1", "--out", str(local), "-j", "2"], cwd=REPO,
+        r = subprocess.run(checks.grade_command() + [str(sub), "--lab", "1", "--out", str(local), "-j", "2"], cwd=REPO,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
         local_s = time.monotonic() - t0
         print(f"---- tools/grade.py (on this machine) printed:\n{r.stdout}----", flush=True)
@@ -251,7 +251,7 @@ def main():
 
         slurm_flags = ["--slurm", "--slurm-cpus", "1", "--slurm-poll", "1"]
         t0 = time.monotonic()
-        r = subprocess.run(GRADE + [str(sub), "--lab", "1", "--out", str(through)] + slurm_flags, cwd=REPO,
+        r = subprocess.run(checks.grade_command() + [str(sub), "--lab", "1", "--out", str(through)] + slurm_flags, cwd=REPO,
                            env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
         slurm_s = time.monotonic() - t0
         print(f"---- tools/grade.py --slurm printed:\n{r.stdout}----", flush=True)
@@ -273,7 +273,8 @@ def main():
         (state / "rows" / "dan.json").unlink()
         t0 = time.monotonic()
         r = subprocess.run(["make", "--no-print-directory", "grade", f"SUBMISSIONS={sub}", "LAB=1", f"OUT={through}",
-                            "SLURM=1", "GRADE_FLAGS=--slurm-cpus 1 --slurm-poll 1"], cwd=REPO, env=cluster.env,
+                            "SLURM=1", "GRADE_FLAGS=" + " ".join(checks.level_flags() + ["--slurm-cpus", "1", "--slurm-poll", "1"])],
+                           cwd=REPO, env=cluster.env,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
         rerun_s = time.monotonic() - t0
         print(f"---- make grade SLURM=1 (rerun) printed:\n{r.stdout}----", flush=True)
@@ -288,7 +289,7 @@ def main():
         # waits for them (or finds their results) and submits nothing new.
         for name in ("carol", "dan"):
             (state / "rows" / f"{name}.json").unlink()
-        cmd = GRADE + [str(sub), "--lab", "1", "--out", str(through)] + slurm_flags
+        cmd = checks.grade_command() + [str(sub), "--lab", "1", "--out", str(through)] + slurm_flags
         p = subprocess.Popen(cmd, cwd=REPO, env=cluster.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True)
         seen = ""

@@ -22,6 +22,7 @@ The modules, in the order a run uses them (each says more in its header):
                   unprivileged user; the containment probe; stopping them all
   users.py        who student code runs as (never root); handing a build tree over to that user
   visible.py      what a bubblewrap sandbox shows: system and toolchain folders, the masks of a tree
+  install.py      bubblewrap (the default level's tool) installed as root with apt-get, or the line to run
   limits.py       a cgroup per command: memory (with shared memory) and processes of the whole sandbox
   build.py        the starter tree (snapshot of this checkout), building it and a student's tree
   doctest_xml.py  doctest's --test-case filter and its XML report

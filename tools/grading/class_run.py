@@ -69,9 +69,17 @@ def open_work(inputs, parent=None):
     # in GPU labs: CUDA's address-space reservations are not memory); its folder goes when the grader exits.
     cgroups = cgroup_limits.probe()
     atexit.register(cgroup_limits.release, cgroups)
+    # What student code must not read, whichever level runs it (sandbox.Limits.hidden): the class, the grades
+    # (OUT's folder: the staging folder beside OUT holds the feedback written so far), the answers in this
+    # checkout, and this run's folder (the starter and the other students' trees). OUT's folder only outside the
+    # system's folders (OUT=/usr/local/grades must not hide /usr/local's toolchain).
+    out_dir = inputs.out.resolve().parent
+    system = [Path(d) for d in sandbox.SYSTEM_DIRS]
+    hidden = (inputs.submissions.resolve(), inputs.out.resolve(), REPO, work) + \
+        (() if any(d == out_dir or d in out_dir.parents for d in system) else (out_dir,))
     wanted = Limits("none", 0 if lab.needs_cuda else options.memory_mb * 1024, options.max_output_mb * 1024,
                     options.max_procs, user=inputs.user, gpu=lab_uses_gpu(lab), script=script, extra_dirs=extra,
-                    cgroups=cgroups, memory_mb=options.memory_mb)
+                    cgroups=cgroups, memory_mb=options.memory_mb, hidden=tuple(str(h) for h in hidden))
     try:
         return work, probe_sandbox(options.sandbox, work, wanted)
     except BaseException:
@@ -82,13 +90,12 @@ def open_work(inputs, parent=None):
 def containment_notes(limits, requested):
     """Warnings about the containment this run has (also in summary.txt)."""
     notes = []
-    if limits.mode != "bwrap":
-        why = "as asked with --sandbox" if requested != "auto" else \
-            ("bubblewrap is not installed (Debian/Ubuntu package bubblewrap)" if not shutil.which("bwrap") else
-             "bubblewrap cannot create its namespaces here")
-        notes.append(f"containment: '{limits.mode}' only ({sandbox.LEVEL_TEXT[limits.mode]}): {why}; other students' "
-                     "submissions and this checkout are readable by student code; grade untrusted code with "
-                     "bubblewrap, or inside a container or VM (handouts/grading.md)")
+    if limits.mode != "bwrap":  # only ever asked for by name: auto is bwrap or a refusal (sandbox.probe_sandbox)
+        readable = "the system's files are readable by student code" if limits.mode == "unshare" else \
+            "other students' submissions and this checkout are readable by student code"
+        notes.append(f"containment: '{limits.mode}' only ({sandbox.LEVEL_TEXT[limits.mode]}), as asked with "
+                     f"--sandbox {requested}: {readable}; grade untrusted code with bubblewrap, or inside a container "
+                     "or VM (handouts/grading.md)")
     if limits.cgroups and limits.cgroups.how == "none":
         notes.append(cgroup_limits.describe(limits.cgroups, limits.memory_mb, limits.nproc))
     if limits.user and limits.user.switch:

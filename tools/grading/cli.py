@@ -2,7 +2,8 @@
 `make grade`): its flags, every check of the input made before anything is
 written (a bad command line, an unknown lab, an OUT that cannot be written,
 a weights file that cannot be read, a missing tool: one line, exit 2), and
-the exit statuses: 0 graded, 1 this machine or checkout cannot grade, 2 bad
+the exit statuses: 0 graded, 1 this machine or checkout cannot grade (bubblewrap
+missing or not working, and no weaker level named: sandbox.refusal), 2 bad
 input, 130 interrupted (nothing written). class_run.py does the grading."""
 
 import argparse
@@ -14,7 +15,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import catalog, class_run, environment, escape, intake, outputs, sandbox, score, similarity, slurm, slurm_worker
+from . import catalog, class_run, environment, escape, install, intake, outputs, sandbox, score, similarity, slurm, \
+    slurm_worker
 from .calibration import AUTO_TIMEOUT_FACTOR, AUTO_TIMEOUT_MAX, AUTO_TIMEOUT_MIN
 from .common import PROG, REPO, SetupError, UsageError
 
@@ -47,8 +49,9 @@ def parse_args(argv, labs):
     p.add_argument("--max-output-mb", type=int, default=64, help="largest file a student's process may write (default 64)")
     p.add_argument("--max-procs", type=int, default=256, help="extra processes a student's code may start (default 256)")
     p.add_argument("--sandbox", choices=["auto"] + list(sandbox.LEVELS), default="auto",
-                   help="containment level (default auto: the strongest this machine allows; strongest first: "
-                        "bwrap, unshare, net, none; handouts/grading.md says what each protects)")
+                   help="containment level (default auto: bwrap, installed as root where missing; without it the "
+                        "grader refuses to grade: name a weaker level to accept it: unshare, net, none; "
+                        "handouts/grading.md says what each protects)")
     p.add_argument("--perf", action="store_true",
                    help="also run `mmlab lab N` and score the lab's performance target (off by default: noisy)")
     p.add_argument("--perf-points", type=float, default=1.0, help="points for the target with --perf (default 1)")
@@ -158,6 +161,7 @@ def main(argv):
     labs = catalog.read_catalog()
     options = parse_args(argv, labs)
     inputs = check_inputs(options, labs)
+    install.ensure_bubblewrap(options.sandbox)  # the default level's tool, where the grader may install it
     if options.slurm:
         return slurm.grade_class_slurm(inputs, list(argv))
     return class_run.grade_class(inputs)

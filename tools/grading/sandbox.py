@@ -14,9 +14,16 @@ says what each protects and what none of them does):
            runs as an unprivileged user (see grading_user), no network, its
            own PID namespace (every process it starts dies with it).
   unshare  sandbox.sh's own namespaces (util-linux unshare): every file system
-           read-only except the build tree, but readable; no network; own PID
-           namespace.
+           read-only except the build tree; the submissions, OUT, this
+           checkout, the run's other build trees, /home and /root covered by
+           empty folders, /tmp and /dev/shm private (HIDDEN_ALWAYS, hidden_dirs);
+           the masks of bwrap; no network; own PID namespace. Left readable:
+           the rest of the system, as its user may read it.
   net      no network only.      none     limits only.
+
+The grader runs at bwrap unless the instructor names a weaker level
+(probe_sandbox refuses otherwise, saying why and what to do; install.py puts
+bubblewrap in place where it can).
 
 Every level keeps the same limits (CPU seconds, address space, file size,
 open files, processes, no core files; the wall clock here) and a cleaned
@@ -38,20 +45,21 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from . import limits as cgroup_limits
-from .common import REPO, UsageError
+from . import install, limits as cgroup_limits
+from .common import REPO, SetupError, UsageError
 from .environment import TRUSTED_CWD, clean_env, system_program, trusted_env
 from .users import User, check_reachable, grading_user, hand_over, take_back, user_process_count  # noqa: F401
 from .visible import SYSTEM_DIRS, masks_for_lab, toolchain_dirs  # noqa: F401 (used by class_run and tests)
 
 SANDBOX = REPO / "tools" / "grading" / "sandbox.sh"
 
-# Strongest first; --sandbox auto takes the first that works here.
+# Strongest first; --sandbox auto takes bwrap, and only bwrap: a weaker level must be asked for by name.
 LEVELS = ("bwrap", "unshare", "net", "none")
 LEVEL_TEXT = {
     "bwrap": "bubblewrap: only the build tree and the system's read-only folders are visible, unprivileged user, "
              "no network, own PID namespace",
-    "unshare": "unshare: all file systems read-only but the build tree (readable, not hidden), no network, "
+    "unshare": "unshare: all file systems read-only but the build tree; the submissions, OUT, this checkout, the "
+               "other build trees, /home, /root and /tmp hidden, the rest of the system readable; no network, "
                "own PID namespace",
     "net": "no network only (files readable and writable as the grading user, processes not contained)",
     "none": "limits only (no namespaces)",
@@ -64,6 +72,9 @@ LOG_READ_BYTES = 256 * 1024
 # must not fill the machine's RAM through them; TMPDIR is in the build tree).
 PRIVATE_TMP_BYTES = 64 * 1024 * 1024
 
+# What the unshare level hides on every machine besides Limits.hidden (sandbox.sh covers /tmp and /dev/shm
+# with private ones itself): the users' homes, where checkouts, submissions and grades usually are.
+HIDDEN_ALWAYS = ("/home", "/root")
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,9 @@ class Limits:
     user can read); tmp_size: bwrap supports --size for its /tmp; no_userns: bwrap supports --disable-userns;
     extra_dirs: more folders bwrap shows read-only (the toolchain outside the system's folders: toolchain_dirs);
     cgroups: limits.Cgroups, how each command's memory (memory_mb, with shared memory) and processes (nproc)
-    are counted as a whole (None: not at all)."""
+    are counted as a whole (None: not at all); hidden: the folders student code must not read (the
+    submissions, OUT and its folder, this checkout, the run's work folder), covered at the unshare level, and
+    by bwrap where one lies in a folder it shows."""
     mode: str
     mem_kb: int
     fsize_kb: int
@@ -89,6 +102,7 @@ class Limits:
     extra_dirs: tuple = ()
     cgroups: object = None
     memory_mb: int = 0
+    hidden: tuple = ()
 
     def with_masks(self, masks):
         return replace(self, masks=tuple(masks))
@@ -126,6 +140,31 @@ def describe(limits):
     return f"{limits.mode} ({LEVEL_TEXT[limits.mode]}{who}){counted}"
 
 
+def hidden_dirs(folders):
+    """The folders of `folders` that can be covered: absolute, existing, and neither / nor a folder that holds a
+    system folder (covering those would hide the toolchain; they are never where submissions are)."""
+    kept = []
+    for f in folders:
+        f = os.path.realpath(f)
+        if os.path.isdir(f) and f not in kept and not any(s == f or s.startswith(f.rstrip("/") + "/")
+                                                          for s in SYSTEM_DIRS):
+            kept.append(f)
+    return tuple(kept)
+
+
+def _unshare_options(work, limits):
+    """sandbox.sh's --hide, --show and --mask options for the unshare level (its header says what they do)."""
+    opts = []
+    for d in hidden_dirs(HIDDEN_ALWAYS + tuple(limits.hidden)):
+        opts += ["--hide", d]
+    for d in limits.extra_dirs:
+        opts += ["--show", str(d)]
+    for stub, rel in limits.masks:
+        if (Path(work) / rel).is_dir():
+            opts += ["--mask", str(stub), str(Path(work) / rel)]
+    return opts
+
+
 def _bwrap_command(work, cwd, limits):
     """bubblewrap's command line for a command that may write only under `work` (its build tree)."""
     args = [system_program("bwrap"), "--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-net",
@@ -146,6 +185,10 @@ def _bwrap_command(work, cwd, limits):
     if limits.gpu:
         for dev in sorted(Path("/dev").glob("nvidia*")):
             args += ["--dev-bind", str(dev), str(dev)]
+    # A folder to hide that lies in one shown above (a checkout under /opt, say) is covered by an empty one.
+    for d in hidden_dirs(limits.hidden):
+        if any(Path(d) == Path(s) or Path(s) in Path(d).parents for s in SYSTEM_DIRS + tuple(limits.extra_dirs)):
+            args += ["--tmpfs", d]
     args += ["--bind", str(work), str(work)]
     for stub, rel in limits.masks:
         if (Path(work) / rel).is_dir():
@@ -160,7 +203,8 @@ def sandbox_command(cmd, work, cwd, limits, cpu_seconds, fsize_kb=None):
     # RLIMIT_NPROC counts all of the user's processes, so the limit is what runs now plus what it may add.
     nproc = user_process_count(user.uid if user else None) + limits.nproc
     full = [system_program("bash"), str(limits.script), limits.mode, str(work), str(int(cpu_seconds)),
-            str(limits.mem_kb), str(fsize_kb or limits.fsize_kb), str(nproc), "--"]
+            str(limits.mem_kb), str(fsize_kb or limits.fsize_kb), str(nproc)]
+    full += (_unshare_options(work, limits) if limits.mode == "unshare" else []) + ["--"]
     if limits.mode == "bwrap":
         full += _bwrap_command(work, cwd, limits) + ["--"]
     return full + [str(c) for c in cmd]
@@ -241,52 +285,94 @@ def _check_cgroups(limits, probe, work):
 
 
 def probe_sandbox(requested, work, limits=None):
-    """The strongest level that works here (or the one asked for, if it works), as Limits (`limits` with the
-    level and the bubblewrap features set). A level works when a command in it can write inside its tree
-    and, from unshare up, cannot write outside it; bwrap must also hide what lies outside the tree and run
-    as a user other than root."""
-    limits = limits or Limits("none", 0, 1024, 1000, user=grading_user())
-    order = list(LEVELS) if requested == "auto" else [requested]
-    tmp_size, no_userns = _bwrap_features() if system_program("bwrap") else (False, False)
-    probe = work / "probe"
-    probe.mkdir(parents=True)
-    os.chmod(probe, 0o755)
-    outside = work / "outside-probe"
-    sentinel = work / "probe-sentinel"
-    sentinel.write_text("the sandbox must not show this\n")
-    os.chmod(sentinel, 0o644)
-    # bwrap: the sentinel beside the tree must be invisible, and the user not root (a write to ../ lands in
-    # the sandbox's own empty /tmp, gone with it: only the check on this side, outside.exists(), tells).
-    tests = {
+    """The level asked for as Limits (`limits` with the level and the bubblewrap features set), when it works
+    here. auto means bwrap: where bwrap does not work the grader refuses (SetupError: why, and the fix, naming
+    the strongest weaker level that works here, which the instructor may then ask for by name); a weaker level
+    named that does not work is a UsageError. A level works when a command in it can write inside its tree
+    and, from unshare up, can neither write outside it nor see what lies beside it; bwrap must also run as a
+    user other than root."""
+    mode = "bwrap" if requested == "auto" else requested
+    with _Probe(work, limits) as probe:
+        found = probe.works(mode)
+        if found:
+            return found
+        if mode == "bwrap":
+            weaker = next((m for m in LEVELS[1:] if probe.works(m)), "none")
+            raise SetupError(refusal(probe.bwrap_error, weaker))
+    raise UsageError(f"--sandbox {requested} does not work on this machine (unshare or user namespaces missing, "
+                     "see handouts/grading.md, 'Containment'): name another level (bwrap, unshare, net or none)")
+
+
+def strongest_level(work, limits=None):
+    """The strongest level that works here, as Limits (the tests' choice where bwrap does not work)."""
+    with _Probe(work, limits) as probe:
+        return next(found for found in map(probe.works, LEVELS) if found)
+
+
+def refusal(bwrap_error, weaker):
+    """The one line of a run refused because bubblewrap does not work here (bwrap_error: None when it is not
+    installed, else what it said), with the fix, and the weaker level that does work here to name instead."""
+    name_it = f"or accept weaker containment by naming it: --sandbox {weaker} (handouts/grading.md, 'Containment')"
+    if bwrap_error is None:
+        return (f"bubblewrap (bwrap) is not installed{install.why_not_installed()}, and below it student code could "
+                f"read more of this machine: install it ({install.install_line()}), {name_it}")
+    return (f"bubblewrap is installed but cannot create its sandbox here ({bwrap_error}): allow unprivileged user "
+            "namespaces (sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0; in a container, "
+            f"start it with them allowed), {name_it}")
+
+
+class _Probe:
+    """Tries levels in the folder `work` (a probe tree, and a sentinel file beside it that must stay unseen)."""
+    # bwrap and unshare: the sentinel beside the tree must be invisible (bwrap's user also not root); a write to
+    # ../ fails or lands in the sandbox's own empty /tmp, gone with it: only the check on this side,
+    # outside.exists(), tells.
+    TESTS = {
         "bwrap": "echo x > ok && ! test -e ../probe-sentinel && [ \"$(id -u)\" != 0 ]",
-        "unshare": "echo x > ok && ! (echo x > ../outside-probe) 2>/dev/null",
+        "unshare": "echo x > ok && { echo x > ../outside-probe; } 2>/dev/null; ! test -e ../probe-sentinel",
         "net": "echo x > ok",
         "none": "echo x > ok",
     }
-    limits = _check_cgroups(limits, probe, work)
-    try:
-        for mode in order:
-            if mode == "bwrap" and not system_program("bwrap"):
-                continue
-            candidate = replace(limits, mode=mode, tmp_size=tmp_size, no_userns=no_userns)
-            try:
-                rc, timed_out, _ = run_limited([system_program("bash"), "-c", tests[mode]], probe, probe,
-                                               work / "probe.log", 30, candidate, 10, clean_env())
-                ok = rc == 0 and not timed_out and (probe / "ok").exists() and not outside.exists()
-            except OSError:
-                ok = False
-            for f in (probe / "ok", outside):
-                if f.exists():
-                    f.unlink()
-            if ok:
-                return candidate
-    finally:
-        sentinel.unlink()
-    if requested != "auto":
-        why = "bubblewrap (bwrap) is missing or cannot create its namespaces" if requested == "bwrap" else \
-            "unshare or user namespaces missing"
-        raise UsageError(f"--sandbox {requested} does not work on this machine ({why}): use --sandbox auto")
-    return replace(limits, mode="none")
+
+    def __init__(self, work, limits):
+        self.work, self.limits = Path(work), limits or Limits("none", 0, 1024, 1000, user=grading_user())
+        self.bwrap_error = None  # what bwrap said when it failed (None: not installed, or not tried)
+
+    def __enter__(self):
+        self.tree = self.work / "probe"
+        self.tree.mkdir(parents=True)
+        os.chmod(self.tree, 0o755)
+        self.outside = self.work / "outside-probe"
+        self.sentinel = self.work / "probe-sentinel"
+        self.sentinel.write_text("the sandbox must not show this\n")
+        os.chmod(self.sentinel, 0o644)
+        self.features = _bwrap_features() if system_program("bwrap") else (False, False)
+        self.limits = _check_cgroups(self.limits, self.tree, self.work)
+        return self
+
+    def __exit__(self, *exc):
+        self.sentinel.unlink()
+
+    def works(self, mode):
+        """`limits` at `mode` when a command runs there as it must, else None."""
+        if mode == "bwrap" and not system_program("bwrap"):
+            return None
+        candidate = replace(self.limits, mode=mode, tmp_size=self.features[0], no_userns=self.features[1])
+        # The probe hides its own folder, as a run hides its work folder (class_run.open_work).
+        trial = replace(candidate, hidden=candidate.hidden + (str(self.work),))
+        log = self.work / "probe.log"
+        try:
+            rc, timed_out, _ = run_limited([system_program("bash"), "-c", self.TESTS[mode]], self.tree, self.tree,
+                                           log, 30, trial, 10, clean_env())
+            ok = rc == 0 and not timed_out and (self.tree / "ok").exists() and not self.outside.exists()
+        except OSError as e:
+            ok, rc = False, str(e)
+        for f in (self.tree / "ok", self.outside):
+            if f.exists():
+                f.unlink()
+        if not ok and mode == "bwrap":
+            said = [line.strip() for line in read_head(log, 4096).splitlines() if line.strip()]
+            self.bwrap_error = said[0][:200] if said else f"exit {rc}"
+        return candidate if ok else None
 
 
 def read_head(path, limit=LOG_READ_BYTES):
