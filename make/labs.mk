@@ -45,7 +45,7 @@ $(LABS): lab%: all
 # several sizes), drawn even when a check failed (the chart shows it), and
 # the demo's exit status kept.
 .PHONY: demo
-demo: all
+demo: harness
 	$(check_threads)
 	$(if $(PLOT),@mkdir -p "$(PLOT)" && rm -f "$(PLOT)/demo.json")
 	@$(BIN)/mmlab $(if $(LAB),run --lab $(LAB),demo) --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(PLOT),--json "$(PLOT)/demo.json"); \
@@ -61,7 +61,7 @@ PLOT_DEFAULT_SIZES := 250,500,1000
 PLOT_SIZES = $(or $(SIZE),$(PLOT_DEFAULT_SIZES))
 PLOT_COMMA := ,
 .PHONY: plots
-plots: all
+plots: harness
 	@command -v python3 > /dev/null || { echo "make plots: python3 is needed: sudo apt-get install python3" >&2; exit 2; }
 	@mkdir -p "$(PLOT_DIR)" && rm -f "$(PLOT_DIR)/demo.json" "$(PLOT_DIR)/roofline.csv"
 	@$(BIN)/mmlab demo --threads $(THREADS) --size $(PLOT_SIZES) --json "$(PLOT_DIR)/demo.json"; \
@@ -71,10 +71,10 @@ plots: all
 	@python3 tools/plot.py --out "$(PLOT_DIR)" "$(PLOT_DIR)/demo.json" "$(PLOT_DIR)/roofline.csv"
 
 .PHONY: list peak
-list: $(BIN)/mmlab
+list: harness
 	@$(BIN)/mmlab list
 
-peak: $(BIN)/mmlab
+peak: harness
 	@$(BIN)/mmlab peak
 
 # make compare BEFORE=a.json AFTER=b.json [PLOT=dir] [FORMAT=png]: two runs'
