@@ -17,7 +17,13 @@
 // grading below bwrap unless a level is named (the one-line refusal without
 // bubblewrap, simulated in a mount namespace; the install steps; a plain
 // user's install line) and a reader of other students' files and solutions/
-// that finds nothing at bwrap and unshare (under a minute). All run only
+// that finds nothing at bwrap and unshare (under a minute).
+// tests/grading/test_build_attacks.py grades submissions whose compile is the
+// attack (compile bombs, /dev/zero and /dev/stdin includes, 1 TB and 1 GB
+// objects, a program over the size limit, .incbin and #include of other
+// students' files and of solutions/, pragmas) once, with a 40 s build clock:
+// each one's status and reason, nothing read into a program (about a
+// minute on 2 cores). All run only
 // where MML_GRADING_TESTS is set, as `make test-all` does, like
 // tests/test_grading.cpp's end-to-end case.
 #include <doctest/doctest.h>
@@ -46,6 +52,12 @@ TEST_SUITE("grading") {
               "reader of other students' files and solutions/ gets nothing at bwrap and unshare" *
               doctest::skip(!grading_tests_enabled())) {
         mml::testing::run_python_test("tests/grading/test_safe_default.py", "safe-default grading tests: all passed");
+    }
+
+    TEST_CASE("tools/grade.py on build-time attacks: compile bombs, huge objects and programs, reads outside the "
+              "tree stopped at the build's limits, each with its reason, nothing read into a program" *
+              doctest::skip(!grading_tests_enabled())) {
+        mml::testing::run_python_test("tests/grading/test_build_attacks.py", "build-attack grading tests: all passed");
     }
 
     TEST_CASE("tools/grade.py --slurm on a one-node Slurm cluster: the local run's outputs; a rerun grades only what is missing" *

@@ -4,7 +4,10 @@ for a failed build (the compiler's first error, progress lines and the
 temporary tree's path left out, capped), a call into code given compiled to
 a later lab named as such, what a student's tree keeps of build/lib/, and the
 snapshot of this checkout (the starter's lab folder as in git HEAD, the
-submissions and output folders left out). A second or so."""
+submissions and output folders left out); a build stopped by one of its limits
+named as such, a header read from outside the tree refused, and a student's
+build limited in address space in GPU labs too (tests/grading/
+test_build_attacks.py grades such submissions). A second or so."""
 import sys
 sys.dont_write_bytecode = True
 import subprocess
@@ -13,6 +16,7 @@ from pathlib import Path
 import checks
 from checks import REPO, Scratch, check
 from grading import build, catalog, checker
+from grading.sandbox import Limits
 
 
 def compiler_errors():
@@ -77,8 +81,62 @@ def given_code():
           "... and none of solutions/' objects (the given code's source and objects stay hidden)")
 
 
+def limit_reasons():
+    """The feedback's first words for a build one of its limits stopped (what gcc, collect2 and cc1plus print
+    then, from g++ 12 under ulimit -f / -v), and none for an ordinary error."""
+    limits = Limits("bwrap", 4096 * 1024, 0, 256)
+    for log, words in (
+            ("g++: internal compiler error: File size limit exceeded signal terminated program as", "build output too large"),
+            ("collect2: fatal error: ld terminated with signal 25 [File size limit exceeded]", "build output too large"),
+            ("cc1plus: out of memory allocating 4294967312 bytes after a total of 610304 bytes", "ran out of memory"),
+            ("g++: fatal error: Killed signal terminated program cc1plus", "ran out of memory"),
+            ("g++: fatal error: CPU time limit exceeded signal terminated program cc1plus", "ran out of CPU time")):
+        why = build.build_limit_reason(log, limits) or ""
+        check(why.startswith(words) or words in why, f"'{log[:60]}...': '{words}'", why)
+    check("256 MiB" in build.build_limit_reason("File size limit exceeded", limits),
+          "the size limit named in MiB", build.build_limit_reason("File size limit exceeded", limits))
+    check(build.build_limit_reason("loop_orders.cpp:3:1: error: expected ';'\nmake: *** Error 1", limits) is None,
+          "an ordinary compile error is not a limit")
+    gpu = Limits("bwrap", 0, 0, 256, memory_mb=2048)
+    check(build.build_limits(gpu).mem_kb == 2048 * 1024 and build.build_limits(limits) == limits,
+          "a GPU lab's build (no address-space limit for its tests) gets --memory-mb of address space a process")
+
+
+def outside_reads(tmp):
+    """read_outside: a header the compiler read for an object of the lab's folder, outside the tree and the
+    system's and toolchain's folders (as the dependency files list it), is named; nothing else."""
+    tree = tmp / "student0001"
+    obj = tree / "build" / "obj"
+    (obj / "labs" / "lab1").mkdir(parents=True)
+    (obj / "harness").mkdir()
+    dep = obj / "labs" / "lab1" / "loop_orders.cpp.d"
+
+    def deps(*files, where=dep):
+        where.write_text(f"{where.with_suffix('.o')}: " + " \\\n ".join(files) + "\n" +
+                         "".join(f"{f}:\n" for f in files[1:]))
+        return build.read_outside(tree, 1, (Path("/apps/gcc-13"),))
+
+    mine = ["labs/lab1/loop_orders.cpp", "labs/lab1/loop_orders.h", "harness/stage.h"]
+    check(deps(*mine, "/usr/include/c++/12/vector", "/opt/cuda/include/x.h", "/apps/gcc-13/include/y.h",
+               str(tree / "labs" / "lab1" / "loop_orders.h")) is None,
+          "the tree's own files, the system's and the toolchain's: nothing outside")
+    check(deps(*mine, "/srv/class/alice/labs/lab1/loop_orders.h") == "/srv/class/alice/labs/lab1/loop_orders.h",
+          "an absolute path outside the tree is named")
+    check(deps(*mine, "labs/lab1/../../../base/solutions/lab1/loop_orders.h") ==
+          "labs/lab1/../../../base/solutions/lab1/loop_orders.h", "a ../ path out of the tree is named")
+    check(deps(*mine, "labs/lab1/../../harness/stage.h") is None, "a ../ path that stays in the tree is not")
+    deps(*mine)
+    check(deps("harness/x.cpp", "labs/lab1/loop_orders.h", "/home/bob/secret.h", where=obj / "harness" / "x.cpp.d")
+          == "/home/bob/secret.h", "... also in another object that includes the lab's header")
+    check(deps("harness/x.cpp", "/home/bob/secret.h", where=obj / "harness" / "x.cpp.d") is None,
+          "an object that does not depend on the lab's folder is not the student's (the starter's own build)")
+
+
 compiler_errors()
 given_code()
+limit_reasons()
 with Scratch() as tmp:
     snapshot(tmp)
+with Scratch() as tmp:
+    outside_reads(tmp)
 checks.finish("build")

@@ -9,17 +9,27 @@ built under the sandbox: a copy of the starter tree without any reference
 code (no solutions/, no program or object built from them), in which only the
 runner is built from the student's files. The compiler's first error is
 quoted for the feedback; a call to a reference function (it does not link)
-and an included file from solutions/ are named as such."""
+and an included file from solutions/ are named as such.
+
+A student's build is untrusted code too (handouts/grading.md, "Build-time
+attacks"): it runs in the sandbox like the tests, with a file size limit of
+its own (STUDENT_BUILD_FILE_KB: an object or program that would be larger is
+cut by SIGXFSZ), an address-space limit per process in every lab (GPU labs
+included: the compiler reserves no GPU address space), and its clock; a build
+stopped by one of them says which (build_limit_reason), and one that read a
+file outside its tree and the system's folders is refused (read_outside)."""
 
 import os
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 from .common import REPO, SetupError
 from .environment import TRUSTED_CWD, clean_env, system_program, trusted_env
 from .sandbox import read_head, run_limited, tail_lines
+from .visible import SYSTEM_DIRS
 
 # The targets every build makes: the tests and the harness (for --perf and the tests that run it).
 TARGETS = ["build/bin/mmlab-tests", "build/bin/mmlab"]
@@ -28,6 +38,11 @@ BUILD_ERROR_LINES = 40
 # Largest file a build may write (the linked test program is tens of MiB);
 # --max-output-mb limits the files written when the student's code runs.
 BUILD_FILE_KB = 1024 * 1024
+# Largest file a student's build may write: an object, the runner, the compiler's temporaries, the build's log.
+# A lab 1 runner is about 2 MiB, the tests linked with a student's code (student-tests) about 20 MiB, a GPU
+# lab's with every architecture's code under 100 MiB; `static char x[1 << 30] = {1};` would be a 1 GiB object
+# and a 1 GiB runner, written in seconds, for every such student.
+STUDENT_BUILD_FILE_KB = 256 * 1024
 
 
 def build_memory(limits, jobs):
@@ -199,17 +214,27 @@ def build_submission(tree, logs, jobs, timeout, limits, programs=None, student_t
         goals, made = TARGETS, [tree / t for t in TARGETS]
     cmd = ["make", f"-j{jobs}", "--no-print-directory"] + goals
     env = clean_env({"TMPDIR": str(tree / ".tmp")})
+    limits = build_limits(limits)
     rc, timed_out, secs = run_limited(cmd, tree, tree, log, timeout, limits, timeout + 10, env,
-                                      fsize_kb=BUILD_FILE_KB, memory_mb=build_memory(limits, jobs))
+                                      fsize_kb=STUDENT_BUILD_FILE_KB, memory_mb=build_memory(limits, jobs))
     if timed_out:
-        return "build-timeout", (f"BUILD: did not finish in {timeout:g} s; nothing could be tested.")
+        return "build-timeout", (f"BUILD: did not finish in {timeout:g} s (the grader's time limit for a build: "
+                                 "the compiler was stopped); nothing could be tested.")
     if rc == 0 and all(f.is_file() for f in made):
         included = solutions_included(tree, programs.lab) if programs else None
         if included:
             return "build-failed", (f"REFUSED: your code includes {included}: files from solutions/ are not "
                                     "available to submissions; nothing was tested.")
+        outside = read_outside(tree, programs.lab if programs else None, limits.extra_dirs)
+        if outside:
+            return "build-failed", (f"REFUSED: the build read a file outside the submission ({outside}): "
+                                    "a build may read only its own tree and the system's headers; nothing was "
+                                    "tested.")
         return "ok", ""
     text = read_head(log)
+    stopped = build_limit_reason(text, limits)
+    if stopped:
+        return "build-failed", f"BUILD FAILED: {stopped}; nothing could be tested.\n" + compiler_errors(text, tree)
     symbol = reference_called(text)
     if symbol:
         why = ("code given compiled to a later lab: it is this lab's answer" if re.match(r"common::|_ZN6common", symbol)
@@ -218,6 +243,67 @@ def build_submission(tree, logs, jobs, timeout, limits, programs=None, student_t
                                 f"calls {symbol}, which the grader's build does not have ({why}); nothing could be "
                                 "tested.")
     return "build-failed", compiler_errors(text, tree)
+
+
+def build_limits(limits):
+    """The limits of a student's build: the tests' (limits), with an address-space limit per process of
+    --memory-mb in every lab. GPU labs run their tests without one (CUDA reserves far more address space than
+    it uses), but their build runs no CUDA program, and without it a compiler reading `#include "/dev/zero"`
+    would take the machine's memory wherever no cgroup counts the sandbox's (limits.py)."""
+    if limits.mem_kb or not limits.memory_mb:
+        return limits
+    return replace(limits, mem_kb=limits.memory_mb * 1024)
+
+
+# What a build stopped by one of its limits leaves in its log (gcc and collect2 name the signal that ended
+# cc1plus, as or ld; make names it for a recipe; cc1plus says so itself when an allocation fails), and what
+# the feedback says then.
+_LIMIT_SIGNS = (
+    (r"File size limit exceeded|signal 25\b|SIGXFSZ",
+     "build output too large: a file the build wrote (an object, the program or the compiler's temporary) "
+     "reached the build's size limit of {fsize} MiB"),
+    (r"out of memory allocating|virtual memory exhausted|memory exhausted|std::bad_alloc|Cannot allocate memory|"
+     r"Killed signal terminated program|terminated with signal 9\b",
+     "the compiler ran out of memory (the build's limit: {memory} MiB a process)"),
+    (r"CPU time limit exceeded|signal 24\b|SIGXCPU", "the compiler ran out of CPU time"),
+)
+
+
+def build_limit_reason(log_text, limits):
+    """Why a failed build stopped, when a limit stopped it (build output too large, out of memory, CPU time),
+    in words for the feedback; None for an ordinary compile error."""
+    for pattern, words in _LIMIT_SIGNS:
+        if re.search(pattern, log_text):
+            return words.format(fsize=STUDENT_BUILD_FILE_KB // 1024, memory=limits.mem_kb // 1024 or "no")
+    return None
+
+
+def read_outside(tree, lab_number, extra_dirs=()):
+    """A file outside the student's tree, the system's folders and the toolchain's (extra_dirs) that the
+    compiler read for an object built from the lab's folder (its -MMD dependency file lists every header,
+    however it was included: an absolute path, `../../` out of the tree), or None. Inside the sandbox such a
+    file is not there to read (bwrap, unshare: the class, the checkout, the other trees are hidden); this
+    check also holds where it is (the `net` and `none` levels). Files assembled with `.incbin` are not in the
+    dependency files: only the sandbox keeps those out."""
+    if lab_number is None:
+        return None
+    tree = Path(tree)
+    allowed = [Path(d) for d in SYSTEM_DIRS] + [Path(d) for d in extra_dirs] + [tree]
+    prefix = f"labs/lab{lab_number}/"
+    for d in sorted((tree / "build" / "obj").rglob("*.d")):
+        try:
+            text = d.read_text("utf-8", "replace")
+        except OSError:
+            continue
+        first_rule = text.replace("\\\n", " ").split("\n", 1)[0]
+        deps = first_rule.split(":", 1)[1].split() if ":" in first_rule else []
+        if not any(os.path.normpath(p).startswith(prefix) for p in deps):
+            continue
+        for p in deps:
+            full = Path(os.path.normpath(tree / p))  # an absolute p stays itself
+            if not any(full == a or a in full.parents for a in allowed):
+                return p
+    return None
 
 
 def reference_called(log_text):
