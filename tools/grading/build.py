@@ -29,7 +29,7 @@ from pathlib import Path
 from .common import REPO, SetupError
 from .environment import TRUSTED_CWD, clean_env, system_program, trusted_env
 from .sandbox import read_head, run_limited, tail_lines
-from .visible import SYSTEM_DIRS
+from .visible import SYSTEM_DIRS, lab_object_prerequisites
 
 # The targets every build makes: the tests and the harness (for --perf and the tests that run it).
 TARGETS = ["build/bin/mmlab-tests", "build/bin/mmlab"]
@@ -289,16 +289,7 @@ def read_outside(tree, lab_number, extra_dirs=()):
         return None
     tree = Path(tree)
     allowed = [Path(d) for d in SYSTEM_DIRS] + [Path(d) for d in extra_dirs] + [tree]
-    prefix = f"labs/lab{lab_number}/"
-    for d in sorted((tree / "build" / "obj").rglob("*.d")):
-        try:
-            text = d.read_text("utf-8", "replace")
-        except OSError:
-            continue
-        first_rule = text.replace("\\\n", " ").split("\n", 1)[0]
-        deps = first_rule.split(":", 1)[1].split() if ":" in first_rule else []
-        if not any(os.path.normpath(p).startswith(prefix) for p in deps):
-            continue
+    for deps in lab_object_prerequisites(tree, f"labs/lab{lab_number}"):
         for p in deps:
             full = Path(os.path.normpath(tree / p))  # an absolute p stays itself
             if not any(full == a or a in full.parents for a in allowed):

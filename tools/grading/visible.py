@@ -71,22 +71,30 @@ def toolchain_dirs(config_mk=None, private=()):
     return tuple(sorted(shown))
 
 
-def masks_for_lab(base, lab_folder, dest):
-    """The stubs of MASKED_FOLDERS for a student's tree (a copy of the starter tree `base`), written under
-    `dest`: [(stub, relative folder)]. Every file keeps its name and modification time; only those the build
-    of a student's code may read keep their content: the prerequisites (from the starter build's -MMD
-    dependency files) of every object that depends on a file of the lab's folder."""
-    needed = set()
+def lab_object_prerequisites(tree, lab_folder):
+    """For every object of `tree`'s build (its -MMD dependency files under build/obj) that depends on a file
+    of `lab_folder` (a lab's folder, labs/labN): the list of its prerequisites as the compiler wrote them (relative
+    to the tree, or absolute) - every header it read, however the #include was written."""
     prefix = lab_folder.rstrip("/") + "/"
-    for d in (base / "build" / "obj").rglob("*.d"):
+    for d in sorted((Path(tree) / "build" / "obj").rglob("*.d")):
         try:
             text = d.read_text("utf-8", "replace")
         except OSError:
             continue
         first_rule = text.replace("\\\n", " ").split("\n", 1)[0]
         deps = first_rule.split(":", 1)[1].split() if ":" in first_rule else []
-        if any(p.startswith(prefix) for p in deps):
-            needed.update(os.path.normpath(p) for p in deps)
+        if any(os.path.normpath(p).startswith(prefix) for p in deps):
+            yield deps
+
+
+def masks_for_lab(base, lab_folder, dest):
+    """The stubs of MASKED_FOLDERS for a student's tree (a copy of the starter tree `base`), written under
+    `dest`: [(stub, relative folder)]. Every file keeps its name and modification time; only those the build
+    of a student's code may read keep their content: the prerequisites (from the starter build's -MMD
+    dependency files) of every object that depends on a file of the lab's folder."""
+    needed = set()
+    for deps in lab_object_prerequisites(base, lab_folder):
+        needed.update(os.path.normpath(p) for p in deps)
     masks = []
     for rel in MASKED_FOLDERS:
         src = base / rel
