@@ -7,7 +7,10 @@
 // minute (eight small builds), so it runs only where MML_GRADING_TESTS is set,
 // as `make test-all` does; elsewhere (make sanitize, make gpu-check) it is
 // reported as skipped. So is tests/grading/test_given.py (minutes): lab 3 and
-// lab 4 classes, for the code given compiled to lab 4 (lab 3's recursion).
+// lab 4 classes, for the code given compiled to lab 4 (lab 3's recursion),
+// and tests/grading/test_resume.py (a minute or two): a class stopped
+// half-way by SIGKILL and by SIGTERM, then run again: only the rest graded,
+// the same OUT as an uninterrupted run.
 //
 // "grading-units": each module's own tests (tests/grading/test_<module>.py,
 // run by tests/grading/run_unit_tests.py): a few seconds, no build, so they
@@ -33,6 +36,10 @@ TEST_SUITE("grading") {
     TEST_CASE("tools/grade.py and code given compiled: lab 3 cannot call the recursion lab 4 is given, lab 4 can" *
               doctest::skip(!grading_tests_enabled())) {
         mml::testing::run_python_test("tests/grading/test_given.py", "given-code grading tests: all passed");
+    }
+    TEST_CASE("tools/grade.py stopped half-way (SIGKILL, SIGTERM) resumes: the rerun grades only the rest, same OUT" *
+              doctest::skip(!grading_tests_enabled())) {
+        mml::testing::run_python_test("tests/grading/test_resume.py", "resume grading tests: all passed");
     }
 }
 

@@ -5,14 +5,16 @@
      lab's test cases listed from it (testcases.py);
   3. calibration: each test on the untouched starter and on the reference
      (calibration.py): free tests, automatic time limits;
-  4. every student, -j at a time (student.py), into a staging folder, a
-     progress line with the time left as each is done;
-  5. grades.csv and summary.txt, and the staging folder renamed to OUT (outputs.py).
+  4. every student, -j at a time (student.py), each kept as soon as done in
+     the state folder beside OUT (resume.py), a progress line with the time
+     left as each is done; a rerun after an interruption grades only the rest;
+  5. grades.csv and summary.txt into a staging folder with every student's
+     results, renamed to OUT (outputs.py).
 
 slurm.py runs the same steps as Slurm jobs (2-3 in one job, 4 in a job
 array, 5 where the grader was started) with the functions here, so that both
 ways write the same outputs. An interruption or an error anywhere leaves OUT
-as it was and nothing running.
+as it was and nothing running (the students done so far kept for the rerun).
 """
 
 import concurrent.futures
@@ -26,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, calibration, checker, escape, outputs, sandbox, score, similarity, testcases
+from . import build, calibration, checker, escape, outputs, resume, sandbox, score, similarity, testcases
 from . import limits as cgroup_limits
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
@@ -183,8 +185,9 @@ class Progress:
             say(outputs.progress_line(row, self.done, self.total, eta))
 
 
-def grade_students(setup, students, staging, jobs, progress=None):
-    """Every student, `jobs` at a time, each printed as done; returns their rows in the students' order."""
+def grade_students(setup, students, staging, jobs, progress=None, on_done=None):
+    """Every student, `jobs` at a time, each printed as done; returns their rows in the students' order.
+    on_done(folder, row): called as each student is done (their files written), never for one interrupted."""
     rows = [None] * len(students)
     lock = threading.Lock()
     progress = progress or Progress(len(students))
@@ -199,6 +202,8 @@ def grade_students(setup, students, staging, jobs, progress=None):
             return  # interrupted: this student's row is not a grade
         with lock:
             rows[i] = row
+        if on_done:
+            on_done(students[i], row)
         progress.student_done(row)
 
     ex = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
@@ -284,9 +289,12 @@ def grade_class(inputs):
     options, lab, out, students = inputs.options, inputs.lab, inputs.out, inputs.students
     started = datetime.datetime.now(datetime.timezone.utc)
     t0 = time.monotonic()
-    work, staging = None, None
+    work, staging, state = None, None, None
     try:
         work, limits = open_work(inputs)
+        # Before the build: the lock on OUT, and what a killed earlier run left (its processes take cores).
+        state = resume.ResumeState(out)
+        state.open(inputs, work)
         cores = os.cpu_count() or 1
         say(f"== grading lab {lab.number}: {len(students)} submission(s) in {inputs.submissions} -> {out}")
         say(f"containment: {sandbox.describe(limits)}")
@@ -294,25 +302,40 @@ def grade_class(inputs):
         for n in notes:
             warn(n)
 
-        starter, cal = prepare(inputs, work, limits, cores)
+        starter, cal = prepare(inputs, work, limits, cores, skip=[state.dir])
+        state.calibrated(resume.calibration_key(starter, cal))
         setup = class_setup(inputs, work, limits, starter, cal, cores)
-        # Output goes to a staging folder beside OUT, renamed into place at the end.
-        out.parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        kept = state.kept_rows(students)
+        todo = [s for s in students if s.name not in kept]
+        if kept:
+            say(f"{len(kept)} of {len(students)} student(s) already graded by an interrupted run (kept in "
+                f"{state.dir}): {len(todo)} left to grade")
         names = [n for s, n in starter.tests]
-        say(f"grading {len(students)} submission(s), {options.jobs} at a time; {len(starter.tests)} test case(s), "
+        say(f"grading {len(todo)} submission(s), {options.jobs} at a time; {len(starter.tests)} test case(s), "
             f"{fmt(total_points(options, names, cal.weights))} points; time limit per test case "
             f"{calibration.timeout_text(options.test_timeout, cal.auto_timeouts)} ...")
-        rows = grade_students(setup, students, staging, options.jobs)
+        graded = grade_students(setup, todo, state.results, options.jobs, Progress(len(students), len(kept)),
+                                on_done=state.save)
+        by_name = dict(kept, **{s.name: r for s, r in zip(todo, graded)})
+        rows = [by_name[s.name] for s in students]
+        # OUT whole: a staging folder beside it with every student's files, renamed into place at the end.
+        out.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.tmp-", dir=out.parent))
+        state.copy_results(students, staging)
+        how = f"on this machine, {options.jobs} at a time" + \
+            (f"; {len(kept)} student(s) taken from an interrupted run, not graded again" if kept else "")
         results = write_outputs(inputs, started, starter, limits, cal, notes, rows, staging, time.monotonic() - t0,
-                                f"on this machine, {options.jobs} at a time")
+                                how)
         staging = None
+        state.finish()
         say_done(inputs, rows, results)
         return 0
     finally:
         kill_running()
         if staging is not None:
             shutil.rmtree(staging, ignore_errors=True)
+        if state is not None:
+            state.leave(len(students))
         if work is not None:
             if options.keep:
                 say(f"(kept the build trees in {work})")

@@ -4,7 +4,8 @@ written (a bad command line, an unknown lab, an OUT that cannot be written,
 a weights file that cannot be read, a missing tool: one line, exit 2), and
 the exit statuses: 0 graded, 1 this machine or checkout cannot grade (bubblewrap
 missing or not working, and no weaker level named: sandbox.refusal), 2 bad
-input, 130 interrupted (nothing written). class_run.py does the grading."""
+input, 130 interrupted (nothing written to OUT; the students done so far are
+kept beside it for the rerun: resume.py). class_run.py does the grading."""
 
 import argparse
 import os
@@ -33,7 +34,8 @@ def parse_args(argv, labs):
     p.add_argument("submissions", help="folder with one sub-folder per student")
     p.add_argument("--lab", required=True,
                    help=f"lab number ({catalog.number_list(lab.number for lab in labs)}; labs/catalog.txt lists them)")
-    p.add_argument("--out", help="output folder (default: grades-labN); replaced as a whole at the end")
+    p.add_argument("--out", help="output folder (default: grades-labN); replaced as a whole at the end (an "
+                   "interrupted run keeps its students beside it: the same command grades only the rest)")
     p.add_argument("-j", "--jobs", type=int, default=1, help="students graded at the same time (default 1)")
     p.add_argument("--build-jobs", type=int, default=0, help="make -j for each build (default: cores / jobs)")
     p.add_argument("--weights", help="weights file (default: tools/grading/labN.weights if it exists)")
@@ -193,5 +195,5 @@ def command_line(argv):
         print(f"{PROG}: cannot grade: {escape.line(e)}", file=sys.stderr)
         return 1
     except (KeyboardInterrupt, sandbox.Stopped):
-        print(f"{PROG}: interrupted: nothing written", file=sys.stderr)
+        print(f"{PROG}: interrupted: nothing written to OUT", file=sys.stderr)
         return 130

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from . import class_run, outputs, sandbox
 from .common import SetupError, UsageError, say, warn
-from .slurm_state import plan_from_json, plan_to_json, read_json, row_to_json, submission_fingerprint, write_json
+from .run_state import read_json, save_row, submission_fingerprint, write_json
+from .slurm_state import plan_from_json, plan_to_json
 from .student import grade_student
 
 
@@ -69,7 +70,7 @@ def _task(state, inputs, batches_file, index):
                 continue
             fingerprint = submission_fingerprint(folder)
             row = grade_student(setup, i, folder, state / "results")
-            write_json(state / "rows" / (outputs.safe_name(name) + ".json"), row_to_json(row, fingerprint))
+            save_row(state, folder, row, fingerprint)
             say(outputs.progress_line(row, i + 1, len(names)))
     finally:
         sandbox.kill_running()
