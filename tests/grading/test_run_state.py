@@ -86,6 +86,9 @@ def state_folder(tmp):
     graded(s, students[1], build="grader-error")
     s.leave(3)
     check(s.lock is None and (s.dir / "rows").is_dir(), "leaving with students done keeps them (and unlocks)")
+    check("work" not in run_state.read_json(s.dir / "run.json") and work.is_dir(),
+          "a grader that ends by itself (it removed its trees, or kept them with --keep) leaves the next one none "
+          "to remove")
 
     s = resume.ResumeState(out)
     s.open(inputs, work)

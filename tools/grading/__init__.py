@@ -33,11 +33,13 @@ The modules, in the order a run uses them (each says more in its header):
   score.py        the weights file; one student's points
   student.py      one student, from their folder to their results
   outputs.py      grades.csv, results.json, feedback.txt, summary.txt; OUT replaced whole
+  run_state.py    the per-student state of a run that can be resumed: rows, fingerprints (local and Slurm)
+  resume.py       a local run's state beside OUT: a killed class rerun grades only the students not done
   escape.py       student text made safe for where it is shown (terminal, files, CSV, Gradescope)
   similarity.py   --similarity: pairs of submissions sharing code beyond the starter (copydetect)
   class_run.py    the whole run over a class, step by step
   slurm.py        the same run as Slurm jobs (--slurm): a prepare job, a job array, the merge; restartable
-  slurm_state.py  the Slurm run's state folder: fingerprints, the plan and rows the jobs hand back
+  slurm_state.py  the Slurm run's state folder and the plan the prepare job hands to the tasks
   slurm_worker.py the jobs' side (--slurm-worker): the prepare job, an array task
   slurm_commands.py  sbatch, squeue, sacct, scancel by absolute path (system folders or --slurm-bin)
   common.py       the repository's path, the run-ending errors, printing

@@ -56,6 +56,7 @@ class ResumeState:
         self.out, self.dir = out, state_dir(out)
         self.results = self.dir / "results"
         self.lock = None
+        self.run = {}            # run.json as this run wrote it
         self.fingerprints = {}   # student folder name -> submission fingerprint, taken before their grading
 
     def open(self, inputs, work):
@@ -129,6 +130,9 @@ class ResumeState:
             return
         done = len(list((self.dir / "rows").glob("*.json")))
         if done:
+            # This grader removed its build trees itself (or kept them: --keep): the next one must not.
+            if self.run.pop("work", None):
+                write_json(self.dir / "run.json", self.run)
             warn(f"{done} of {total} student(s) graded so far are kept in {self.dir}: run the same command again "
                  "to grade only the rest")
         else:

@@ -38,6 +38,10 @@ _VOLATILE_OPTIONS = {"jobs", "build_jobs", "work", "keep", "slurm", "slurm_chunk
                      "slurm_poll", "slurm_bin"}
 
 
+# What changes no grade (the grader's own tests, the manuals): changing or committing them keeps the results.
+_UNRELATED = ("tests/grading/", "handouts/", "README.md")
+
+
 def _beside_out(out):
     """git pathspecs leaving out OUT and what the grader keeps beside it (.OUT.resume, .OUT.slurm, the staging
     folders) where they lie in this checkout: a run's own files must not make its own state stale."""
@@ -49,16 +53,19 @@ def _beside_out(out):
 
 
 def settings_fingerprint(inputs):
-    """What the grades depend on besides the submissions: the options, the weights, the checkout (its commit
-    and uncommitted changes), the grading user. A different fingerprint makes earlier results stale."""
+    """What the grades depend on besides the submissions: the options, the weights, the checkout (its committed
+    files and uncommitted changes), the grading user. A different fingerprint makes earlier results stale."""
     opts = {k: v for k, v in sorted(vars(inputs.options).items()) if k not in _VOLATILE_OPTIONS}
     weights = inputs.weights_path.read_text("utf-8", "replace") if inputs.weights_path.is_file() else ""
     # The checkout's uncommitted changes and untracked files, but not those that change no grade (the
     # grader's own tests, the handouts): an instructor fixing a typo in the manual keeps the class's results.
-    unrelated = [":(exclude)tests/grading", ":(exclude)handouts", ":(exclude)README.md"] + _beside_out(inputs.out)
+    unrelated = [f":(exclude){u.rstrip('/')}" for u in _UNRELATED] + _beside_out(inputs.out)
     diff = (build.git("diff", "HEAD", "--", ".", *unrelated, binary=True) or b"") + \
         (build.git("ls-files", "--others", "--exclude-standard", "--", ".", *unrelated, binary=True) or b"")
-    data = json.dumps({"options": opts, "weights": weights, "commit": build.git("rev-parse", "HEAD"),
+    # The committed files the same way (their blobs, not the commit's id): committing that typo fix keeps them too.
+    tree = [line for line in (build.git("ls-tree", "-r", "HEAD") or "").splitlines()
+            if not line.split("\t", 1)[-1].startswith(_UNRELATED)]
+    data = json.dumps({"options": opts, "weights": weights, "tree": hashlib.sha256("\n".join(tree).encode()).hexdigest(),
                        "diff": hashlib.sha256(diff).hexdigest(), "user": inputs.user.name,
                        "submissions": str(inputs.submissions.resolve()), "out": str(inputs.out)}, sort_keys=True)
     return hashlib.sha256(data.encode()).hexdigest()
