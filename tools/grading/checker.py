@@ -88,13 +88,14 @@ def runner_line(programs, tree, limits, timeout):
 
 
 def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=None, output_path=None,
-                cgroup_procs=()):
+                cgroup_procs=(), gpu_env=None):
     """The checker's environment: which version the tests run, its runners, the time it may wait for them,
     where what the student's runner prints goes (MML_RUNNER_OUTPUT: a file of the grader's, outside the
     sandbox; see runner_output), and, when the grader is root, the unprivileged user its student runner runs
     as (MML_RUNNER_USER, uid:gid: the checker switches to it in the runner's process before anything else,
     harness/runner/runner_process.cpp), and the group it joins first (MML_RUNNER_CGROUP: cgroup_procs, the
-    cgroup.procs files of a limits.Group)."""
+    cgroup.procs files of a limits.Group), and gpu_env: the GPU leased to this run (gpu_lease.py), which
+    the checker passes on to the runners."""
     env = {"MML_IMPL": impl, "MMLAB": str(programs.checker_mmlab), "MML_RUNNER_TIMEOUT": f"{timeout:g}"}
     if output_path:
         env["MML_RUNNER_OUTPUT"] = str(output_path)
@@ -107,6 +108,7 @@ def checker_env(tree, impl, runner, reference_runner, timeout, programs, limits=
             env["MML_RUNNER_CGROUP"] = ":".join(cgroup_procs)
     if reference_runner:
         env["MML_REFERENCE_RUNNER"] = shlex.quote(str(reference_runner))
+    env.update(gpu_env or {})
     return trusted_env(env)
 
 

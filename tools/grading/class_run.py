@@ -28,7 +28,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import build, calibration, checker, escape, outputs, resume, sandbox, score, similarity, testcases
+from . import build, calibration, checker, escape, gpu_lease, outputs, resume, sandbox, score, similarity, testcases
 from . import limits as cgroup_limits
 from .catalog import is_gpu_suite
 from .common import REPO, UsageError, fmt, say, warn
@@ -159,7 +159,26 @@ def class_setup(inputs, work, limits, starter, cal, cores):
     return ClassSetup(options, lab, work, starter.base, starter.lab_files, starter.tests, cal.weights, cal.free,
                       starter.gpu_note, limits.with_masks(masks), options.build_jobs or max(1, cores // options.jobs),
                       calibration.test_time_limits(names, options.test_timeout, cal.auto_timeouts),
-                      starter.programs, cal.in_process)
+                      starter.programs, cal.in_process, gpu_pool(lab, starter, limits), lab_uses_gpu(lab))
+
+
+def gpu_notes(pool):
+    """summary.txt's notes on the GPUs' sharing: how the students took turns, how long GPU work waited, and any
+    process that outlived its test on a GPU (killed before the next student's test)."""
+    if not pool:
+        return []
+    return [f"GPU work of the students took turns: one student's GPU test or performance run at a time on each of "
+            f"{len(pool.devices)} GPU(s) ({', '.join(pool.devices)}); waits for a GPU, in all: {pool.waited:.0f} s "
+            "(not part of any student's time limits)"] + pool.notes
+
+
+def gpu_pool(lab, starter, limits):
+    """The GPUs the students' GPU work takes turns on (gpu_lease.py), or None: a lab without GPU work, or no
+    usable GPU here (the GPU tests then say why they do not run)."""
+    if not lab_uses_gpu(lab) or starter.gpu_note:
+        return None
+    pool = gpu_lease.GpuPool(gpu_lease.visible_gpus(), limits.user.uid if limits.user else os.getuid())
+    return pool or None
 
 
 def total_points(options, names, weights):
@@ -324,6 +343,7 @@ def grade_class(inputs):
         state.copy_results(students, staging)
         how = f"on this machine, {options.jobs} at a time" + \
             (f"; {len(kept)} student(s) taken from an interrupted run, not graded again" if kept else "")
+        notes = notes + gpu_notes(setup.gpus)
         results = write_outputs(inputs, started, starter, limits, cal, notes, rows, staging, time.monotonic() - t0,
                                 how)
         staging = None

@@ -14,9 +14,11 @@ written inside the tree, by the process that holds the student's code."""
 
 import shutil
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 from . import build, checker, escape, intake, outputs, review, score, testcases
+from .catalog import is_gpu_suite
 from .sandbox import describe
 from .testcases import TestResult
 
@@ -38,6 +40,8 @@ class ClassSetup:
     timeouts: dict        # test case -> seconds
     programs: object = None   # checker.Programs: the checker and runners (None: the old in-process way)
     in_process: set = field(default_factory=set)  # tests the checker cannot run (calibration.py)
+    gpus: object = None   # gpu_lease.GpuPool: one student's GPU work at a time on each GPU (None: no GPU)
+    lab_uses_gpu: bool = False  # the performance run uses the GPU too
 
 
 def grade_student(setup, index, folder, out_dir):
@@ -150,26 +154,36 @@ class _StudentGrading:
                                              f"({s.options.student_budget:g} s of tests) on earlier tests")
                 continue
             limit = min(s.timeouts[n], budget)
-            if s.programs and n not in s.in_process:
-                r, _ = testcases.run_checked_test_case(s.programs, tree, s.lab.suites, suite, n, logs, i, s.limits,
-                                                       limit, s.gpu_note)
-            elif s.programs:  # a test that calls student code directly: in the student's process (forgeable)
-                r = testcases.run_test_case(tree, s.lab.suites, suite, n, self.inside, i, s.limits, limit, s.gpu_note,
-                                            program=s.programs.student_tests(tree), mmlab=s.programs.checker_mmlab,
-                                            extra_env={"MML_RUNNER": checker.runner_line(s.programs, tree, s.limits,
-                                                                                         limit)})
-            else:
-                r = testcases.run_test_case(tree, s.lab.suites, suite, n, logs, i, s.limits, limit, s.gpu_note)
+            # A GPU test holds a GPU of its own (gpu_lease.py); its clock starts once it has it.
+            lease = s.gpus.lease(self.folder.name) if s.gpus and is_gpu_suite(suite) else nullcontext({})
+            with lease as gpu_env:
+                r = self._run_test(i, suite, n, limit, gpu_env)
             budget -= r.seconds
             self.results[n] = r
         if s.options.perf:
             perf = self.results[score.PERF_KEY] = testcases.run_performance_target(
                 tree, logs, s.lab.number, self.results, s.weights, s.options.perf_threads, s.options.perf_size,
-                s.limits, s.programs)
+                s.limits, s.programs, s.gpus if s.gpus and s.lab_uses_gpu else None)
             if perf.status == "inconclusive":  # the instructor's to rerun: summary.txt counts these
-                self.flags.append(f"performance target inconclusive twice (machine busy: "
-                                  f"{testcases.load_text(*perf.machine_load)}): {s.options.perf_points:g} point(s) "
-                                  "withheld; grade again with --perf on a quiet machine")
+                why = perf.reason if perf.reason != testcases.BUSY else \
+                    f"machine busy: {testcases.load_text(*perf.machine_load)}"
+                self.flags.append(f"performance target inconclusive twice ({why}): {s.options.perf_points:g} "
+                                  "point(s) withheld; grade this student again with --perf on a quiet machine")
+
+    def _run_test(self, i, suite, n, limit, gpu_env):
+        s, tree, logs = self.setup, self.tree, self.logs
+        if s.programs and n not in s.in_process:
+            r, _ = testcases.run_checked_test_case(s.programs, tree, s.lab.suites, suite, n, logs, i, s.limits,
+                                                   limit, s.gpu_note, gpu_env=gpu_env)
+        elif s.programs:  # a test that calls student code directly: in the student's process (forgeable)
+            r = testcases.run_test_case(tree, s.lab.suites, suite, n, self.inside, i, s.limits, limit, s.gpu_note,
+                                        program=s.programs.student_tests(tree), mmlab=s.programs.checker_mmlab,
+                                        extra_env={"MML_RUNNER": checker.runner_line(s.programs, tree, s.limits,
+                                                                                     limit), **gpu_env})
+        else:
+            r = testcases.run_test_case(tree, s.lab.suites, suite, n, logs, i, s.limits, limit, s.gpu_note,
+                                        extra_env=gpu_env)
+        return r
 
     def _write(self, out_dir, build_status, seconds):
         s, name = self.setup, self.folder.name

@@ -11,12 +11,13 @@ student code directly, not through a stage, which the checker cannot run, is
 run the old way, in the student's own process in the sandbox (run_test_case),
 and the run says which tests those are (calibration.py)."""
 
+import contextlib
 import json
 import os
 import re
 import threading
 
-from . import checker
+from . import checker, gpu_lease
 from .catalog import is_gpu_suite
 from .common import SetupError
 from .doctest_xml import doctest_filter_escape, failure_text, parse_doctest_xml
@@ -74,13 +75,13 @@ def run_test_case(tree, suites, suite, name, out_dir, index, limits, timeout, gp
 
 
 def run_checked_test_case(programs, tree, suites, suite, name, out_dir, index, limits, timeout, gpu_note,
-                          impl="student"):
+                          impl="student", gpu_env=None):
     """Runs test case `name` of `suite` through the trusted checker (checker.py): the checker of the starter
     tree here, outside the sandbox; the runner built in `tree` inside it (impl 'student'), or the starter
     tree's reference runner (impl 'reference': calibration). Report and log go to out_dir/test<index>.xml
     and .log, a folder no student process can write. Returns (TestResult, direct): direct is True when the
     test calls student code directly, which the checker cannot run (run_test_case can, in the student's
-    process)."""
+    process). gpu_env: the GPU leased to it (gpu_lease.py), for a GPU test."""
     xml_path = out_dir / f"test{index}.xml"
     log_path = out_dir / f"test{index}.log"
     output_path = out_dir / f"test{index}.output"
@@ -91,7 +92,8 @@ def run_checked_test_case(programs, tree, suites, suite, name, out_dir, index, l
     runner = checker.runner_line(programs, tree, limits, timeout) if impl == "student" else None
     reference = programs.reference_runner if impl == "reference" else None
     with Group(limits.cgroups, limits.memory_mb, limits.nproc) as group:
-        env = checker.checker_env(tree, impl, runner, reference, timeout, programs, limits, output_path, group.procs)
+        env = checker.checker_env(tree, impl, runner, reference, timeout, programs, limits, output_path, group.procs,
+                                  gpu_env)
         rc, timed_out, secs = checker.run_trusted(cmd, log_path, timeout + checker.CHECKER_GRACE_SECONDS, env)
     result, direct = _checked_result(rc, timed_out, secs, log_path, xml_path, suite, name, timeout, gpu_note)
     result.printed = checker.runner_output(output_path)
@@ -184,43 +186,62 @@ def load_text(load, cores):
     return f"load {'unknown' if load is None else f'{load:.1f}'} on {cores} core{'s' if cores != 1 else ''}"
 
 
-def run_performance_target(tree, logs, lab_number, results, weights, threads, size, limits, programs=None):
+def run_performance_target(tree, logs, lab_number, results, weights, threads, size, limits, programs=None,
+                           gpus=None):
     """`mmlab lab N` on the student's code: its target met or not, as a TestResult. Run only when
     every graded test (weight > 0) passed: a wrong kernel must not earn the speed points.
     With programs (checker.Programs): the checker's mmlab, here, which times the student's runner (in the
     sandbox) and the reference runner (ours) on its own clock (harness/runner/remote.h); else
-    build/bin/mmlab of the tree, in the sandbox.
-    The checker decides INCONCLUSIVE (the machine busy: harness/targets.h); then the run is made once more,
-    and a second INCONCLUSIVE is the status "inconclusive": the points withheld until a rerun on a quiet
-    machine, with the load the grader read (and the load before the run, so that a submission that keeps the
-    cores busy itself, which makes every run inconclusive, shows as such)."""
+    build/bin/mmlab of the tree, in the sandbox. gpus: the run's GpuPool in a GPU lab (each run holds a GPU
+    of its own: no other student's GPU work beside its timings), else None.
+    A run that cannot be judged is made once more; a second one is the status "inconclusive": the points
+    withheld until a rerun, never a 0, with the reason: the checker's INCONCLUSIVE (the machine busy:
+    harness/targets.h, with the load the grader read, and the load before the run, so that a submission
+    that keeps the cores busy itself, which makes every run inconclusive, shows as such), other programs on
+    the leased GPU, or no verdict from mmlab at all (its last lines)."""
     name = "performance target (mmlab lab %d)" % lab_number
     if any(r.status != "passed" for k, r in results.items() if weights.get(k, 0) > 0):
         return TestResult(name, "not-run", "every graded test must pass first")
     seconds, first_before = 0.0, machine_load()  # before any run of ours: what else the machine was doing
     for attempt in (1, 2):
-        result, inconclusive = _performance_run(tree, logs, lab_number, threads, size, limits, programs, name,
-                                                f"perf{'' if attempt == 1 else attempt}")
+        stem = f"perf{'' if attempt == 1 else attempt}"
+        with (gpus.lease(name) if gpus else contextlib.nullcontext({})) as gpu_env:
+            others = gpu_lease.others_on_gpu(gpu_env)
+            result, why = _performance_run(tree, logs, lab_number, threads, size, limits, programs, name, stem,
+                                           gpu_env)
+            others += gpu_lease.others_on_gpu(gpu_env)
+        if others and result.status in ("passed", "failed"):
+            why = ("other programs used the GPU during the timed runs (" + ", ".join(
+                f"process {pid}: {mib} MiB" for pid, mib in others[:4]) + ")")
         after = machine_load()
         seconds += result.seconds
         result.seconds = seconds
-        if not inconclusive:
+        if not why:
             if attempt == 2:
-                result.message += " (on a second run: the first was inconclusive, the machine busy)"
+                result.message += " (on a second run: the first could not be judged)"
             return result
-    quiet = first_before[0] is not None and first_before[0] < first_before[1]
     result.status = "inconclusive"
     result.machine_load = after
-    result.message = (f"machine busy ({load_text(*after)}) in two runs, so the points are withheld until your "
-                      f"instructor reruns it on a quiet machine; the checker said: {result.message}"
-                      + (f" [the machine was quiet before the runs ({load_text(*first_before)}): the load may be the "
-                         "submission's own]" if quiet else ""))
+    if why == BUSY:
+        quiet = first_before[0] is not None and first_before[0] < first_before[1]
+        result.message = (f"machine busy ({load_text(*after)}) in two runs, so the points are withheld until your "
+                          f"instructor reruns it on a quiet machine; the checker said: {result.message}"
+                          + (f" [the machine was quiet before the runs ({load_text(*first_before)}): the load may "
+                             "be the submission's own]" if quiet else ""))
+    else:
+        result.message = (f"{why}, in two runs, so the points are withheld (neither given nor lost) until your "
+                          "instructor reruns it")
+    result.reason = why
     return result
 
 
-def _performance_run(tree, logs, lab_number, threads, size, limits, programs, name, stem):
-    """One `mmlab lab N --json`: (TestResult passed/failed/timeout/not-run, whether the checker said
-    INCONCLUSIVE). Its files in logs are named stem.*."""
+# _performance_run's reason for a run the checker judged INCONCLUSIVE because the machine was busy.
+BUSY = "machine busy"
+
+
+def _performance_run(tree, logs, lab_number, threads, size, limits, programs, name, stem, gpu_env=None):
+    """One `mmlab lab N --json`: (TestResult passed/failed/timeout/not-run, why it cannot be judged: BUSY,
+    a sentence, or None). Its files in logs are named stem.*."""
     json_path = logs / f"{stem}.json"
     log_path = logs / f"{stem}.log"
     threads = threads or os.cpu_count() or 1
@@ -234,27 +255,32 @@ def _performance_run(tree, logs, lab_number, threads, size, limits, programs, na
             output_path = logs / f"{stem}.output"
             with Group(limits.cgroups, limits.memory_mb, limits.nproc) as group:
                 env = checker.checker_env(tree, "student", runner, programs.reference_runner, PERF_TIMEOUT,
-                                          programs, limits, output_path, group.procs)
+                                          programs, limits, output_path, group.procs, gpu_env)
                 rc, timed_out, secs = checker.run_trusted([programs.checker_mmlab] + args, log_path,
                                                           PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
             printed = checker.runner_output(output_path)
         else:
             rc, timed_out, secs = run_limited(["build/bin/mmlab"] + args, tree, tree, log_path, PERF_TIMEOUT,
-                                              limits, 4000, clean_env({"TMPDIR": str(tree / ".tmp")}))
+                                              limits, 4000, clean_env({"TMPDIR": str(tree / ".tmp"),
+                                                                       **(gpu_env or {})}))
     if timed_out:
-        return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs, printed), False
+        return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs, printed), None
     try:
         report = json.loads(json_path.read_text())
         target = report["target"]
     except (OSError, ValueError, KeyError, TypeError):
-        refused = re.search(r"^mmlab: error: (.*)", read_head(log_path, 65536), re.M)
+        log = read_head(log_path, 65536)
+        refused = re.search(r"^mmlab: error: (.*)", log, re.M)
         if rc == 2 and refused:  # the lab has no --json verdict (lab 12: its tables come from its MPI programs)
             return TestResult(name, "not-run", f"mmlab lab {lab_number} has no verdict to grade: {refused.group(1)}",
-                              secs, printed), False
-        return TestResult(name, "failed", f"mmlab lab {lab_number} gave no verdict ({exit_text(rc)})", secs,
-                          printed), False
+                              secs, printed), None
+        # Every graded test passed, so this is most likely the machine's (another program's GPU memory, say),
+        # not the code's: never a 0 from it. The instructor's summary names the student to regrade.
+        last = tail_lines(log.strip(), 3).replace("\n", " | ") if log.strip() else "no output"
+        return (TestResult(name, "failed", f"mmlab lab {lab_number} gave no verdict", secs, printed),
+                f"mmlab lab {lab_number} gave no verdict ({exit_text(rc)}; its last lines: {last})")
     met = target.get("met") is True
     text = f"{target.get('goal', '')}: {target.get('explanation', '')}"
     result = TestResult(name, "passed" if met else "failed", text, secs, printed)
     result.perf_summary = report.get("summary")  # the GFLOP/s per stage: results.json's leaderboard (outputs.py)
-    return result, not met and target.get("inconclusive") is True
+    return result, BUSY if not met and target.get("inconclusive") is True else None
