@@ -35,10 +35,10 @@ void macro_kernel(const KernelSet& kernels, std::int64_t mc, std::int64_t nc, st
 //     C holds garbage on entry), for any shapes and block sizes (ragged last
 //     blocks everywhere); write nothing else of C, and pack only into this
 //     thread's buffers block.a_panel and block.b_block.
-//   Goal: loop 5 over the block's rows in steps of block.mc_equal, loop 4
-//     over K in steps of block.KC, loop 3 over the block's columns in steps
-//     of block.nc_equal: each panel of A packed once per (ic, pc) and reused
-//     by every block of B, each block of B swept by macro_kernel (task 5a).
+//   Goal: loops 5 (the block's rows), 4 (K) and 3 (the block's columns), in
+//     the steps ThreadBlock gives: each panel of A packed once per (ic, pc)
+//     and reused by every block of B, each block of B swept by macro_kernel
+//     (task 5a).
 //   Judged: the tests, then lab 5's target: your fastest stage at least
 //     75 % of OpenBLAS's speed on THREADS threads. Stuck: hints 5.5.x.
 void block_loops(const float* A, const float* B, float* C, std::int64_t N, std::int64_t K, const KernelSet& kernels,
