@@ -51,8 +51,9 @@ register_tile_kernel(const float* __restrict__ A, const float* __restrict__ B, f
         //   Stuck: handouts/lab8.md, hints 8.1.x.
         __syncthreads();  // the tiles are complete before anyone reads them
 
-        // TODO(lab8, task 1.2): the thread tile's inner product over this k-step:
-        //   acc[i][j] += As[ty*8 + i][k] * Bs[k][tx*8 + j] for k < BK, i, j < 8.
+        // TODO(lab8, task 1.2): the thread tile's inner product over this k-step.
+        //   Contract: every acc[i][j] (the element of C that task 1.3 names) gains
+        //   the BK products of its row of the A tile with its column of the B tile.
         //   Goal: 64 FMAs per 16 values read from shared memory, everything in
         //   registers (no local memory: check with -Xptxas -v). Hints 8.1.x.
         __syncthreads();  // everyone is done with the tiles before they are overwritten

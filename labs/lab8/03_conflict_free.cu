@@ -60,11 +60,11 @@ conflict_free_kernel(const float* __restrict__ A, const float* __restrict__ B, f
         //   As now has BM + kPadA floats per row, nothing else changes.
         __syncthreads();
 
-        // TODO(lab8, task 3.2): the inner product with the split thread tile:
-        //   acc[i][j] += As[k][row(i)] * Bs[k][col(j)] with row(i), col(j) as
-        //   defined above acc (four 4 x 4 pieces, 64 apart), the fragments read
-        //   as float4s as in stage 2. Goal: no bank conflict in the reads of Bs
-        //   (the header explains why). Hints 8.3.x.
+        // TODO(lab8, task 3.2): the inner product of stage 2 with the split thread
+        //   tile: acc[i][j] is the element at row(i), col(j) as defined above acc
+        //   (four 4 x 4 pieces, 64 apart), the fragments read as float4s as in
+        //   stage 2. Goal: no bank conflict in the reads of Bs (the header
+        //   explains why). Hints 8.3.x.
         __syncthreads();
         a_ptr += BK;
         b_ptr += BK * N;

@@ -96,12 +96,12 @@ __device__ bool piece(const Schedule& s, int j, Unit& u) {
 }
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-// TODO(lab8, task 8.2): every thread stores its TM x TN sums, float4 by
-// float4, to this block's slot: float4 number q = (i * TN + j) / 4 of thread
-// t at slot(s, blockIdx.x)[q * kThreads + t] (__stcg: through to L2, where
-// the owner reads it); then a barrier, so that every thread has stored; then
-// thread 0 alone: __threadfence() and flag_release() of s.flags[blockIdx.x]
-// to s.epoch. Hints 8.8.x.
+// TODO(lab8, task 8.2): hand this block's partial sums to the tile's owner.
+// Contract: every thread's TM x TN sums are in this block's slot, float4 by
+// float4 (float4 number q = (i * TN + j) / 4 of thread t at
+// slot(s, blockIdx.x)[q * kThreads + t], stored through to L2, where the
+// owner on another SM reads it), and s.flags[blockIdx.x] reaches s.epoch
+// (flag_release) only once ALL of them are visible GPU-wide. Hints 8.8.x.
 __device__ __forceinline__ void write_partial(const Schedule& s, const float (&acc)[Tiles::TM][Tiles::TN]) {
     (void)s;
     (void)acc;
@@ -110,10 +110,10 @@ __device__ __forceinline__ void write_partial(const Schedule& s, const float (&a
 // TODO(lab8, task 8.3): this block's range ends at k-step u.ke of the tile,
 // which is tile u.tile - s.dp_tiles of the SK line; blocks blockIdx.x + 1,
 // + 2, ... did the rest (each its whole range, the last one up to the tile's
-// end on the line: (u.tile - s.dp_tiles + 1) * s.k_steps). For each such
-// block c, in that order: thread 0 waits (wait_for_flag on s.flags[c] and
-// s.epoch), then a barrier, then every thread adds its float4 q of
-// slot(s, c)[q * kThreads + t] (__ldcg) to acc, as 8.2 stored them. Hints 8.8.x.
+// end on the line: (u.tile - s.dp_tiles + 1) * s.k_steps).
+// Contract: acc gains the slots of those blocks, in block order (the same bits
+// every run), each read (from L2: __ldcg) in 8.2's layout and only after its
+// flag has reached s.epoch (wait_for_flag). Hints 8.8.x.
 __device__ __forceinline__ void add_partials(const Schedule& s, float (&acc)[Tiles::TM][Tiles::TN], const Unit& u) {
     (void)s;
     (void)acc;
