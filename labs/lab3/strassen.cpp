@@ -48,14 +48,15 @@ void recurse(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff
 //   "Background").
 //   Contract: on return Z (q.half.M x q.half.N, row stride q.half.N) holds
 //     M_{product+1}, multiplied by YOUR recursion (recurse, above); A and B are
-//     untouched. `work` was sized up front by the given plan for this layout,
-//     with m, n, k = q.half.M, q.half.N, q.half.K:
-//       X     = work                 m x k (ld = k): the left operand, when it is a sum
-//       Y     = work + m*k           k x n (ld = n): the right operand, when it is a sum
-//       below = work + m*k + k*n     the workspace of the recursive call
-//   Goal: Strassen without the costs that made seed 003's slow: no allocation
-//     here (a test counts them), and no copy of an operand that is a single
-//     quadrant.
+//     untouched. `work` was sized up front by the given plan
+//     (product_workspace_floats in strassen_plan.h) for three parts, one
+//     after the other, in this order (m, n, k: the halves in q.half):
+//       X      room for the left operand when it is a sum (m x k)
+//       Y      room for the right operand when it is a sum (k x n)
+//       below  the workspace of the recursive call
+//   Goal: Strassen without the costs that made Cao's survey's slow
+//     (handouts/lab3.md, "Background"): no allocation here (a test counts
+//     them), and no copy of an operand that is a single quadrant.
 //   Judged: the tests (start with "one level on 2x2x2": it names the wrong
 //     quadrant; then every shape at cutoffs from 1 to larger than the matrix,
 //     exact results on small integers), then the target (task 2's TODO).

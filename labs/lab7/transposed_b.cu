@@ -1,7 +1,7 @@
 // Lab 7, task 2 - your code. Read handouts/lab7.md first.
 //
 // The bank-conflict lesson. Take your tiled kernel with TILE = 32 and store
-// B's tile TRANSPOSED - BsT[c][k] = B[k0 + k][col0 + c] - so that each thread
+// B's tile TRANSPOSED (row c of BsT is column c of B's tile) so that each thread
 // reads its column of B as a row of shared memory (the trick that made lab 2
 // fast on the CPU). The template parameter PAD is the number of extra columns
 // of BsT: the launch code runs PAD = 0 as lab7.transposed_b and PAD = 1 as
@@ -23,8 +23,9 @@ transposed_b_kernel(const float* __restrict__ A, const float* __restrict__ B,
     __shared__ float As[kTile][kTile];         // As[r][k] = A[row0 + r][k0 + k]
     __shared__ float BsT[kTile][kTile + PAD];  // BsT[c][k] = B[k0 + k][col0 + c]
     // TODO(lab7, task 2): your tiled kernel (task 1, TILE = kTile) with B's tile
-    //   stored transposed in shared memory: BsT[c][k] = B[k0 + k][col0 + c], so
-    //   that a thread's column of B's tile is a row of BsT (lab 2's CPU trick).
+    //   stored transposed in shared memory (BsT, laid out as its declaration
+    //   above says), so that a thread's column of B's tile is a row of BsT
+    //   (lab 2's CPU trick).
     //   The global reads of B stay as in task 1 (coalesced). PAD changes only
     //   the length of BsT's rows (kTile, or kTile + 1).
     //   Goal: see a bank conflict and remove it. Predict first: which bank does
