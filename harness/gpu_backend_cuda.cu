@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/memory_text.h"
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
@@ -60,9 +61,7 @@ DeviceProblem::DeviceProblem(Shape s) {
                                  "like this one");
     const double need = 4.0 * (double(s.M) * s.K + double(s.K) * s.N + double(s.M) * s.N);
     if (need > 0.95 * double(info.free_bytes))
-        throw std::runtime_error("A, B and C need " + std::to_string(need / 1e9) +
-                                 " GB but the GPU has " + std::to_string(info.free_bytes / 1e9) +
-                                 " GB free; choose a smaller shape");
+        throw std::runtime_error(gpu::no_room_text(need, double(info.free_bytes), double(info.total_bytes)));
     state_ = std::make_unique<State>(s, count(s.M, s.K), count(s.K, s.N), count(s.M, s.N), guard_floats(s));
 }
 
@@ -84,6 +83,9 @@ void DeviceProblem::poison_c() {
                               cudaMemcpyHostToDevice));
     }
     state_->guard_poisoned = true;
+    // The poison is in place before the code under test starts, on whatever
+    // stream it launches (a stream of its own does not wait for this one).
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 namespace {
@@ -167,6 +169,9 @@ double DeviceProblem::run_timed_ms(const MatmulFn& fn, const StageParams& p, con
 }
 
 void DeviceProblem::download_c(float* C) {
+    // Every stream's work done, not only the default stream's: C is read as
+    // the code under test left it (a kernel on a stream of its own included).
+    CUDA_CHECK(cudaDeviceSynchronize());
     CUDA_CHECK(cudaMemcpy(C, state_->C.get(), state_->c_count * sizeof(float), cudaMemcpyDeviceToHost));
     if (!state_->guard_poisoned) return;
     check_guard_band(state_->C.get(), state_->c_count, state_->guard_count, state_->shape.M, state_->shape.N);

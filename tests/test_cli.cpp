@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/memory_text.h"
 #include "harness/cli.h"
 #include "harness/gpu_backend.h"
 #include "harness/stage.h"
@@ -285,5 +286,25 @@ TEST_SUITE("cli") {
         const Outcome lab2 = run_mmlab("lab 2 --size 24 --solution --reps 1 --threads 1 --quiet");
         INFO(lab2.output);
         CHECK(lab2.output.find("lab1.ijk ") != std::string::npos);
+    }
+}
+
+TEST_SUITE("cli") {
+    TEST_CASE("no room on the GPU: the message names whose it is, in units a person reads (gpu/memory_text.h)") {
+        const double MiB = 1024.0 * 1024, GiB = 1024 * MiB;
+        // Another program holds all but 3 MiB of an 80 GiB GPU; the test needs 12 MiB.
+        const std::string held = mml::gpu::no_room_text(12 * MiB, 3 * MiB, 80 * GiB);
+        CHECK(held.find("needs 12.0 MiB") != std::string::npos);
+        CHECK(held.find("3.0 MiB free of its 80.0 GiB") != std::string::npos);
+        CHECK(held.find("other programs hold the rest (it is not your shape") != std::string::npos);
+        CHECK(held.find("smaller shape") == std::string::npos);
+        CHECK(held.find("0.000000") == std::string::npos);
+        // The shape itself is too big for the GPU: then the shape is the thing to change.
+        const std::string big = mml::gpu::no_room_text(90 * GiB, 79 * GiB, 80 * GiB);
+        CHECK(big.find("needs 90.0 GiB") != std::string::npos);
+        CHECK(big.find("choose a smaller shape") != std::string::npos);
+        CHECK(big.find("other programs") == std::string::npos);
+        CHECK(mml::gpu::bytes_text(100) == "0 KiB");
+        CHECK(mml::gpu::bytes_text(2048) == "2 KiB");
     }
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/memory_text.h"
 #include "gpu/cuda_check.h"
 #include "gpu/device_buffer.h"
 #include "gpu/device_info.h"
@@ -85,8 +86,7 @@ void DeviceSide::load(Shape s, const float* A, const float* B) {
         require_usable_context();
         const double need = 4.0 * (double(s.M) * s.K + 2.0 * double(s.K) * s.N + double(s.M) * s.N);
         if (need > 0.95 * double(info.free_bytes))
-            throw std::runtime_error("A, B and C need " + std::to_string(need / 1e9) + " GB but the GPU has " +
-                                     std::to_string(info.free_bytes / 1e9) + " GB free; choose a smaller shape");
+            throw std::runtime_error(gpu::no_room_text(need, double(info.free_bytes), double(info.total_bytes)));
         auto st = std::make_unique<State>();
         st->shape = s;
         st->A = DeviceBuffer<float>(count(s.M, s.K));
@@ -119,6 +119,9 @@ void DeviceSide::run(const MatmulFn& fn, const MatmulFn& prepare, const StagePar
         prepare(st.A.get(), B, st.C.get(), s, p);
         CUDA_CHECK_LAUNCH();
     }
+    // The poison (and the inputs) in place before the code under test starts, on whatever stream it launches:
+    // a stream of its own does not wait for the default stream's fill (it raced it, and C read "never written").
+    CUDA_CHECK(cudaDeviceSynchronize());
     fn(st.A.get(), B, st.C.get(), s, p);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());  // errors raised while the kernel ran surface here
