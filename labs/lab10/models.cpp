@@ -56,7 +56,7 @@ double roofline_gflops(double intensity, double peak_gflops, double bandwidth_gb
     //     machine of this peak (GFLOP/s) and bandwidth (GB/s).
     //   Goal: the roofline bound of the handout's Background: the lower of
     //     the two roofs.
-    //   Judged: the tests, on both sides of the ridge point. Stuck: hint 10.4.1.
+    //   Judged: the tests, on both sides of the ridge point. Stuck: hints 10.4.x.
     (void)intensity; (void)peak_gflops; (void)bandwidth_gbs;
     return 0;
 }
