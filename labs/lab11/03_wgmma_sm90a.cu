@@ -41,10 +41,13 @@ using namespace ::lab11;  // the given PTX wrappers and tiling (labs/common/hopp
 // The tile must start on a 1024-byte boundary; the next k-step of 32 bytes is
 // the same descriptor plus 32 / 16 = 2 (the hardware applies the swizzle to
 // the final addresses).
-// TODO(lab11, 11.3a): build the descriptor from smem_u32(tile) (a byte address):
-//   bits 0-13  : start address >> 4            (the address & 0x3FFFF, then >> 4)
-//   bits 16-29 : leading byte offset >> 4       (unused by this layout: put 16 >> 4 = 1)
-//   bits 32-45 : stride byte offset >> 4        (from one 8-row atom to the next: 8 x 128 bytes)
+// TODO(lab11, 11.3a): build the descriptor from smem_u32(tile) (a byte address).
+//   The PTX ISA's fields (each a byte count >> 4, in 14 bits):
+//   bits 0-13  : start address >> 4            (of the 18-bit shared address)
+//   bits 16-29 : leading byte offset >> 4       (unused by this swizzled K-major
+//                                                layout: 1, i.e. 16 bytes, fills it)
+//   bits 32-45 : stride byte offset >> 4        (the distance from one 8-row atom to
+//                                                the next: work it out from the layout above)
 //   bits 62-63 : swizzle mode                   (1 = 128-byte swizzle)
 __device__ __forceinline__ std::uint64_t smem_descriptor(const void* tile) {
     (void)tile;
@@ -124,14 +127,17 @@ __global__ void __launch_bounds__(kThreads, 1)
                     //   Target: >= 90 % of lab11.cublaslt_fp8 at 4096^3 and 8192^3.
                     (void)desc_a, (void)desc_b;
                 } else {
-                    // TODO(lab11, 11.3b): the product of this stage, by the whole warpgroup:
-                    //   fence_accumulators(acc); wgmma_fence();   (registers and shared memory settled)
-                    //   for s < kSteps (#pragma unroll): Operand<T>::mma(acc, desc_a + ?, desc_b + ?, scale_d)
-                    //     - the next k-step starts 32 bytes further along the 128-byte row: what is
-                    //       that in descriptor units (the start address field counts 16 bytes)?
-                    //     - scale_d = 0 only for the very first product of a tile (kt == 0, s == 0):
-                    //       it starts acc afresh instead of adding to the last tile's sums.
-                    //   wgmma_commit();                            (one group per stage)
+                    // TODO(lab11, 11.3b): the product of this stage, by the whole warpgroup.
+                    //   Contract: acc += this stage's 64 x BN x BK product, as kSteps wgmmas along
+                    //     k (Operand<T>::mma) issued as ONE group, so that wgmma_wait<1> below counts it.
+                    //   Ask yourself (the wrappers are in labs/common/hopper_ptx.cuh):
+                    //     - wgmma reads acc's registers and the stage's shared memory on its own:
+                    //       which two wrappers settle them (for the compiler, for the hardware) first?
+                    //     - the next k-step starts further along the 128-byte row: by how many
+                    //       bytes, and what is that in descriptor units (the address field counts 16)?
+                    //     - the tile loop is persistent: acc still holds the last tile's sums when a
+                    //       tile begins. Which product must start acc afresh (scale_d), which add?
+                    //     - which wrapper closes the group?
                     (void)desc_a, (void)desc_b;
                 }
                 // Keep this stage's wgmmas running, wait for the previous stage's,

@@ -120,11 +120,15 @@ __device__ __forceinline__ float4* slot(const Schedule& s, int block, int consum
 
 template <int BN>
 __device__ void write_partial(const Schedule& s, const float (&acc)[Tiling<BN>::kAccRegs], int consumer, int t) {
-    // TODO(lab11, 11.5b): every thread t stores its BN / 2 sums as float4 j at
-    // slot<BN>(s, blockIdx.x, consumer)[j * 128 + t] (__stcg: through to L2);
-    // then warpgroup_sync(consumer), so that all 128 threads have stored; then
-    // thread 0 alone: __threadfence() and flag_release() of
-    // s.flags[blockIdx.x * kConsumers + consumer] to s.epoch.
+    // TODO(lab11, 11.5b): hand this consumer's partial sums over to the tile's owner.
+    //   Contract: every thread's BN / 2 sums are in this (block, consumer)'s slot
+    //     (slot<BN>(), in the layout described above it), visible to another SM;
+    //     only after ALL 128 threads' sums are there, one thread sets
+    //     s.flags[blockIdx.x * kConsumers + consumer] to s.epoch (flag_release).
+    //   Ask yourself: the owner runs on another SM - which store sends the sums
+    //     past this SM's L1? Which barrier in this file waits for exactly this
+    //     warpgroup? What keeps the other SM from seeing the flag before the sums?
+    //   Background: handouts/lab11.md, stage 5, "The fix-up, deterministic".
     (void)s;
     (void)acc;
     (void)consumer;
@@ -135,14 +139,18 @@ __device__ void write_partial(const Schedule& s, const float (&acc)[Tiling<BN>::
 template <int BN>
 __device__ void add_partials(const Schedule& s, float (&acc)[Tiling<BN>::kAccRegs], const Unit& u, int consumer,
                              int t) {
-    // TODO(lab11, 11.5c): this block's range ends at k-tile u.ke of the tile,
-    // which is tile u.tile - s.dp_tiles of the SK line; blocks blockIdx.x + 1,
-    // + 2, ... did the rest (each its whole range, the last one up to the
-    // tile's end on the line: (u.tile - s.dp_tiles + 1) * s.k_tiles). For each
-    // such block c, in that order: thread 0 waits (wait_for_flag on
-    // s.flags[c * kConsumers + consumer] and s.epoch), then
-    // warpgroup_sync(consumer), then every thread adds float4 j of
-    // slot<BN>(s, c, consumer)[j * 128 + t] (__ldcg) to acc[4j .. 4j + 3].
+    // TODO(lab11, 11.5c): add the partials of the blocks after this one, in block order.
+    //   Facts: this block's range ends at k-tile u.ke of tile u.tile, which is
+    //     tile number u.tile - s.dp_tiles of the SK line (s.k_tiles k-tiles a
+    //     tile); the blocks after this one (blockIdx.x + 1, + 2, ...) did the
+    //     rest of the tile, each its whole range.
+    //   Contract: for each of those blocks, in increasing order, once its flag for
+    //     this consumer holds s.epoch (wait_for_flag), every thread adds that
+    //     block's slot to its own acc registers, in write_partial's layout.
+    //   Ask yourself: where on the SK line does this tile end, and so which is
+    //     the last block to add (range_start tells where ranges begin)? One
+    //     thread waits for the flag: what must happen before the other 127 read
+    //     the slot, and which load reads what another SM wrote past this L1?
     (void)s;
     (void)acc;
     (void)u;
@@ -207,8 +215,9 @@ __global__ void __launch_bounds__(kThreads, 1)
                 const unsigned char* b = ring + stage * kStageBytes + kATileBytes;
                 const std::uint64_t desc_a = smem_descriptor(a), desc_b = smem_descriptor(b);
                 // TODO(lab11, 11.5d): your product of one stage (11.3b), with one
-                // change: the first product of a PIECE (kt == u.kb, i == 0)
-                // overwrites acc - a piece may start inside a tile. BN == 256:
+                // change: the first product of a PIECE, not of a tile, overwrites
+                // acc - a piece may start inside a tile (which k-tile and k-step
+                // is that, in this loop's variables?). BN == 256:
                 // wgmma_m64n256k16_bf16, BN == 128: wgmma_m64n128k16_bf16.
                 (void)desc_a;
                 (void)desc_b;
