@@ -16,8 +16,8 @@ pages under docs/ that README.md links).
            line, looked up among the .PHONY targets of the Makefile and make/*.mk
            (labN: one per line of labs/catalog.txt).
 
-A student release has no developers' map (the instructors' ARCHITECTURE.md) (its README and handouts are
-checked by the instructors' release test): then it says so and exits 77.
+A student release has no developers' map (the instructors' ARCHITECTURE.md; its README,
+docs/ and handouts are checked by the instructors' release test): then it says so and exits 77.
 Run from anywhere, in about a tenth of a second; prints one FAIL line per missing
 path or target, exits 1 if any.
 """
