@@ -96,7 +96,7 @@ include make/sources.mk make/compile.mk make/programs.mk make/grading.mk make/pu
 
 # make all: the programs (make/programs.mk), on every core. At the top level
 # without a -j of the user's, a sub-make builds them with one job per core
-# (`make demo` on a fresh clone: the README's times); its job server lives in
+# (`make demo` on a fresh clone: the first build's time in docs/setup.md); its job server lives in
 # that sub-make alone, so the tests and tools that make test, labN and demo run
 # afterwards see no MAKEFLAGS of ours (a make they start would warn "jobserver
 # unavailable" and build on one core). With the user's -jN, or below the top
@@ -113,8 +113,14 @@ endif
 
 .PHONY: all harness programs help clean
 # The comment block at the top of this file, up to its first line that is not a comment.
+# In a student release (no solutions/) the instructors' targets, whose tools it
+# leaves out, are left out of the list too (an entry and its indented lines).
+INSTRUCTOR_TARGETS := grade|student-release|checker|gradescope|test-all
 help:
-	@awk '!/^#/ { exit } { print }' Makefile
+	@awk -v release=$(if $(wildcard solutions/.),0,1) '!/^#/ { exit } \
+	  release && /^#   make ($(INSTRUCTOR_TARGETS))[ \t]/ { skip = 1; next } \
+	  skip && /^#      / { next } { skip = 0; print } \
+	  END { if (release) print "# (A student release: the instructors\047 targets - grading, publishing, make test-all - are not in it.)" }' Makefile
 
 clean:
 	rm -rf $(BUILD)

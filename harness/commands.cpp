@@ -41,7 +41,7 @@ std::string help_text() {
            "usage: mmlab <command> [options]\n\ncommands:\n" +
            core + "\n" + shared_options_text() +
            "the labs' own commands (mmlab NAME --help for each):\n" + labs +
-           "\nenvironment (README.md, \"Your environment\"): OPENBLAS_CORETYPE narrower than this CPU is set aside\n"
+           "\nenvironment (docs/setup.md, \"Your environment\"): OPENBLAS_CORETYPE narrower than this CPU is set aside\n"
            "(MMLAB_KEEP_OPENBLAS_CORETYPE=1 keeps it); OMP_NUM_THREADS and OPENBLAS_NUM_THREADS yield to --threads;\n"
            "OMP_PROC_BIND, OMP_PLACES, GOMP_CPU_AFFINITY and CUDA_VISIBLE_DEVICES are honoured and named where they\n"
            "change a result. A bad input gets exactly one line, whatever the environment.\n";

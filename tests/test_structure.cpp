@@ -3,7 +3,9 @@
 // solution outside its TODO blocks: given code is written once) and
 // tests/structure/arrows.py (no include runs upward, no import cycle in the
 // grader) and tests/structure/doc_paths.py (the instructors' documents name only
-// paths and make targets that exist). Never graded: the suite is not a lab's.
+// paths and make targets that exist) and tests/structure/readers.py (handouts
+// within their word budget, tasks early, no dated notebook, no internal source
+// numbers, a LICENSE, links that resolve). Never graded: the suite is not a lab's.
 #include <doctest/doctest.h>
 
 #include "tests/script_test.h"
@@ -17,5 +19,8 @@ TEST_SUITE("structure") {
     }
     TEST_CASE("documents name what exists: paths and make targets (tests/structure/doc_paths.py)") {
         mml::testing::run_python_test("tests/structure/doc_paths.py", "doc paths tests: all passed");
+    }
+    TEST_CASE("what a reader meets: handout budgets, tasks early, sources by name, links resolve (tests/structure/readers.py)") {
+        mml::testing::run_python_test("tests/structure/readers.py", "readers tests: all passed");
     }
 }

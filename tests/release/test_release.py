@@ -12,7 +12,13 @@
     once in labs/common/ as source; it ships compiled)
   - README.md is the students' (tools/release/README.student.md), and no file
     of the release names a path the release lacks (solutions/..., the grader,
-    the instructors' tests: release_paths.py, beside this file)
+    the instructors' tests: release_paths.py, beside this file), a make target it
+    cannot run (make grade: its grader is left out) or a section its file lacks
+    (README, "Plots": the release's README, not the repository's); every markdown
+    link of its README, docs/ and handouts resolves, #anchor included
+    (tests/structure/readers.py's link check); `make help` there lists only
+    targets and paths the release has
+  - LICENSE ships (and CITATION.cff); the instructors' docs/instructors.md does not
   - prebuilt/ holds the reference libraries, the given-compiled library
     (libmmlab-given.a: lab 3's recursion, defined there and nowhere else) and
     declarations-only headers
@@ -39,7 +45,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent.parent
 MESSAGES = REPO / "tests" / "setup" / "test_messages.sh"  # the rules for advice that contradicts configure
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from release_paths import dangling  # noqa: E402
+from release_paths import dangling, dead_references, help_findings  # noqa: E402
+sys.path.insert(0, str(REPO / "tests" / "structure"))
+from readers import link_findings  # noqa: E402
 failures = []
 SOURCE_SUFFIXES = {".cpp", ".cu", ".h", ".cuh"}
 
@@ -153,6 +161,16 @@ def main():
         check(found == [("handouts/lab1.md", 1, "solutions/lab1/a.cpp")],
               "release_paths.py finds a path the tree lacks, and passes what it has or marks as the instructors'",
               str(found))
+        # ... and the make targets and sections they name: one dead of each, beside live ones.
+        (fake / "Makefile").write_text(".PHONY: lab1 check\n")
+        (fake / "README.md").write_text("# Your labs\n\n## The order\n\nRun `make check LAB=1`, then "
+                                        "`make grade SUBMISSIONS=x`.\n")
+        (fake / "labs" / "lab1" / "b.cpp").write_text('// README, "The order"; README.md, "Plots"\n')
+        refs = dead_references(fake)
+        check([(r, n) for r, n, _ in refs] == [("README.md", 5), ("labs/lab1/b.cpp", 1)]
+              and "make grade" in refs[0][2] and "Plots" in refs[1][2],
+              "release_paths.py finds a target the release cannot run and a section its README lacks, and only those",
+              str(refs))
         busy = scratch / "busy"
         busy.mkdir()
         (busy / "x").write_text("x")
@@ -179,6 +197,21 @@ def main():
               and not (rel / "ARCHITECTURE.md").exists(),
               "README.md is the students' (tools/release/README.student.md); no ARCHITECTURE.md")
         check(not (rel / ".ci").exists(), "no .ci/ (the repository's CI runs make test-all, the instructors' tier)")
+        check((rel / "LICENSE").is_file() and (rel / "LICENSE").read_text() == (REPO / "LICENSE").read_text()
+              and (rel / "CITATION.cff").is_file(), "LICENSE ships (the MIT licence of code and handouts), and CITATION.cff")
+        check(not (rel / "docs" / "instructors.md").exists() and (rel / "docs" / "setup.md").is_file(),
+              "docs/setup.md ships (mmlab --help points there); the instructors' docs/instructors.md does not")
+        refs = dead_references(rel)
+        check(not refs, "no file of the release names a make target it cannot run or a section it lacks",
+              "; ".join(f"{r}:{n}: {what}" for r, n, what in refs[:8]) + (f" (+{len(refs) - 8} more)" if len(refs) > 8 else ""))
+        links = link_findings(rel)
+        check(not links, "every markdown link of the release's README, docs/ and handouts resolves (#anchors too)",
+              "; ".join(links[:8]))
+        p_help = subprocess.run(["make", "-s", "--no-print-directory", "help"], cwd=rel, capture_output=True, text=True)
+        listed = help_findings(rel, p_help.stdout)
+        check(p_help.returncode == 0 and "make lab" in p_help.stdout and not listed,
+              "make help in the release lists only targets and paths the release has",
+              "; ".join(f"line {n}: {what}" for _, n, what in listed[:8]) + p_help.stderr[-300:])
         dead = dangling(rel)
         check(not dead, "no file of the release names a path the release lacks",
               "; ".join(f"{r}:{n}: {path}" for r, n, path in dead[:8]) + (f" (+{len(dead) - 8} more)" if len(dead) > 8 else ""))

@@ -13,7 +13,7 @@
 #      locale (en_US.ISO-8859-1, compiled into a private LOCPATH),
 #      CUDA_VISIBLE_DEVICES naming no device, HOME unset
 #
-# What mmlab does with each variable is in README.md ("Your environment").
+# What mmlab does with each variable is in docs/setup.md ("Your environment").
 # Each run must end "N passed, 0 failed". About two minutes a run on 2 cores.
 # Prints one line per check, exits 1 on a failure, 77 when it cannot run here.
 set -uo pipefail

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The instructors' documents name only what exists: every repository path and every make
-target in them (the instructors' ARCHITECTURE.md, README.md, handouts/grading.md).
+target in them (the instructors' ARCHITECTURE.md, README.md, handouts/grading.md, and the
+pages under docs/ that README.md links).
 
   paths    every word that starts with a top-level folder of the repository
            (labs/common/blis_loops.h, make/sources.mk, tests/structure/), its
@@ -15,8 +16,8 @@ target in them (the instructors' ARCHITECTURE.md, README.md, handouts/grading.md
            line, looked up among the .PHONY targets of the Makefile and make/*.mk
            (labN: one per line of labs/catalog.txt).
 
-A student release has none of these three files (its README and handouts are
-checked by the instructors' release test): then it says so and exits 77.
+A student release has no developers' map (the instructors' ARCHITECTURE.md; its README,
+docs/ and handouts are checked by the instructors' release test): then it says so and exits 77.
 Run from anywhere, in about a tenth of a second; prints one FAIL line per missing
 path or target, exits 1 if any.
 """
@@ -26,7 +27,9 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
-DOCS = ["ARCHITECTURE.md", "README.md", "handouts/grading.md"]  # the instructors'
+# the instructors' (and the pages README.md links, docs/*.md)
+DOCS = ["ARCHITECTURE.md", "README.md", "handouts/grading.md"] + sorted(
+    p.relative_to(REPO).as_posix() for p in (REPO / "docs").glob("*.md"))
 TOP = sorted(p.name for p in REPO.iterdir() if p.is_dir() and p.name != ".git")
 PATH = re.compile(r"(?<![\w./$~-])((?:%s)/[\w./+*{},-]*)" % "|".join(re.escape(t) for t in TOP))
 PLACEHOLDER = re.compile(r"lab[NM]\b|labN|lab13|<|\$|\.\.\.")
@@ -54,7 +57,7 @@ def missing(path):
     """The expansions of `path` that do not exist ([] when all do, or it is left alone)."""
     if PLACEHOLDER.search(path):
         return []
-    path = path.rstrip(".,:;)'\"` ")
+    path = path.rstrip(".,:;)'\"` ]#")  # (a markdown link's "](" and "#anchor" end it too)
     if path.startswith(MADE) or path in CREATED:
         return []
     out = [p for p in expand(path) if not exists(p)]

@@ -6,7 +6,7 @@ TEST=<name>`; then Classroom's reporter, which adds up the points.
 
   python3 tools/classroom/workflow.py LAB TESTS_BINARY [--points-per-test P] > classroom.yml
 
-`make student-release OUT=dir LAB=N` puts it at .github/workflows/classroom.yml
+The instructors' `make student-release OUT=dir LAB=N` puts it at .github/workflows/classroom.yml
 of the release (the template repository of the Classroom assignment).
 The steps install the build's packages (Ubuntu runner), build once (CPU only),
 then run the test cases; each has a time limit in minutes.

@@ -9,7 +9,8 @@
 #   not in it  solutions/ (the answers), the grader (tools/grade.py,
 #              tools/grading/) and its tests, tests of the references' internals,
 #              ARCHITECTURE.md (the developers' map, which names all of these),
-#              .ci/ (the repository's CI: make test-all, the instructors' tiers)
+#              .ci/ (the repository's CI: make test-all, the instructors' tiers),
+#              docs/instructors.md (the instructors' page), HANDOFF.md (notes between sessions)
 # No file of it may name a path it lacks (tests/release/release_paths.py).
 #   instead    prebuilt/lib/libmmlab-reference.a (and -gpu.a where nvcc is here):
 #              the reference solutions compiled, so that make labN still shows
@@ -53,7 +54,8 @@ parent=$(dirname "$out")
 # What is left out, as path prefixes (everything else that git tracks ships).
 left_out=(solutions/ tools/grade.py tools/grading/ tools/release/ tests/grading/ tests/golden/ tests/reference/
           tests/release/ tests/gradescope/ tests/test_grading.cpp tests/test_golden.cpp tests/test_release.cpp
-          tests/test_grading_sandbox.cpp handouts/grading.md tools/gradescope/ tools/grade-gpu-check.sh ARCHITECTURE.md .ci/)
+          tests/test_grading_sandbox.cpp handouts/grading.md tools/gradescope/ tools/grade-gpu-check.sh ARCHITECTURE.md .ci/
+          docs/instructors.md HANDOFF.md)
 
 scratch=$(mktemp -d)
 staging=$(mktemp -d "$parent/.student-release.XXXXXX")  # beside OUT: renamed into place at the end
