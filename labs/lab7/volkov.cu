@@ -14,7 +14,7 @@
 // live in registers.
 //
 // Why B streams and not A (seed 001 streamed A): see handouts/lab7.md; the
-// peer row lab7.volkov_seed is seed 001's layout, for comparison.
+// peer row lab7.volkov_stream_a is seed 001's layout, for comparison.
 // The launch code below is given: grid x covers N (128 columns a block),
 // grid y covers M (64 rows a block), kThreads threads a block.
 #include "gpu/cuda_check.h"

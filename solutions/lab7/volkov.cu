@@ -23,8 +23,8 @@
 // row-major, and row-major C = A*B is column-major C^T = B^T*A^T, so the same
 // kernel streams B (a warp reads B[k][j..j+31]: 128 contiguous bytes) and
 // keeps A's tile in shared memory. Seed 001 kept its row-major layout and
-// streamed A instead; that version is the peer row lab7.volkov_seed
-// (volkov_seed.cu) - compare the two.
+// streamed A instead; that version is the peer row lab7.volkov_stream_a
+// (volkov_stream_a.cu) - compare the two.
 //
 // Any M, N, K: A's tile is zero-filled past M and K; loads of B past K are
 // replaced by 0 in the last, partial step; threads past N load and wait with

@@ -55,7 +55,7 @@ Registrar lab7_stages([](Registry& reg) {
               "the same in float[32][33]: one column of padding, no bank conflicts");
     add_stage(reg, "volkov", st::matmul_volkov,
               "Volkov-Demmel: A's tile in shared, B streamed (coalesced), 64 C values a thread in registers");
-    add_stage(reg, "volkov_seed", nullptr,
+    add_stage(reg, "volkov_stream_a", nullptr,
               "seed 001's layout: B's tile in shared, A streamed (uncoalesced), a row strip of C in registers");
 
     Lab lab;
