@@ -1,6 +1,7 @@
 // Lab 7's reference versions, bound to the stages by name: the student
 // stages' references and the two reference-only comparison rows (lab 6's
-// naive kernel as lab7.naive, seed 001's layout as lab7.volkov_stream_a). The
+// naive kernel as lab7.naive, the RTX 4090 GEMM walk-through's layout as
+// lab7.volkov_stream_a). The
 // only file of lab 7's harness that includes solutions/: a build without the
 // answers (the grader's) leaves it out.
 #include "harness/stage.h"
