@@ -71,7 +71,7 @@ double waiting_cycles(const mml::lh::Block& b, const mml::lh::Occupancy& occ, in
     // TODO(lab10, task 5): W(i, j), how long warp j waits for block b's data.
     //   Contract: cycles, for warp j = 1..TNT (1-based: its place in the SM's
     //     round-robin order) of b's block, with and without a barrier (b.barrier).
-    //   Goal: seed 004's wait: the latency, the warp's own transfer, and the
+    //   Goal: Yuan et al. 2010's wait: the latency, the warp's own transfer, and the
     //     queue of transfers ahead of it when transfers are slower than
     //     issue; with a barrier, the thread block's transfers end together
     //     (the handout's Background, "With a barrier": rounded UP to whole
@@ -87,7 +87,7 @@ double latency_hidden(const mml::lh::Block& b, const mml::lh::Block& next, const
     // other warps cannot hide.
     //   Contract: a number in [0, 1]; next is the block after b (its ILP is
     //     what the warps ahead issue); 0 when W(i, j) <= 0 (nothing to hide).
-    //   Goal: seed 004's unified factor (the handout's Background): the
+    //   Goal: Yuan et al. 2010's unified factor (the handout's Background): the
     //     warps behind j issue block i, those ahead issue block i+1 no faster
     //     than their data arrives; with a barrier, those ahead are rounded
     //     DOWN to whole thread blocks.

@@ -35,14 +35,14 @@ void matmul_interchanged(const float* A, const float* B, float* C, std::int64_t 
 
 void matmul_transposed(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                        std::int64_t K) {
-    // TODO(lab2, task 2): seed 003's Algorithm 2: transpose B, then row-by-row
+    // TODO(lab2, task 2): Algorithm 2 of Cao's survey: transpose B, then row-by-row
     //   dot products.
     //   Contract: as task 1's; B is not modified.
     //   Goal: every element of C is the dot product of a row of A and a row of
     //     Bt = B transposed (N x K), so both operands are read with stride 1.
     //     Bt is a new buffer of this call: its allocation and the transpose are
-    //     part of the time, as in the seed.
-    //   Judged: the tests, then the table's "x ijk" (seed 003 measured 1.57x at
+    //     part of the time, as in the survey.
+    //   Judged: the tests, then the table's "x ijk" (Cao's survey measured 1.57x at
     //     n = 1000). Stuck: handouts/lab2.md, hints 2.2.x.
     (void)A; (void)B; (void)C; (void)M; (void)N; (void)K;
 }

@@ -53,7 +53,7 @@ void recurse(ConstView A, ConstView B, View C, mml::Shape s, std::int64_t cutoff
 //       X     = work                 m x k (ld = k): the left operand, when it is a sum
 //       Y     = work + m*k           k x n (ld = n): the right operand, when it is a sum
 //       below = work + m*k + k*n     the workspace of the recursive call
-//   Goal: Strassen without the costs that made seed 003's slow: no allocation
+//   Goal: Strassen without the costs that made the version in Cao's survey slow: no allocation
 //     here (a test counts them), and no copy of an operand that is a single
 //     quadrant.
 //   Judged: the tests (start with "one level on 2x2x2": it names the wrong

@@ -1,4 +1,4 @@
-// Lab 5 - your code, task 1b: seed 003's algorithm 3 with your dot product.
+// Lab 5 - your code, task 1b: algorithm 3 of Cao's survey with your dot product.
 // Stage 1 (lab5.dot) and, on several threads, lab5.combined. What changed from
 // lab 2's transposed stage: the dot product is your AVX2 dot_avx2 (8 floats per
 // FMA, eight accumulators) instead of one scalar chain of dependent additions.

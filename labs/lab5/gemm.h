@@ -26,7 +26,7 @@ using common::lab5::for_row_blocks;
 using common::lab5::panels;
 using common::lab5::transpose;
 
-// Stage 1 (lab5.dot, threads = 1) and seed 003's combined row (lab5.combined):
+// Stage 1 (lab5.dot, threads = 1) and Cao's survey's combined row (lab5.combined):
 // transpose B, then one dot product per element of C. (dot.cpp, task 1b)
 void matmul_dot(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                 std::int64_t K, const KernelSet& kernels, int threads);

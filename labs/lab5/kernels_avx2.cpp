@@ -21,11 +21,11 @@
 
 namespace student::lab5 {
 
-// Task 1a: the dot product of seed 003, with FMA.
+// Task 1a: the dot product of Cao's survey, with FMA.
 float dot_avx2(const float* a, const float* b, std::int64_t K) {
     // TODO(lab5, task 1a): return sum_k a[k]*b[k] for k < K (the specification:
     //   dot_scalar in labs/common/kernels_scalar.cpp), for any K >= 0 and any alignment.
-    //   Goal: seed 003's SIMD dot product with FMA, fast enough that the loop
+    //   Goal: the SIMD dot product of Cao's survey, with FMA, fast enough that the loop
     //     runs at the FMA units' rate, not at the rate of one chain of dependent
     //     additions (lab 2, question 2).
     //   Judged: the tests (through lab5.dot: K = 1, 2, 9, 17, 33, 64, 65, 257,

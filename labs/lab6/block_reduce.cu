@@ -1,8 +1,8 @@
 // Lab 6, task 3 - your code. Read handouts/lab6.md first.
 //
-// One BLOCK per element of C, as in seed 003: the block's T threads (T a power
+// One BLOCK per element of C, as in Cao's survey: the block's T threads (T a power
 // of two, 64 by default, `--param block=T` to change it) share one dot product
-// and add up their partial sums in shared memory. Seed 003's kernel let each
+// and add up their partial sums in shared memory. The survey's kernel let each
 // thread compute ONE product A[i][t]*B[t][j] (t < 64), so it summed only the
 // first 64 of the K terms: wrong for every K > 64. Yours must be right for any
 // K: smaller than T, not a power of two, far larger than T.

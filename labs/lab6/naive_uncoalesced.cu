@@ -1,7 +1,7 @@
 // Lab 6, task 2 - your code. Read handouts/lab6.md first.
 //
-// The same naive kernel with the thread mapping turned around, as seed 002's
-// tiled kernel had it: threadIdx.x runs along C's ROWS (down a column of C),
+// The same naive kernel with the thread mapping turned around, as the CUDA lab
+// report's tiled kernel had it: threadIdx.x runs along C's ROWS (down a column of C),
 // threadIdx.y along its columns. The launch code below is given: blocks of
 // 32 x 8 threads, grid x covers the N columns (8 per block), grid y the M rows
 // (32 per block). Write the kernel, then compare the two in `make lab6`.

@@ -2,7 +2,7 @@
 // handouts/lab9.md explains both. Everything not marked TODO is given.
 //
 // One output element R[i][j] = dot(E.row(i), F.col(j)) per launch, GS blocks
-// of BS threads (seed 000, Algorithm 1):
+// of BS threads (Lei et al. 2024, Algorithm 1):
 //   L4  each thread multiplies and adds its share of the K index pairs in a register;
 //   L5  the block adds its BS registers by halving in shared memory;
 //   L6  thread 0 adds the block's sum to R[i][j] with atomicAdd.
@@ -21,7 +21,7 @@ using i64 = long long;
 //     has room for blockDim.x floats; it returns the sum of the block's
 //     blockDim.x values, correct in thread 0 at least. blockDim.x (BS) is a
 //     multiple of 32 but not always a power of two (96, 160, ... are allowed).
-//   Goal: seed 000's halving in shared memory, race-free.
+//   Goal: the halving in shared memory of Lei et al. 2024, race-free.
 //   Judged: the tests (BS = 96 and 160 among them), through PHVM and BasicMM
 //     (which uses it too). Until you write it, every block contributes 0 and R
 //     stays 0. Stuck: handouts/lab9.md, hints 9.2.x.
@@ -55,7 +55,7 @@ __global__ void phvm_kernel(const float* __restrict__ e, const float* __restrict
     //     added exactly once: acc of this thread = sum of e[k] * f[k * n] over
     //     its k. Indices are 64-bit (i64): k * n passes 2^31 for the paper's
     //     MTXC (K = 2*10^9, N = 7).
-    //   Goal: seed 000's grid-stride split (thread t takes t, t + GS*BS, ...),
+    //   Goal: the grid-stride split of Lei et al. 2024 (thread t takes t, t + GS*BS, ...),
     //     so that the 32 threads of a warp read 32 neighbouring floats of e at
     //     each step: one memory transaction, where BasicMM's contiguous
     //     segments need 32.

@@ -1,4 +1,5 @@
-// Lab 7 reference, a comparison row: seed 001's layout of the Volkov-Demmel kernel.
+// Lab 7 reference, a comparison row: the Volkov-Demmel kernel as the RTX 4090
+// GEMM walk-through lays it out.
 // No file of labs/lab7/ matches this one: students do not write it. The lab
 // times it beside their volkov.cu (harness/stages/lab7/references.cpp binds
 // it as the reference-only row lab7.volkov_stream_a).
