@@ -1,5 +1,5 @@
 // Lab 10, everything that needs no GPU: the roofline's traffic counts and
-// bound, seed 004's LH(i, j) (its edge cases: j = 1, j = TLP*BLP, the
+// bound, Yuan et al. 2010's LH(i, j) (its edge cases: j = 1, j = TLP*BLP, the
 // max{0, ...} clamp, the barrier variant), TimeOneRep, RepNum and TimeTotal,
 // all against values computed by hand; then the kernel descriptions the
 // model is evaluated on (models/lh_kernels.h) and the CPU bandwidth measurement.

@@ -94,7 +94,7 @@ if want lab9; then
 fi
 
 if want lab10; then
-  step "lab 10: seed 004's latency-hidden model, predicted vs measured"
+  step "lab 10: the latency-hidden model (Yuan et al. 2010), predicted vs measured"
   limited 60 build/bin/mmlab lh-model --csv "$out/lab10-lh.csv" > "$out/lab10.txt" 2>&1
   summary+=("lab 10 lh-model rc $?")
   grep -A40 "predicted vs measured" "$out/lab10.txt" | grep -E "^(naive|tiled|volkov|mean)" | tail -26

@@ -1,6 +1,7 @@
 // Lab 7's reference-only comparison rows, in builds that hold the answers
 // (this folder is linked only then): lab7.naive (lab 6's naive kernel, the
-// yardstick) and lab7.volkov_stream_a (seed 001's layout of the Volkov kernel)
+// yardstick) and lab7.volkov_stream_a (the RTX 4090 GEMM walk-through's
+// layout of the Volkov kernel)
 // have no student version, so a build without the answers has no version of
 // them to test; the student's kernels are tested in tests/gpu/test_lab7.cpp,
 // on the same shapes.
