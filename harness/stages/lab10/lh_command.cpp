@@ -102,8 +102,8 @@ void explain(const lh::Kernel& k, const std::string& inputs, lh::Memory memory, 
 
 const char* kUsage = R"(usage: mmlab lh-model [--sizes LIST] [--reps R] [--student] [--csv FILE] [--quiet]
        mmlab lh-model --explain KERNEL [--n N] [--inputs gpu|recorded|c1060]
-The latency-hidden-factor model (Yuan et al. 2010) for lab 6's naive kernel, lab 7's
-tiled16/tiled32 (the paper's CUBLAS 1.1 scheme) and lab 7's Volkov kernel. First on the paper's Tesla C1060
+The latency-hidden-factor model (Yuan et al. 2010) for lab 6's naive kernel, lab 7's tiled16/tiled32
+(the paper's CUBLAS 1.1 scheme) and lab 7's Volkov kernel. First on the paper's Tesla C1060
 inputs (Tables 2-3; no GPU needed), then on this GPU: occupancy from the compiled kernels
 (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor), latencies from the
 pointer-chasing micro-benchmarks (mmlab gpu-latency), bandwidth measured, and each kernel timed

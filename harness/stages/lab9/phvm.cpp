@@ -23,9 +23,10 @@ namespace {
 const char* kUsage = R"(usage: mmlab phvm [--size LIST] [--k K] [--param gs=G,bs=B] [--reps R] [--csv FILE]
 Experiment 1 of Lei et al. 2024 (PHVM) on this GPU: BasicMM, PHVM, cublasSgemm
 and the one-pass kernel on skinny products R = E*F (E M x K, F K x N). --size
-takes MxNxK shapes or the paper's names MTXA, MTXB, MTXC (Table 1), MTX1, MTX2, MTX3 (Table 2);
-default MTX1,MTX2,MTX3,MTXA,MTXB. --k K replaces every shape's K. A shape that
-does not fit in GPU or host memory runs at the largest K that does (it says so).
+takes MxNxK shapes or the paper's names MTXA, MTXB, MTXC (Table 1), MTX1, MTX2,
+MTX3 (Table 2); default MTX1,MTX2,MTX3,MTXA,MTXB. --k K replaces every shape's
+K. A shape that does not fit in GPU or host memory runs at the largest K that
+does (it says so).
 PHVM and BasicMM use GS=gs, BS=bs (default: BS 256, GS*BS = SMs x max threads/SM).
 Columns: the kernel time (CUDA events, inputs on the device, as the paper
 times), the time with the copies of E and F in and R out (pageable memory),
