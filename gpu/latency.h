@@ -1,5 +1,5 @@
 // Latency micro-benchmarks in the manner of Wong et al. (ISPASS 2010), which
-// seed 000 used for its Table 4: one thread follows a chain of dependent
+// Lei et al. 2024 used for its Table 4: one thread follows a chain of dependent
 // loads (pointer chasing) or dependent arithmetic, timed with the SM's cycle
 // counter (clock64), so each step costs exactly one latency. Plain C++ header.
 #pragma once
@@ -19,7 +19,7 @@ struct Latencies {
 // About 0.1 s. Throws std::runtime_error without a GPU.
 Latencies measure_latencies();
 
-// The thread limits the PHVM configuration model needs (seed 000, Table 3),
+// The thread limits the PHVM configuration model needs (Lei et al. 2024, Table 3),
 // read from the device. Throws std::runtime_error without a GPU.
 struct ThreadLimits {
     int sm_count = 0;

@@ -19,7 +19,7 @@ std::string shared_options_text() {
   --stage A,B          stages by name (see `mmlab list`), e.g. lab1.ijk,lab1.ikj
   --lab N              all stages of lab N (with `run`)
   --size LIST          shapes: 512 (square) or MxNxK, comma-separated: 256,17x31x63;
-                       or the skinny shapes of seed 000 by name: MTXA..MTXC, MTX1..MTX3
+                       or the skinny shapes of Lei et al. 2024 by name: MTXA..MTXC, MTX1..MTX3
   --impl WHICH         student, reference or both (default: reference; `lab`: both)
   --solution           use the reference in the student's place (make labN SOLUTION=1)
   --threads T          threads for threaded stages (default 1; peak: up to all cores)

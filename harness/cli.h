@@ -44,7 +44,7 @@ Options parse_options(const std::string& command, const std::vector<std::string>
 std::string shared_options_text();
 
 // "512", "512,1024", "300x200x100" (M x N x K), comma-separated; the names
-// of seed 000's skinny shapes (MTXA, MTXB, MTXC, MTX1, MTX2, MTX3) too.
+// of Lei et al. 2024's skinny shapes (MTXA, MTXB, MTXC, MTX1, MTX2, MTX3) too.
 std::vector<Shape> parse_shapes(const std::string& text);
 // The shape of one of those names (any case); false if it is not one.
 bool shape_by_name(const std::string& name, Shape& shape);

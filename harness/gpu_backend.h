@@ -28,7 +28,7 @@ void require_gpu(const std::string& what);
 void set_flush_l2(bool flush);
 bool flush_l2();
 
-// Host <-> device cost of one product, step by step (lab 6, seed 003 Fig. 9).
+// Host <-> device cost of one product, step by step (lab 6, Fig. 9 of Cao's survey).
 struct CostBreakdown {
     double alloc_ms = 0, copy_in_ms = 0, kernel_ms = 0, copy_out_ms = 0, free_ms = 0;
     double total_ms() const { return alloc_ms + copy_in_ms + kernel_ms + copy_out_ms + free_ms; }

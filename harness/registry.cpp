@@ -70,7 +70,7 @@ void Registry::add(Stage stage) {
     for (const auto& s : stages_)  // (not find(): references are bound only after static initialisation)
         if (s.name == stage.name) throw std::logic_error("stage registered twice: " + stage.name);
     // A stage may arrive with neither version: a reference-only row (lab 7's
-    // naive and volkov_seed) gets its one version from a references.cpp, which a
+    // naive and volkov_stream_a) gets its one version from a references.cpp, which a
     // build without the answers leaves out; its rows then say "not in this
     // build". bind_references() refuses such a stage in a build with the answers.
     stage.order = int(stages_.size());

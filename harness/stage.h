@@ -57,7 +57,7 @@ struct Stage {
     Device device = Device::Cpu;
     std::string summary;  // one line for `mmlab list`
     MatmulFn student;     // empty for peer rows the student does not write (OpenBLAS, cuBLAS) and
-                          // for reference-only comparison rows (lab 7's naive and volkov_seed)
+                          // for reference-only comparison rows (lab 7's naive and volkov_stream_a)
     // The reference solution's version, or a peer row's library call. A lab's
     // reference is bound by name from harness/stages/labN/references.cpp
     // (ReferenceRegistrar below), the only files that include solutions/: a

@@ -1,4 +1,4 @@
-// The basic blocks of our three kernels, as seed 004's model sees them (lh_kernels.h).
+// The basic blocks of our three kernels, as Yuan et al. 2010's model sees them (lh_kernels.h).
 //
 // How a block's numbers are counted (the paper counts PTX instructions; we
 // count the operations of the CUDA source, as the comments list them):
@@ -112,7 +112,7 @@ Kernel launch(const Hardware& hw, const char* name, long long grid_blocks, Occup
 
 Hardware paper_c1060() {
     Hardware h;
-    h.name = "Tesla C1060 (seed 004, Table 2)";
+    h.name = "Tesla C1060 (Yuan et al. 2010, Table 2)";
     h.sm_count = 30;
     h.clock_ghz = 1.30;
     h.issue_alu = 4;  // 32 threads / 8 cores

@@ -1,4 +1,4 @@
-// Seed 004's latency-hidden-factor model applied to three of our kernels -
+// The latency-hidden-factor model of Yuan et al. 2010 applied to three of our kernels -
 // lab 6's naive kernel, lab 7's shared-memory tiles (the CUBLAS 1.1 scheme the
 // paper used) and lab 7's Volkov-Demmel kernel. For each, one warp's code is
 // cut into basic blocks at its waits, and each block gets its issue time

@@ -1,7 +1,8 @@
-// The inputs of seed 004's latency-hidden-factor model (Yuan et al., J.
-// Software 2010), shared by lab 10's starter, its reference and the harness
-// (models/lh_kernels.h describes our kernels in these terms). Plain C++: the
-// model runs without a GPU. Every time is in SM clock cycles.
+// The inputs of the latency-hidden-factor model of Yuan, Zhang, Long, Wang
+// and Zhang ("A GPU Computational Model Based on Latency Hidden Factor",
+// Journal of Software 21 (Suppl.), 2010), shared by lab 10's starter, its
+// reference and the harness (models/lh_kernels.h describes our kernels in
+// these terms). Plain C++: the model runs without a GPU. Every time is in SM clock cycles.
 //
 // The model cuts the code of one warp into basic blocks at the points where
 // the warp must wait (a memory load whose value it needs next, a barrier).

@@ -1,4 +1,4 @@
-// Lab 10's extension of seed 004's model to a GPU with caches: for each global
+// Lab 10's extension of Yuan et al. 2010's model to a GPU with caches: for each global
 // load of our kernels, which part of its bytes the L1 serves, which the L2
 // and which DRAM, and at which level a warp's wait for it ends, derived from
 // the kernel's access pattern and the caches' sizes (a reuse analysis; the

@@ -1,4 +1,4 @@
-// The time-cost model of seed 000 (see phvm_config_model.h for the equations).
+// The time-cost model of Lei et al. 2024 (see phvm_config_model.h for the equations).
 #include "models/phvm_config_model.h"
 
 #include <cmath>

@@ -1,5 +1,7 @@
-// Seed 000's time-cost model of PHVM and its optimal kernel configuration
-// (Eq. 1-11), written as the paper states it. Plain C++: it runs without a GPU.
+// The time-cost model of PHVM and its optimal kernel configuration (Eq. 1-11)
+// of Lei, Liu and Song ("Time Cost Model and Optimal Configuration Method for
+// GPU Parallel Computation of Matrix Multiplication", Computer Science 2024),
+// written as the paper states it. Plain C++: it runs without a GPU.
 // A model the harness evaluates (mmlab phvm-model, phvm-sweep), not a task:
 // students read it (handouts/lab9.md) and compare it with their measurements.
 //

@@ -115,7 +115,7 @@ TEST_SUITE("lab5") {
         check_stage("lab5.blis", with(b, 2));
     }
 
-    TEST_CASE("lab5.combined: seed 003's transpose + SIMD + threads, 1, 2 and 3 threads") {
+    TEST_CASE("lab5.combined: Cao's survey's transpose + SIMD + threads, 1, 2 and 3 threads") {
         for (int t : {1, 2, 3}) check_stage("lab5.combined", with({}, t));
         check_stage_on("lab5.combined", edge_shapes(), with({}, 3));
     }

@@ -1,4 +1,4 @@
-// Lab 9, the parts that need no GPU: the time-cost model of seed 000 as the
+// Lab 9, the parts that need no GPU: the time-cost model of Lei et al. 2024 as the
 // paper writes it (models/phvm_config_model.h), the paper's shape names, and
 // the float64 reference and input generator the large skinny products rely on.
 #include <doctest/doctest.h>

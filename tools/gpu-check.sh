@@ -74,7 +74,7 @@ fi
 
 if want bench; then
   step "benchmarks: labs 6-8 at 4096, the ladder's best of each lab at 8192 (kernel time, CUDA events)"
-  all=lab6.naive_coalesced,lab6.naive_uncoalesced,lab6.block_reduce,lab7.tiled16,lab7.tiled32,lab7.transposed_b,lab7.transposed_b_padded,lab7.volkov,lab7.volkov_seed,lab8.register_tile,lab8.vector_loads,lab8.conflict_free,lab8.double_buffer,lab8.autotile,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32
+  all=lab6.naive_coalesced,lab6.naive_uncoalesced,lab6.block_reduce,lab7.tiled16,lab7.tiled32,lab7.transposed_b,lab7.transposed_b_padded,lab7.volkov,lab7.volkov_stream_a,lab8.register_tile,lab8.vector_loads,lab8.conflict_free,lab8.double_buffer,lab8.autotile,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32
   ladder=lab6.naive_coalesced,lab7.tiled32,lab7.volkov,lab8.double_buffer,lab8.autotile,lab8.cublas,lab8.wmma_tf32,lab8.cublas_tf32,lab11.wgmma,lab11.cublas_bf16
   limited 150 build/bin/mmlab run --stage $all --size 4096 --reps 3 --json "$out/bench-4096.json" > "$out/bench.txt" 2>/dev/null
   summary+=("benchmarks 4096 rc $?")
@@ -94,7 +94,7 @@ if want lab9; then
 fi
 
 if want lab10; then
-  step "lab 10: seed 004's latency-hidden model, predicted vs measured"
+  step "lab 10: the latency-hidden model (Yuan et al. 2010), predicted vs measured"
   limited 60 build/bin/mmlab lh-model --csv "$out/lab10-lh.csv" > "$out/lab10.txt" 2>&1
   summary+=("lab 10 lh-model rc $?")
   grep -A40 "predicted vs measured" "$out/lab10.txt" | grep -E "^(naive|tiled|volkov|mean)" | tail -26

@@ -1,6 +1,6 @@
 // Given code (lab 5): you use it, you do not write it.
 //
-// Seed 003's way of using several cores: split the rows of C into one
+// Cao's survey's way of using several cores: split the rows of C into one
 // contiguous block per thread, create the threads, join them (lab5.combined).
 #pragma once
 

@@ -4,7 +4,7 @@
 // odd at some level, the recursion works on the even part (M-1, N-1 or K-1)
 // and the classical kernel adds what is left: the last row of C, the last
 // column of C, and the rank-1 update A[:,K-1]*B[K-1,:]. Why not pad to a
-// power of two (as seed 003 does)? Padding 1025 to 2048 multiplies the work
+// power of two (as Cao's survey does)? Padding 1025 to 2048 multiplies the work
 // by up to 8 for a rectangle (each of M, N, K can double), needs copies of A
 // and B, and its zeros are stored and multiplied. Peeling costs
 // O(MN + MK + NK) extra classical work per level, needs no copy, and handles

@@ -9,7 +9,7 @@
 // own build, but the grader's build of lab 3 does not have them, so a lab 3
 // submission that calls one does not build there and scores 0.
 //
-// The algorithm (Strassen 1969, as seed 003 writes it) with a cutoff to the
+// The algorithm (Strassen 1969, as Cao's survey writes it) with a cutoff to the
 // classical kernel, one workspace sized up front, views instead of copies,
 // and peeling for odd sizes (strassen_fix_ups.h):
 //   M1 = (A11 + A22)(B11 + B22)      C11 = M1 + M4 - M5 + M7

@@ -1,8 +1,8 @@
 // Given code (lab 5): you use it, you do not write it.
 //
 // T = B^T, so that a column of B becomes a row of T and the dot products of
-// lab5.dot read both operands along rows (seed 003's first step: "transpose
-// B, then compute").
+// lab5.dot read both operands along rows (the first step of Cao's
+// survey: "transpose B, then compute").
 #pragma once
 
 #include <cstdint>

@@ -13,8 +13,9 @@
 // broadcast of As[r][k..k+3]) feeds 4 multiply-adds, and the 64 accumulators
 // live in registers.
 //
-// Why B streams and not A (the RTX 4090 GEMM walk-through streamed A): see handouts/lab7.md; the
-// peer row lab7.volkov_seed is the walk-through's layout, for comparison.
+// Why B streams and not A (the RTX 4090 GEMM walk-through streamed A): see
+// handouts/lab7.md; the peer row lab7.volkov_stream_a is that layout, for
+// comparison.
 // The launch code below is given: grid x covers N (128 columns a block),
 // grid y covers M (64 rows a block), kThreads threads a block.
 #include "gpu/cuda_check.h"

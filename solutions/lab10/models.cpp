@@ -4,8 +4,8 @@
 // Part 1, the roofline: data movement, arithmetic intensity and the
 // roofline bound (Williams, Waterman, Patterson, CACM 2009).
 //
-// Part 2: seed 004's latency-hidden factor LH(i, j) and the time it predicts
-// (Yuan et al., J. Software 2010, Sections 2.3-2.5).
+// Part 2: the latency-hidden factor LH(i, j) and the time it predicts (Yuan
+// et al., J. Software 2010, Sections 2.3-2.5).
 #include "solutions/lab10/models.h"
 
 #include <algorithm>

@@ -1,11 +1,11 @@
-// Lab 10 reference: the roofline and seed 004's latency-hidden-factor model
+// Lab 10 reference: the roofline and Yuan et al. 2010's latency-hidden-factor model
 // (the same functions as labs/lab10/models.h; handouts/lab10.md explains them).
 //
 // Part 1, the roofline: how many bytes a matrix product must move under a
 // stated data-movement model, its arithmetic intensity, and the bound
 // min(peak, intensity x bandwidth) that `mmlab roofline` puts every measured
 // stage of labs 1-8 against.
-// Part 2, seed 004's latency-hidden-factor model: LH(i, j), the time of one
+// Part 2, Yuan et al. 2010's latency-hidden-factor model: LH(i, j), the time of one
 // repetition and of the whole kernel, which `mmlab lh-model` evaluates for
 // lab 6's naive kernel, lab 7's tiled kernels and the Volkov kernel and puts
 // beside their measured times.
@@ -33,7 +33,7 @@ double arithmetic_intensity(mml::Shape s, double bytes);
 // Task 4: the attainable GFLOP/s: min(peak, intensity x bandwidth).
 double roofline_gflops(double intensity, double peak_gflops, double bandwidth_gbs);
 
-// ---- Part 2: the latency-hidden-factor model (seed 004), all times in SM cycles
+// ---- Part 2: the latency-hidden-factor model (Yuan et al. 2010), all times in SM cycles
 
 // Task 5: how long warp j (1-based, j = 1..TLP*BLP) waits for block b's data:
 // the denominator of LH(i, j).

@@ -48,8 +48,8 @@ void matmul_interchanged(const float* A, const float* B, float* C, std::int64_t 
 }
 
 // ==========================================================================
-// Task 2, lab2.transposed: transpose B, then row-by-row dot products (seed
-// 003, Algorithm 2, which measured 3.42x over ijk at n = 5000, built with -O0).
+// Task 2, lab2.transposed: transpose B, then row-by-row dot products (Cao's
+// survey, Algorithm 2, which measured 3.42x over ijk at n = 5000, built with -O0).
 //
 // What changed from lab1.ijk: ijk reads B down a column (stride N floats),
 // so each B element it uses costs a whole cache line, and at N = 1024 the

@@ -8,8 +8,8 @@
 // (Makefile, GIVEN_COMPILED: libmmlab-given.a), never as source: its
 // declarations are labs/common/strassen_recursion.h.
 //
-// Strassen's algorithm (1969), as seed 003 writes it, with three changes that
-// seed 003's measurements call for ("frequent recursion and frequent
+// Strassen's algorithm (1969), as Cao's survey writes it, with three changes
+// that the survey's measurements call for ("frequent recursion and frequent
 // allocation and freeing of temporaries" made it slower than the classical
 // loop):
 //   1. a CUTOFF: below it the recursion stops at a fast classical kernel

@@ -26,8 +26,8 @@ using common::lab4::RowRange;
 using common::lab4::rows_for_thread;
 
 // ==========================================================================
-// Task 1, lab4.pthreads: POSIX threads over blocks of rows (seed 003,
-// section 3.1.1).
+// Task 1, lab4.pthreads: POSIX threads over blocks of rows (Cao's
+// survey, section 3.1.1).
 //
 // What changed from lab 3's classical stage: nothing in the arithmetic. C's
 // rows are cut into T contiguous blocks (row_partition.h: equal up to a cache
@@ -41,7 +41,7 @@ using common::lab4::rows_for_thread;
 //
 // Time it with the wall clock (the harness does): clock() adds up the CPU time
 // of all threads, so a perfectly parallel run "takes" as long as a serial one
-// (seed 003 switched to clock_gettime for this reason).
+// (Cao's survey switched to clock_gettime for this reason).
 
 // One thread's work. Written by the creating thread before pthread_create and
 // only read afterwards. alignas(64) gives each task its own cache line, so that
@@ -138,7 +138,7 @@ void matmul_omp_dynamic(const float* A, const float* B, float* C, std::int64_t M
 // with the T threads splitting C's rows, every thread adding all seven
 // products into its own rows.
 //
-// (Seed 003 splits C into its four quadrants instead, one thread each: 4
+// (Cao's survey splits C into its four quadrants instead, one thread each: 4
 // independent tasks, but 8 half-size products, giving up Strassen's saving at
 // the top level. Here: 7 tasks - which also means 2 threads can at best get
 // 7/4 = 1.75x, one thread doing 4 products while the other does 3.)

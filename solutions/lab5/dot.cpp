@@ -1,4 +1,4 @@
-// Lab 5 reference, stage 1 (lab5.dot) and seed 003's combined row
+// Lab 5 reference, stage 1 (lab5.dot) and the combined row of Cao's survey
 // (lab5.combined): the answer to labs/lab5/dot.cpp.
 //
 // What changed from lab 2's transposed product: the inner loop is now the

@@ -20,7 +20,7 @@ using common::lab5::for_row_blocks;  // as the starter's gemm.h: the given helpe
 using common::lab5::panels;
 using common::lab5::transpose;
 
-// Stage 1 (lab5.dot, threads = 1) and seed 003's combined row (lab5.combined,
+// Stage 1 (lab5.dot, threads = 1) and Cao's survey's combined row (lab5.combined,
 // threads > 1): transpose B, then every C[i][j] is one SIMD dot product of
 // row i of A with row j of B^T, on threads over blocks of rows.
 void matmul_dot(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,

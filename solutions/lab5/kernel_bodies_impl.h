@@ -34,8 +34,8 @@
 
 namespace reference::lab5::bodies {
 
-// ---- Stage 1: the dot product of seed 003, with FMA ------------------------
-// Eight independent accumulators, as the seed's eight ymm register pairs:
+// ---- Stage 1: the dot product of Cao's survey, with FMA -------------------
+// Eight independent accumulators, as the survey's eight ymm register pairs:
 // one FMA has a latency of about 4 cycles and two can start per cycle, so a
 // single accumulator would wait on itself; eight keep both FMA units busy.
 // Then a tail of whole vectors, the add tree of the eight partial sums, the

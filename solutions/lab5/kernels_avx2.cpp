@@ -18,7 +18,7 @@
 
 namespace reference::lab5 {
 
-// Task 1a: the dot product of seed 003, with FMA.
+// Task 1a: the dot product of Cao's survey, with FMA.
 float dot_avx2(const float* a, const float* b, std::int64_t K) {
     return bodies::dot<Avx2>(a, b, K);
 }

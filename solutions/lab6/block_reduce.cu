@@ -1,4 +1,4 @@
-// Lab 6 reference, stage 3: one BLOCK per element of C (seed 003).
+// Lab 6 reference, stage 3: one BLOCK per element of C (Cao's survey).
 //
 // What changed from the naive kernel: a whole block of T threads (default 64)
 // shares one dot product. Thread t adds the products k = t, t+T, t+2T, ...
@@ -8,11 +8,11 @@
 // log2(T) steps, a __syncthreads() after each.
 //
 // Is it faster? Only where the naive kernel has too few threads: when C is
-// small and K is long (seed 000's "skinny" products, lab 9). For square
+// small and K is long (the "skinny" products of Lei et al. 2024, lab 9). For square
 // matrices it is much slower: every product needs a block, a reduction and
 // its barriers, and B[k][j] is read down a column (N floats apart) with no reuse.
 //
-// Seed 003's version filled one product per thread - cache[t] = A[i][t]*B[t][j]
+// Cao's survey's version filled one product per thread - cache[t] = A[i][t]*B[t][j]
 // for t < 64 - so it summed only the first 64 terms: its results were wrong for
 // n > 64, and its 1457x "speedup" at n = 5000 timed 64 of 5000 terms. Here any
 // K works: fewer terms than threads (the extra threads add nothing: 0), K not

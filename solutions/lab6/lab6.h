@@ -17,7 +17,7 @@ void matmul_naive_coalesced(const float* A, const float* B, float* C, std::int64
 // The same kernel with threadIdx.x along C's rows (uncoalesced).
 void matmul_naive_uncoalesced(const float* A, const float* B, float* C, std::int64_t M,
                               std::int64_t N, std::int64_t K);
-// One block per element of C (seed 003): `threads` (a power of two, 32..1024)
+// One block per element of C (Cao's survey): `threads` (a power of two, 32..1024)
 // strided partial sums over k, then a halving reduction in shared memory.
 void matmul_block_reduce(const float* A, const float* B, float* C, std::int64_t M,
                          std::int64_t N, std::int64_t K, int threads);

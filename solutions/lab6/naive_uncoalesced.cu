@@ -1,6 +1,6 @@
 // Lab 6 reference, stage 2: the naive kernel with the thread mapping turned
-// around - threadIdx.x along C's COLUMN (consecutive rows i), as seed 002's
-// tiled kernel did (`row = bx*TILE + tx`). Same arithmetic, same threads.
+// around - threadIdx.x along C's COLUMN (consecutive rows i), as the CUDA lab
+// report's tiled kernel did (`row = bx*TILE + tx`). Same arithmetic, same threads.
 //
 // Why it is slower: at each k the 32 threads of a warp now read
 // A[i..i+31][k], 32 floats K apart, i.e. 32 different 32-byte sectors instead

@@ -20,9 +20,9 @@ void matmul_transposed_b_padded(const float* A, const float* B, float* C, std::i
 // Volkov-Demmel: one operand's tile in shared memory, the other streamed from
 // global memory, a strip of C per thread in registers.
 void matmul_volkov(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
-// The layout of seed 001 (B's tile in shared, A streamed, a row strip of C
-// per thread), for comparison: A is then read 32 rows apart across a warp.
-void matmul_volkov_seed(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
+// The layout of the RTX 4090 GEMM walk-through (B's tile in shared, A
+// streamed, a row strip of C per thread), for comparison: A is then read 32 rows apart across a warp.
+void matmul_volkov_stream_a(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N, std::int64_t K);
 
 // For lab 10's performance model: each kernel's address and block size (its
 // registers and occupancy are read through gpu/occupancy.h).

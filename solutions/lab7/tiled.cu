@@ -17,10 +17,10 @@
 // about the same speed: both do the same shared loads per multiply-add.
 //
 // Any M, N, K: a tile that sticks out past A's or B's edge is filled with
-// zeros (seed 002's "zero-padded partial tiles"): a zero adds nothing to the
+// zeros (the CUDA lab report's "zero-padded partial tiles"): a zero adds nothing to the
 // sum, so the loop needs no special last step; only the store is guarded.
 // threadIdx.x runs along C's columns (coalesced loads of B and stores of C);
-// seed 002 had `row = bx*TILE + tx`, the uncoalesced mapping of lab 6.
+// the CUDA lab report had `row = bx*TILE + tx`, the uncoalesced mapping of lab 6.
 #include "gpu/cuda_check.h"
 #include "gpu/grid.h"
 #include "solutions/lab7/lab7.h"

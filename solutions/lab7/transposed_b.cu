@@ -1,4 +1,5 @@
-// Lab 7 reference, stages 3-4: the bank-conflict lesson (seed 001).
+// Lab 7 reference, stages 3-4: the bank-conflict lesson (from the RTX
+// 4090 GEMM walk-through).
 //
 // What changed from tiled32: B's tile is stored TRANSPOSED, BsT[c][k] =
 // B[k0 + k][col0 + c], so that each thread's column of B becomes a row of
@@ -13,7 +14,7 @@
 //             bank k for all 32 threads -> 32-way conflict on every load, and
 //             the store BsT[tx][ty] (word 32*tx + ty) likewise.
 //   [32][33]: word 33*tx + k, bank (tx + k) % 32: 32 different banks -> none.
-// Seed 001's first shared-memory kernel ran slower than its naive kernel
+// The RTX 4090 GEMM walk-through's first shared-memory kernel ran slower than its naive kernel
 // (324 vs 292 ms on an RTX 4090) and the author blamed a 32-way conflict:
 // this pair of stages measures one. On an H100 at 4096^3 the [32][32] version
 // takes 81 ms - slower than lab 6's naive kernel (44 ms) - and the [32][33]

@@ -1,5 +1,6 @@
 // Lab 7 reference, stage 5: the Volkov-Demmel kernel (Volkov & Demmel,
-// "Benchmarking GPUs to tune dense linear algebra", SC 2008; seed 001).
+// "Benchmarking GPUs to tune dense linear algebra", SC 2008; the RTX 4090
+// GEMM walk-through).
 //
 // What changed from tiled32: each thread computes not one element of C but a
 // STRIP of kRows = 64 elements (one column j, rows row0..row0+63), kept in
@@ -14,17 +15,17 @@
 // same address), and does 64 x 4 = 256 multiply-adds: one shared load per 4
 // multiply-adds instead of five per 4. The 64 accumulators live in registers,
 // the fastest storage. Measured on an H100: 5.8 ms at 4096^3 (24 TFLOP/s,
-// 36 % of the FP32 peak) against tiled32's 16.5 ms; seed 001 saw 144 ms
-// against its shared kernel's 324 ms on an RTX 4090.
+// 36 % of the FP32 peak) against tiled32's 16.5 ms; the RTX 4090 GEMM
+// walk-through saw 144 ms against its shared kernel's 324 ms.
 //
 // Which operand streams: the one whose neighbouring elements go to
 // neighbouring threads, so the warp's global loads are coalesced. Volkov and
 // Demmel stored matrices column-major and streamed A; our matrices are
 // row-major, and row-major C = A*B is column-major C^T = B^T*A^T, so the same
 // kernel streams B (a warp reads B[k][j..j+31]: 128 contiguous bytes) and
-// keeps A's tile in shared memory. Seed 001 kept its row-major layout and
-// streamed A instead; that version is the peer row lab7.volkov_seed
-// (volkov_seed.cu) - compare the two.
+// keeps A's tile in shared memory. The RTX 4090 GEMM walk-through kept its
+// row-major layout and streamed A instead; that version is the peer row lab7.volkov_stream_a
+// (volkov_stream_a.cu) - compare the two.
 //
 // Any M, N, K: A's tile is zero-filled past M and K; loads of B past K are
 // replaced by 0 in the last, partial step; threads past N load and wait with

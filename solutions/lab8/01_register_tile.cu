@@ -12,8 +12,8 @@
 // k-step of BK = 8, the block loads 128 x 8 + 8 x 128 floats from global
 // memory for 128 * 128 * 8 multiply-adds: 64 FMAs per float loaded.
 //
-// Seed 001 measured this design (128 x 128 block tile, k-step 16) at 54 ms for
-// 8192^3 on an RTX 4090, 2.7x its Volkov-Demmel kernel.
+// The RTX 4090 GEMM walk-through measured this design (128 x 128 block tile,
+// k-step 16) at 54 ms for 8192^3, 2.7x its Volkov-Demmel kernel.
 #include "solutions/lab8/lab8.h"
 #include "gpu/tile_io.cuh"
 

@@ -17,8 +17,8 @@
 // time. Nsight Compute shows it: "shared load/store bank conflicts" and the
 // L1 "wavefronts per request" go to their minimum.
 //
-// Seed 001 reached the same goal with a 256 x 128 tile and rotated (swizzled)
-// indices on write and read: 54 ms -> 42 ms at 8192^3 on an RTX 4090.
+// The RTX 4090 GEMM walk-through reached the same goal with a 256 x 128 tile
+// and rotated (swizzled) indices on write and read: 54 ms -> 42 ms at 8192^3.
 #include "solutions/lab8/lab8.h"
 #include "gpu/float4_moves.cuh"
 #include "gpu/tile_io.cuh"

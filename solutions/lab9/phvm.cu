@@ -1,4 +1,4 @@
-// BasicMM and PHVM (seed 000, Algorithm 1 with the two inner-product schemes).
+// BasicMM and PHVM (Lei et al. 2024, Algorithm 1 with the two inner-product schemes).
 //
 // One output element R[i][j] = dot(E.row(i), F.col(j)) per launch, GS blocks
 // of BS threads:

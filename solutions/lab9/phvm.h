@@ -1,4 +1,4 @@
-// Lab 9, seed 000: BasicMM and PHVM for skinny products R = E*F (E is M x K,
+// Lab 9, Lei et al. 2024: BasicMM and PHVM for skinny products R = E*F (E is M x K,
 // F is K x N, M, N << K), as the paper describes them. Row-major, as every
 // stage: E[i][k] = E[i*K + k], F[k][j] = F[k*N + j], R[i][j] = R[i*N + j].
 // Device pointers; launches on the default stream.

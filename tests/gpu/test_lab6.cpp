@@ -25,7 +25,7 @@ mml::StageParams block(long long t) {
 TEST_SUITE("gpu-lab6") {
     TEST_CASE("lab6.naive_coalesced") { check_stage("lab6.naive_coalesced"); }
     TEST_CASE("lab6.naive_uncoalesced") { check_stage("lab6.naive_uncoalesced"); }
-    TEST_CASE("lab6.block_reduce (64 threads, seed 003's block)") { check_stage("lab6.block_reduce"); }
+    TEST_CASE("lab6.block_reduce (64 threads, as in Cao's survey)") { check_stage("lab6.block_reduce"); }
 
     TEST_CASE("lab6.block_reduce: any block size, K below, at and far above it, not a power of two") {
         const std::vector<mml::Shape> shapes = {{3, 4, 1},  {5, 7, 31},   {5, 7, 32},   {5, 7, 33},

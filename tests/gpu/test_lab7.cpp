@@ -1,7 +1,7 @@
 // Lab 7: every shared-memory kernel the student writes is correct on every
 // test shape, on K around its tile depth (partial last tiles), and on a C too
 // tall for one grid. (The reference-only rows, lab7.naive and
-// lab7.volkov_seed, are tested in the instructors' tests/reference/test_lab7.cpp.)
+// lab7.volkov_stream_a, are tested in the instructors' tests/reference/test_lab7.cpp.)
 #include "tests/gpu/lab7_shapes.h"
 #include "tests/made_up_row.h"
 #include "tests/stage_check.h"

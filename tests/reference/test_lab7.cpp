@@ -1,6 +1,7 @@
 // Lab 7's reference-only comparison rows, in builds that hold the answers
 // (this folder is linked only then): lab7.naive (lab 6's naive kernel, the
-// yardstick) and lab7.volkov_seed (seed 001's layout of the Volkov kernel)
+// yardstick) and lab7.volkov_stream_a (the RTX 4090 GEMM walk-through's
+// layout of the Volkov kernel)
 // have no student version, so a build without the answers has no version of
 // them to test; the student's kernels are tested in tests/gpu/test_lab7.cpp,
 // on the same shapes.
@@ -13,13 +14,13 @@ namespace shapes = mml::testing::lab7;
 
 namespace {
 
-const char* const kReferenceOnlyRows[] = {"lab7.naive", "lab7.volkov_seed"};
+const char* const kReferenceOnlyRows[] = {"lab7.naive", "lab7.volkov_stream_a"};
 
 }  // namespace
 
 TEST_SUITE("gpu-reference-lab7") {
     TEST_CASE("lab7.naive (reference-only row)") { check_stage("lab7.naive"); }
-    TEST_CASE("lab7.volkov_seed (reference-only row)") { check_stage("lab7.volkov_seed"); }
+    TEST_CASE("lab7.volkov_stream_a (reference-only row)") { check_stage("lab7.volkov_stream_a"); }
 
     // Separate test cases, named as in tests/gpu/test_lab7.cpp, so that slow
     // runs (compute-sanitizer in tools/gpu-check.sh) can leave out '*very tall*'.

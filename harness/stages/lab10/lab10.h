@@ -4,7 +4,7 @@
 //   stages.cpp          the lab itself: `make lab10`'s report and target, the
 //                       student's functions
 //   roofline.cpp        part 1, the roofline, and `mmlab roofline`
-//   lh_model.cpp        part 2, seed 004's latency-hidden model
+//   lh_model.cpp        part 2, Yuan et al. 2010's latency-hidden model
 //   lh_command.cpp      `mmlab lh-model` (part 2 alone, and --explain)
 //   measured_gpu.cpp    what both parts measure on a GPU (CUDA builds only)
 //   references.cpp      binds the reference's model functions

@@ -102,7 +102,7 @@ void explain(const lh::Kernel& k, const std::string& inputs, lh::Memory memory, 
 
 const char* kUsage = R"(usage: mmlab lh-model [--sizes LIST] [--reps R] [--student] [--csv FILE] [--quiet]
        mmlab lh-model --explain KERNEL [--n N] [--inputs gpu|recorded|c1060]
-Seed 004's latency-hidden-factor model for lab 6's naive kernel, lab 7's tiled16/tiled32
+The latency-hidden-factor model (Yuan et al. 2010) for lab 6's naive kernel, lab 7's tiled16/tiled32
 (the paper's CUBLAS 1.1 scheme) and lab 7's Volkov kernel. First on the paper's Tesla C1060
 inputs (Tables 2-3; no GPU needed), then on this GPU: occupancy from the compiled kernels
 (cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor), latencies from the
@@ -167,7 +167,7 @@ int run_lh(const std::vector<std::string>& raw) {
     return 0;
 }
 
-CommandRegistrar lh_cmd({"lh-model", "lab 10: seed 004's latency-hidden model, predicted vs measured (naive, tiled, Volkov)",
+CommandRegistrar lh_cmd({"lh-model", "lab 10: the latency-hidden model (Yuan et al. 2010), predicted vs measured (naive, tiled, Volkov)",
                          kUsage, run_lh, 10});
 
 }  // namespace

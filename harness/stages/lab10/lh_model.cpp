@@ -1,4 +1,4 @@
-// Lab 10, part 2: seed 004's latency-hidden-factor model with the functions
+// Lab 10, part 2: Yuan et al. 2010's latency-hidden-factor model with the functions
 // given (the student's under make lab10, the reference's by default under
 // `mmlab lh-model`), for the kernels models/lh_kernels.h describes: on the
 // paper's Tesla C1060 inputs (no GPU needed), then on this GPU beside the

@@ -6,7 +6,7 @@
 //             and the measured read bandwidth;
 //   lh:       for the kernels models/lh_kernels.h describes (lab 6's naive
 //             kernel, lab 7's tiled16/tiled32 and Volkov kernels), the inputs
-//             of seed 004's model read from this GPU (occupancy of the
+//             of Yuan et al. 2010's model read from this GPU (occupancy of the
 //             compiled reference kernel, latencies by micro-benchmark,
 //             bandwidth) and the kernels' measured times.
 // Nothing here is fitted to the kernels' times: every input is either read

@@ -1,7 +1,7 @@
 // Lab 10 - performance models. Not a table of stages: `mmlab lab 10` (make
 // lab10) puts the measured stages of labs 1-8 on the roofline with the
-// student's traffic and bound functions (roofline.cpp), then evaluates seed
-// 004's latency-hidden-factor model with the student's LH / TimeOneRep /
+// student's traffic and bound functions (roofline.cpp), then evaluates
+// Yuan et al. 2010's latency-hidden-factor model with the student's LH / TimeOneRep /
 // TimeTotal (lh_model.cpp): on the paper's Tesla C1060 inputs (no GPU
 // needed), and on this GPU beside the measured kernel times
 // (measured_gpu.cpp). Its target: the student's numbers equal the
@@ -120,7 +120,7 @@ int run_lab10(const Options& o) {
     const Impl impl = o.solution ? Impl::Reference : Impl::Student;
     const ModelFns& f = model_fns_or_error(impl, "make lab10 SOLUTION=1");
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    std::printf("== lab 10: performance models: the roofline, seed 004's latency-hidden-factor model ==\n");
+    std::printf("== lab 10: performance models: the roofline, the latency-hidden-factor model (Yuan et al. 2010) ==\n");
     if (o.solution) std::printf("SOLUTION=1: the reference functions run in the student's place.\n");
     print_machine_header(true);
     const std::vector<Shape> shapes = o.shapes.empty() ? std::vector<Shape>{{1000, 1000, 1000}} : o.shapes;
@@ -129,7 +129,7 @@ int run_lab10(const Options& o) {
     settings.quiet = o.quiet;
     Comparison c;
     roofline_section(shapes, o.threads, {4096, 4096, 4096}, true, settings, f, c);
-    std::printf("\n-- Part 2: seed 004's latency-hidden-factor model --\n");
+    std::printf("\n-- Part 2: the latency-hidden-factor model of Yuan et al. 2010 --\n");
     lh_sections(default_lh_sizes(), 5, o.quiet, f, c);
     if (!model_fns(Impl::Reference)) {  // a build without the answers: nothing to compare with
         std::printf("\ntarget : %s\nresult : NOT JUDGED - %s\n", kTarget, kNoReference);

@@ -2,7 +2,7 @@
 //   mmlab scaling --stage lab4.pthreads --size 2048 --threads-list 1,2
 // Speedup S(T) = time(1 thread) / time(T threads); parallel efficiency
 // E(T) = S(T) / T (1.0 = every added core fully used). Wall-clock time of one
-// call, as seed 003 measured threads with clock_gettime: clock() would add up
+// call, as Cao's survey timed threads with clock_gettime: clock() would add up
 // the CPU time of all threads and hide the speedup.
 #include "harness/stages/lab4/scaling.h"
 

@@ -1,5 +1,5 @@
 // Lab 5 - SIMD: AVX2 / AVX-512 chosen at run time, the register tile, the
-// packed BLIS-style GEMM, seed 003's "combined" row, and OpenBLAS as the peer.
+// packed BLIS-style GEMM, the "combined" row of Cao's survey, and OpenBLAS as the peer.
 // The stages carry the student's version and the peer's library call
 // (peers/openblas.h); the reference's versions are bound by name in
 // references.cpp.
@@ -150,7 +150,7 @@ TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
 
 Registrar lab5_stages([](Registry& reg) {
     // The references: references.cpp.
-    reg.add(with_simd_param(make_stage(5, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
+    reg.add(with_simd_param(make_stage(5, "dot", "the SIMD dot product of Cao's survey: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_dot(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
         }, {})));
@@ -173,7 +173,7 @@ Registrar lab5_stages([](Registry& reg) {
     };
     reg.add(std::move(blis));
 
-    Stage combined = make_stage(5, "combined", "seed 003's best row: transposed B + SIMD dot products + threads over row blocks",
+    Stage combined = make_stage(5, "combined", "the best row of Cao's survey: transposed B + SIMD dot products + threads over row blocks",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_dot(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
         }, {});

@@ -1,5 +1,5 @@
 // mmlab breakdown (lab 6): where the time of one GPU product goes -
-// allocation, copies in, the kernel, the copy out, free (seed 003's Fig. 9).
+// allocation, copies in, the kernel, the copy out, free (Fig. 9 of Cao's survey).
 #include <cstdio>
 
 #include "cpu/matrix.h"
@@ -54,8 +54,8 @@ int breakdown_command(const std::vector<std::string>& args) {
     }
     std::printf("\n%s version; each step the median of %d runs of the whole sequence, after one warm-up run\n"
                 "(the CUDA context is created first and is not counted; the first launch of a kernel loads its\n"
-                "code, which the warm-up absorbs). Copies use pageable host memory (plain new/malloc), as seed\n"
-                "003 did; allocation and free are host-clock times of cudaMalloc/cudaFree.\n",
+                "code, which the warm-up absorbs). Copies use pageable host memory (plain new/malloc), as Cao's\n"
+                "survey did; allocation and free are host-clock times of cudaMalloc/cudaFree.\n",
                 impl_name(impl), reps);
     return all_ok ? 0 : 1;
 }

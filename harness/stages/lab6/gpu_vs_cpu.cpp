@@ -1,4 +1,4 @@
-// `mmlab gpu-vs-cpu` (lab 6): seed 002's table - one CPU stage against one
+// `mmlab gpu-vs-cpu` (lab 6): the CUDA lab report's table - one CPU stage against one
 // GPU stage over sizes whose m*n*k runs from 10^3 to 10^10 - with the GPU
 // timed two ways: the kernel alone, and the whole trip (allocate, copy A and B
 // in, compute, copy C out, free), so that the crossover where the GPU starts
@@ -23,8 +23,8 @@ namespace {
 
 const char* kUsage = R"(usage: mmlab gpu-vs-cpu [--gpu-stage NAME] [--cpu-stage NAME] [--size LIST]
                         [--impl student|reference] [--reps R] [--threads T] [--quiet]
-Seed 002's table: for each size, the CPU stage (default lab1.ikj) and the GPU
-stage (default lab6.naive_coalesced), both verified, and the GPU's speedup
+The CUDA lab report's table: for each size, the CPU stage (default lab1.ikj) and
+the GPU stage (default lab6.naive_coalesced), both verified, and the GPU's speedup
 counting the kernel alone and counting the whole trip: cudaMalloc, copies in,
 kernel, copy out, cudaFree (as `mmlab breakdown` splits it).
 Default sizes: 10,22,46,100,215,464,1000,2154 (m*n*k = 10^3 ... 10^10).

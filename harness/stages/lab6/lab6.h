@@ -13,7 +13,7 @@ namespace mml::lab6 {
 using BlockReduceFn = void (*)(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                                std::int64_t K, int threads);
 
-// --param block=T: threads a block for lab6.block_reduce (seed 003 used 64).
+// --param block=T: threads a block for lab6.block_reduce (Cao's survey used 64).
 // Throws UsageError unless T is a power of two from 32 to 1024.
 int block_param(const StageParams& p);
 

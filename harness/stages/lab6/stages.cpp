@@ -1,7 +1,7 @@
 // Lab 6 - CUDA basics: the naive kernel with the coalesced and the uncoalesced
-// thread mapping, and seed 003's one-block-per-element reduction kernel.
+// thread mapping, and the one-block-per-element reduction kernel of Cao's survey.
 // (`mmlab breakdown`, in breakdown.cpp, splits a GPU product into allocation,
-// copies and kernel; `mmlab gpu-vs-cpu`, in gpu_vs_cpu.cpp, is seed 002's table.)
+// copies and kernel; `mmlab gpu-vs-cpu`, in gpu_vs_cpu.cpp, is the CUDA lab report's table.)
 // The reference versions are bound in references.cpp.
 #include "harness/stages/lab6/lab6.h"
 
@@ -60,9 +60,9 @@ Registrar lab6_stages([](Registry& reg) {
     add_stage(reg, "naive_coalesced", from_plain(st::matmul_naive_coalesced),
               "naive CUDA kernel, one thread per C element, threadIdx.x along C's columns (coalesced)");
     add_stage(reg, "naive_uncoalesced", from_plain(st::matmul_naive_uncoalesced),
-              "the same kernel with threadIdx.x along C's rows (uncoalesced, seed 002's mapping)");
+              "the same kernel with threadIdx.x along C's rows (uncoalesced, the CUDA lab report's mapping)");
     add_stage(reg, "block_reduce", with_block_param(st::matmul_block_reduce),
-              "one block per C element, strided partial sums, shared-memory halving (seed 003; --param block=64)", true);
+              "one block per C element, strided partial sums, shared-memory halving (Cao's survey; --param block=64)", true);
 
     Lab lab;
     lab.number = 6;

@@ -1,8 +1,8 @@
 // Lab 7 - shared memory: tiles of 16 and 32 with zero-padded edges, the
 // bank-conflict lesson (B's tile transposed, [32][32] against [32][33]), and
 // the Volkov-Demmel kernel. Two comparison rows the student does not write:
-// lab 6's naive kernel (the yardstick) and seed 001's layout of the Volkov
-// kernel. They exist only as references, so they are registered here with no
+// lab 6's naive kernel (the yardstick) and the Volkov kernel as the RTX 4090
+// GEMM walk-through lays it out (A streamed). They exist only as references, so they are registered here with no
 // version at all and get their one version from references.cpp (with the
 // student versions' references); a build without the answers shows them as
 // "not in this build".
@@ -47,16 +47,16 @@ Registrar lab7_stages([](Registry& reg) {
     namespace st = student::lab7;
     add_stage(reg, "naive", nullptr, "lab 6's naive coalesced kernel (reference), the yardstick for lab 7");
     add_stage(reg, "tiled16", st::matmul_tiled16,
-              "16x16 shared-memory tiles of A and B, zero-padded at the edges (seed 002)");
+              "16x16 shared-memory tiles of A and B, zero-padded at the edges (as in the CUDA lab report)");
     add_stage(reg, "tiled32", st::matmul_tiled32, "32x32 shared-memory tiles of A and B, zero-padded at the edges");
     add_stage(reg, "transposed_b", st::matmul_transposed_b,
-              "tile 32, B's tile stored transposed in float[32][32]: 32-way bank conflicts (seed 001)");
+              "tile 32, B's tile stored transposed in float[32][32]: 32-way bank conflicts (as in the RTX 4090 GEMM walk-through)");
     add_stage(reg, "transposed_b_padded", st::matmul_transposed_b_padded,
               "the same in float[32][33]: one column of padding, no bank conflicts");
     add_stage(reg, "volkov", st::matmul_volkov,
               "Volkov-Demmel: A's tile in shared, B streamed (coalesced), 64 C values a thread in registers");
-    add_stage(reg, "volkov_seed", nullptr,
-              "seed 001's layout: B's tile in shared, A streamed (uncoalesced), a row strip of C in registers");
+    add_stage(reg, "volkov_stream_a", nullptr,
+              "the RTX 4090 GEMM walk-through's layout: B's tile in shared, A streamed (uncoalesced), a row strip of C in registers");
 
     Lab lab;
     lab.number = 7;

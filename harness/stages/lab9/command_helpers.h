@@ -30,7 +30,7 @@ void print_device_line(double read_bandwidth_gbs);
 phvm::ModelGpu this_gpu_model(const gpu::Latencies& latencies, double usm);
 void print_model_inputs(const phvm::ModelGpu& g);
 
-// The copies the kernel time leaves out, as seed 000's tables count them:
+// The copies the kernel time leaves out, as Lei et al. 2024's tables count them:
 // E and F in (synchronous, from pageable memory), R out. upload_ms makes the
 // problem's device copy, so it comes before the first run.
 double upload_ms(Problem& p);

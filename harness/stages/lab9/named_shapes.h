@@ -1,4 +1,4 @@
-// Lab 9's data: the skinny shapes of seed 000 (PHVM) by name, its Tables 1
+// Lab 9's data: the skinny shapes of Lei et al. 2024 (PHVM) by name, its Tables 1
 // and 2 (E is M x K, F is K x N). Header only: the core --size parser
 // (harness/cli.cpp, shape_by_name) reads it, so that `--size MTX1` works in
 // every command and every build, also where lab 9's stages are not built.

@@ -1,4 +1,4 @@
-// mmlab phvm (lab 9): seed 000's Experiment 1 on this GPU - BasicMM, PHVM,
+// mmlab phvm (lab 9): Lei et al. 2024's Experiment 1 on this GPU - BasicMM, PHVM,
 // cublasSgemm and the one-pass kernel (reference versions) on the skinny
 // shapes, each checked once (run_once_and_verify) and then timed, with its
 // bandwidth, the copies around it and its speedup over cuBLAS.
@@ -21,11 +21,12 @@ namespace mml::lab9 {
 namespace {
 
 const char* kUsage = R"(usage: mmlab phvm [--size LIST] [--k K] [--param gs=G,bs=B] [--reps R] [--csv FILE]
-Seed 000's Experiment 1 on this GPU: BasicMM, PHVM, cublasSgemm and the one-pass
-kernel on skinny products R = E*F (E M x K, F K x N). --size takes MxNxK shapes
-or the paper's names MTXA, MTXB, MTXC (Table 1), MTX1, MTX2, MTX3 (Table 2);
-default MTX1,MTX2,MTX3,MTXA,MTXB. --k K replaces every shape's K. A shape that
-does not fit in GPU or host memory runs at the largest K that does (it says so).
+Experiment 1 of Lei et al. 2024 (PHVM) on this GPU: BasicMM, PHVM, cublasSgemm
+and the one-pass kernel on skinny products R = E*F (E M x K, F K x N). --size
+takes MxNxK shapes or the paper's names MTXA, MTXB, MTXC (Table 1), MTX1, MTX2,
+MTX3 (Table 2); default MTX1,MTX2,MTX3,MTXA,MTXB. --k K replaces every shape's
+K. A shape that does not fit in GPU or host memory runs at the largest K that
+does (it says so).
 PHVM and BasicMM use GS=gs, BS=bs (default: BS 256, GS*BS = SMs x max threads/SM).
 Columns: the kernel time (CUDA events, inputs on the device, as the paper
 times), the time with the copies of E and F in and R out (pageable memory),
@@ -138,7 +139,7 @@ int run_phvm(const std::vector<std::string>& raw) {
     return all_ok ? 0 : 1;
 }
 
-CommandRegistrar phvm_cmd({"phvm", "lab 9: BasicMM, PHVM, cuBLAS and one-pass on the skinny shapes (seed 000, Exp. 1)",
+CommandRegistrar phvm_cmd({"phvm", "lab 9: BasicMM, PHVM, cuBLAS and one-pass on the skinny shapes (Lei et al. 2024, Exp. 1)",
                            kUsage, run_phvm, 9});
 
 }  // namespace

@@ -1,4 +1,4 @@
-// mmlab phvm-model (lab 9): seed 000's time-cost model (models/phvm_config_model.h)
+// mmlab phvm-model (lab 9): Lei et al. 2024's time-cost model (models/phvm_config_model.h)
 // alone - every configuration of Eq. 2-4 and the optimum under the three
 // readings of Eq. 11. No GPU needed for the paper's two GPUs; --gpu this reads
 // the device and measures the latencies.
@@ -21,8 +21,8 @@ namespace {
 const char* kUsage = R"(usage: mmlab phvm-model [--gpu a100|2080ti|this] [--size LIST] [--usm U]
                         [--sigma-g C] [--sigma-s C] [--sigma-add C] [--sigma-mul C]
                         [--sm-num N] [--sms T] [--cores C]
-Seed 000's time-cost model (Eq. 1-11) alone: the predicted time of every
-configuration that satisfies Eq. 2-4, which equation (9 or 10) applies, and
+The time-cost model of Lei et al. 2024 (Eq. 1-11) alone: the predicted time of
+every configuration that satisfies Eq. 2-4, which equation (9 or 10) applies, and
 the optimum, under the three readings of Eq. 11 (u_SM dividing all of t_prep,
 only its load term, or only its reduction term). --gpu a100 / 2080ti use the
 paper's Tables 3-4 and need no GPU; --gpu this (default when a GPU is present)

@@ -1,4 +1,4 @@
-// mmlab phvm-sweep (lab 9): seed 000's Experiment 2 on this GPU - the
+// mmlab phvm-sweep (lab 9): Lei et al. 2024's Experiment 2 on this GPU - the
 // reference PHVM timed at every (GS, BS) of a grid, each configuration checked
 // first (run_once_and_verify), beside the time-cost model's prediction
 // (models/phvm_config_model.h) and a bytes model, as the paper's Fig. 9-10,
@@ -44,8 +44,9 @@ double spearman(const std::vector<double>& x, const std::vector<double>& y) {
 
 const char* kUsage = R"(usage: mmlab phvm-sweep [--size LIST] [--bs LIST] [--gs LIST | --gs-sm LIST] [--usm U]
                         [--paper-latencies] [--reps R] [--csv FILE]
-Seed 000's Experiment 2 on this GPU: PHVM timed at every (GS, BS) of the grid,
-beside the time-cost model's prediction (Eq. 1-11), as the paper's Fig. 9-10.
+Experiment 2 of Lei et al. 2024 (PHVM) on this GPU: PHVM timed at every (GS, BS)
+of the grid, beside the time-cost model's prediction (Eq. 1-11), as the paper's
+Fig. 9-10.
 Default shapes MTX1,MTX2,MTX3; BS 32..1024 (powers of two); GS = SMs x
 (1,2,4,8,16,32,64) (--gs-sm), or absolute --gs values. The model takes the
 SM count, max threads/SM, warp size and CUDA cores from the device and the
@@ -186,7 +187,7 @@ int run_sweep(const std::vector<std::string>& raw) {
     return all_ok ? 0 : 1;
 }
 
-CommandRegistrar sweep_cmd({"phvm-sweep", "lab 9: PHVM over GS x BS, measured vs the time-cost model (seed 000, Exp. 2)",
+CommandRegistrar sweep_cmd({"phvm-sweep", "lab 9: PHVM over GS x BS, measured vs the time-cost model (Lei et al. 2024, Exp. 2)",
                             kUsage, run_sweep, 9});
 
 }  // namespace

@@ -1,5 +1,5 @@
 // Lab 9 - skinny products R = E*F (E M x K, F K x N, M, N << K): BasicMM and
-// PHVM (seed 000), cublasSgemm as the peer (registered here with its library
+// PHVM (Lei et al. 2024), cublasSgemm as the peer (registered here with its library
 // call), and a one-pass kernel. The reference versions are bound in
 // references.cpp; the commands (phvm, phvm-sweep, phvm-model, gpu-latency)
 // have a file each beside this one. A stage's name is its function's and its
@@ -154,14 +154,14 @@ TargetVerdict judge_lab9(const std::vector<Measurement>& rows) {
 Registrar lab9_stages([](Registry& reg) {
     namespace st = student::lab9;
 
-    Stage basic = gpu_stage("basicmm", "BasicMM (seed 000): GS x BS threads per output, contiguous segments (uncoalesced)");
+    Stage basic = gpu_stage("basicmm", "BasicMM (Lei et al. 2024): GS x BS threads per output, contiguous segments (uncoalesced)");
     basic.student = per_element(st::basicmm);
     basic.bound = phvm_bound;
     basic.param_names = {"gs", "bs"};
     basic.check_params = check_gs_bs;
     reg.add(std::move(basic));
 
-    Stage phvm = gpu_stage("phvm", "PHVM (seed 000): GS x BS threads per output, grid stride (coalesced); --param gs=,bs=");
+    Stage phvm = gpu_stage("phvm", "PHVM (Lei et al. 2024): GS x BS threads per output, grid stride (coalesced); --param gs=,bs=");
     phvm.student = per_element(st::phvm);
     phvm.bound = phvm_bound;
     phvm.param_names = {"gs", "bs"};
@@ -185,7 +185,7 @@ Registrar lab9_stages([](Registry& reg) {
 
     Lab lab;
     lab.number = 9;
-    // MTXA, MTX1 and MTX3 of seed 000 (MTXB and MTXC: `mmlab phvm`).
+    // MTXA, MTX1 and MTX3 of Lei et al. 2024 (MTXB and MTXC: `mmlab phvm`).
     lab.default_shapes = {{3, 3, 50000000}, {5, 5, 30000000}, {9, 9, 30000000}};
     lab.target = "on every shape: your one-pass kernel >= 90% of the measured read bandwidth and >= 3x "
                  "cublasSgemm; your PHVM faster than BasicMM";

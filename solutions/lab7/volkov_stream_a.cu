@@ -1,7 +1,8 @@
-// Lab 7 reference, a comparison row: seed 001's layout of the Volkov-Demmel kernel.
+// Lab 7 reference, a comparison row: the Volkov-Demmel kernel as the RTX 4090
+// GEMM walk-through lays it out.
 // No file of labs/lab7/ matches this one: students do not write it. The lab
 // times it beside their volkov.cu (harness/stages/lab7/references.cpp binds
-// it as the reference-only row lab7.volkov_seed).
+// it as the reference-only row lab7.volkov_stream_a).
 //
 // The mirror image of volkov.cu, kept for comparison:
 // each thread computes a ROW strip of C (row i, kCols = 64 columns) in
@@ -28,7 +29,7 @@ constexpr int kCols = 64;      // columns of C a block = accumulators a thread
 constexpr int kDepth = 32;     // k-extent of B's tile in shared memory (a multiple of 4)
 
 __global__ void __launch_bounds__(kThreads)
-volkov_seed_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
+volkov_stream_a_kernel(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C,
                    std::int64_t M, std::int64_t N, std::int64_t K) {
     __shared__ __align__(16) float Bs[kDepth][kCols];  // Bs[k][c] = B[k0 + k][col0 + c]
     const int t = threadIdx.x;
@@ -76,12 +77,12 @@ volkov_seed_kernel(const float* __restrict__ A, const float* __restrict__ B, flo
 
 }  // namespace
 
-void matmul_volkov_seed(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+void matmul_volkov_stream_a(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
                         std::int64_t K) {
     using namespace mml::gpu;
     for_each_row_chunk(M, kThreads, [&](std::int64_t first_row, std::int64_t rows) {
         const dim3 grid(grid_x_blocks(N, kCols), grid_y_blocks(rows, kThreads));
-        volkov_seed_kernel<<<grid, kThreads>>>(A + first_row * K, B, C + first_row * N, rows, N, K);
+        volkov_stream_a_kernel<<<grid, kThreads>>>(A + first_row * K, B, C + first_row * N, rows, N, K);
         CUDA_CHECK_LAUNCH();
     });
 }
