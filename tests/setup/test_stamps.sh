@@ -22,6 +22,10 @@
 # Run from the repository root; prints one line per check, exits 1 on a failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+# Its own makes see only the variables it names: a `make CUDA=0 test` above it
+# hands CUDA=0 down through MAKEFLAGS, which would turn the made-up CUDA
+# configuration off.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
 
 failures=0
 check() {  # check CONDITION-RESULT WHAT [DETAIL]
