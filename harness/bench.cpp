@@ -194,6 +194,8 @@ void run_registered(const std::vector<Job>& jobs, Shape shape, const std::map<st
     for (auto& [idx, t] : times) {
         Measurement& m = out.rows[idx];
         m.median_seconds = median(t);
+        m.fastest_seconds = *std::min_element(t.begin(), t.end());
+        m.slowest_seconds = *std::max_element(t.begin(), t.end());
         m.gflops = shape.flops() / m.median_seconds / 1e9;
         m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m);
     }
@@ -244,7 +246,11 @@ void measure_shape(const std::vector<Job>& jobs, const std::vector<std::size_t>&
 void refresh_percent_of_peak(const std::vector<Job>& jobs, BenchOutput& out) {
     for (std::size_t idx = 0; idx < out.rows.size(); ++idx) {
         Measurement& m = out.rows[idx];
-        if (m.median_seconds > 0 && m.gflops > 0) m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m, false);
+        if (!(m.median_seconds > 0 && m.gflops > 0)) continue;
+        const Stage& stage = *jobs[idx].stage;
+        m.percent_of_peak = percent_of_peak(stage, m, false);
+        if (stage.device == Device::Cpu && stage.input_rounding == InputRounding::None && m.percent_of_peak > 0)
+            m.peak_ceiling_percent = 100.0 * (1.0 + peak_tolerance(measured_peak_spread(m.threads)));
     }
 }
 

@@ -133,10 +133,18 @@ struct Measurement {
     Shape shape;
     int threads = 1;
     double median_seconds = 0;  // median over repetitions (kernel only for GPU)
+    // The fastest and slowest repetitions: the row's noise (0 when unknown,
+    // e.g. made-up rows). A comparison that the range does not settle is no verdict.
+    double fastest_seconds = 0;
+    double slowest_seconds = 0;
     int repetitions = 0;
     long long iterations = 0;   // per repetition
     double gflops = 0;
     double percent_of_peak = 0; // <0 when unknown
+    // Above this % of peak the row cannot have run as the peak was measured
+    // (cpu/peak.h, peak_tolerance: 100 % plus the peak's own best-to-second gap);
+    // 0 when not checked (GPU rows, rows without a measured peak).
+    double peak_ceiling_percent = 0;
     double speedup_vs_baseline = 0;  // 0 when the baseline was not run
     bool passed = false;
     double worst_ratio = 0;     // error / bound at the worst entry

@@ -60,6 +60,7 @@ int lab_command(const std::vector<std::string>& args) {
     // (The CPU labs' timings only: a GPU kernel's time between CUDA events does not see the CPU's load.)
     TargetVerdict v = lab.judge ? lab.judge(out.rows) : TargetVerdict{true, "no target set"};
     if (entry.kind == Device::Cpu) v = settle(v);
+    v = distrust_impossible(v, out.rows);  // a row above its peak: no verdict from this run
     std::printf("\ntarget : %s\nresult : %s - %s%s\n", lab.target.c_str(), verdict_word(v).c_str(),
                 v.explanation.c_str(), v.inconclusive ? ("\nwhat now: " + rerun_advice()).c_str() : "");
     if (!o.json_path.empty()) write_json(o.json_path, o, out, v, lab.target);
