@@ -91,16 +91,16 @@ TimeRatio time_ratio(const Measurement& numerator, const Measurement& denominato
     return r;
 }
 
-TargetVerdict inside_noise(TargetVerdict v, const TimeRatio& r, double goal, const std::string& what) {
+TargetVerdict inside_noise(TargetVerdict v, const TimeRatio& r, double goal, const std::string& what, bool percent) {
     if (!v.speed || v.inconclusive || !(r.low < goal && r.high >= goal)) return v;
     // A median on one side of the goal, with repetitions on both: the
     // timings cannot tell which side the code is on.
     v.met = false;
     v.inconclusive = true;
     v.code_gap_shown = false;
-    v.explanation += "; but the repetitions put " + what + " anywhere from " + fixed(r.low * 100, 0) + "% to " +
-                     fixed(r.high * 100, 0) + "%, across the " + fixed(goal * 100, 0) +
-                     "% goal: the noise is larger than the distance to the goal";
+    auto text = [percent](double x) { return percent ? fixed(x * 100, 0) + "%" : fixed(x, 1) + "x"; };
+    v.explanation += "; but the repetitions put " + what + " anywhere from " + text(r.low) + " to " + text(r.high) +
+                     ", across the " + text(goal) + " goal: the noise is larger than the distance to the goal";
     return v;
 }
 

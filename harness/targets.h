@@ -49,7 +49,9 @@ TimeRatio time_ratio(const Measurement& numerator, const Measurement& denominato
 // does not settle - the range spans the goal - becomes INCONCLUSIVE, saying
 // the range (`what`: what the ratio is, e.g. "your speed as a share of
 // OpenBLAS's"); the verdict itself is unchanged otherwise.
-TargetVerdict inside_noise(TargetVerdict v, const TimeRatio& r, double goal, const std::string& what);
+// `percent`: the ratio and goal written as % (else as "4.0x").
+TargetVerdict inside_noise(TargetVerdict v, const TimeRatio& r, double goal, const std::string& what,
+                           bool percent = true);
 
 // "TARGET MET", "INCONCLUSIVE" or "TARGET NOT MET".
 std::string verdict_word(const TargetVerdict& v);

@@ -43,6 +43,14 @@ TargetVerdict judge_lab1(const std::vector<Measurement>& rows) {
                          "^3 or larger (smaller matrices fit in the caches): run make lab1 without SIZE";
         return v;
     }
+    // Repetitions on both sides of a goal: no verdict from the medians alone
+    // (unless the other goal is missed beyond its noise: NOT MET either way).
+    const TimeRatio gain_range = time_ratio(*own_ijk, *best), ijk_range = time_ratio(*ref_ijk, *own_ijk);
+    if (!(gain_range.high < 4.0 || ijk_range.high < 1 / 1.5)) {
+        v = inside_noise(v, gain_range, 4.0, "your fastest order's gain over your ijk", false);
+        v = inside_noise(v, ijk_range, 1 / 1.5, "your ijk's speed as a share of the reference ijk's");
+        if (v.inconclusive) return v;
+    }
     // The reference's own orders in the same run: when its fastest is not 4x
     // its ijk either, the machine (not the code) is what the timings show.
     const Measurement* ref_best = fastest_row(rows, Impl::Reference, largest);
