@@ -95,6 +95,11 @@ void label_row(const Job& job, const BenchSettings& settings, Measurement& m) {
     m.runs = job.runs;
     m.shape = job.shape;
     m.threads = job.stage->threaded ? params_of(job, settings).threads : 1;
+    m.params = params_of(job, settings);
+    if (job.stage->kernel_set && !(job.runs == Impl::Reference && !job.stage->reference)) {
+        const bool here = !runner::remote_version(version_of(*job.stage, job.runs));
+        m.kernel_set = job.stage->kernel_set(job.runs, m.params, here);
+    }
 }
 
 // Why the job is not run, or "" when it is: no reference version, over the

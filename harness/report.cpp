@@ -107,13 +107,16 @@ void print_table(const std::vector<Measurement>& rows) {
     const auto ijk_cell = [ijk](const std::string& text) {
         if (ijk) std::printf(" %9s", text.c_str());
     };
-    std::printf("\n%-18s %-9s %-15s %4s %11s %9s %9s %7s", "stage", "version", "shape (MxNxK)", "thr", "median",
-                "reps", "GFLOP/s", "% peak");
+    // The kernels column only where a stage has several code paths (lab 5's kernel sets).
+    const bool kernels = std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return !r.kernel_set.empty(); });
+    std::printf("\n%-18s %-9s %-15s %4s %s%11s %9s %9s %7s", "stage", "version", "shape (MxNxK)", "thr",
+                kernels ? "kernels  " : "", "median", "reps", "GFLOP/s", "% peak");
     ijk_cell("x ijk");
     std::printf("  %s\n", "check: worst error / bound");
     for (const auto& r : rows) {
         std::printf("%-18s %-9s %-15s %4d ", r.stage.c_str(), impl_name(r.impl), shape_text(r.shape).c_str(),
                     r.threads);
+        if (kernels) std::printf("%-9s", r.kernel_set.empty() ? "-" : r.kernel_set.c_str());
         if (r.skipped || !r.passed) {
             std::printf("%11s %9s %9s %7s", "-", "-", "-", "-");
             ijk_cell("-");

@@ -23,6 +23,7 @@
 namespace mml {
 
 struct Options;  // harness/cli.h
+struct Job;      // harness/bench.h
 
 enum class Device { Cpu, Gpu };
 enum class Impl { Student, Reference };
@@ -110,6 +111,12 @@ struct Stage {
     // line), or "" when it can: its rows are then skipped with that reason,
     // never faked. Empty function: it runs everywhere.
     std::function<std::string()> unavailable;
+    // Which of the stage's code paths a version runs with these parameters,
+    // for the table's "kernels" column and the judges (lab 5: its kernel set,
+    // "AVX2+FMA" / "AVX-512"); empty = the stage has one. `code_here`: false
+    // where the student's code runs in another process (the grader's checker):
+    // the hook must not call it then, and says what it can from the parameters.
+    std::function<std::string(Impl runs, const StageParams&, bool code_here)> kernel_set;
     int order = 0;        // set by the registry: registration order
 };
 
@@ -130,6 +137,8 @@ struct Measurement {
     std::string stage;
     Impl impl = Impl::Reference;
     Impl runs = Impl::Reference;  // the code that ran (the reference under --solution)
+    std::string kernel_set;  // Stage::kernel_set's answer ("" where the stage has one path)
+    StageParams params;      // the parameters it ran with
     Shape shape;
     int threads = 1;
     double median_seconds = 0;  // median over repetitions (kernel only for GPU)
@@ -191,6 +200,10 @@ struct Lab {
     // its own report: when set, `mmlab lab N` calls it instead of timing the
     // lab's stages; it prints its own target and verdict and returns the exit code.
     std::function<int(const Options&)> run;
+    // Rows the judge needs beyond the stages x shapes (lab 5: lab5.blis on the
+    // AVX2 kernels where the CPU has AVX-512, the same-width bar); it appends
+    // jobs, given the run's --param values. Empty = none.
+    std::function<void(std::vector<Job>&, const StageParams&)> add_jobs;
 };
 
 class Registry {

@@ -38,6 +38,7 @@ int lab_command(const std::vector<std::string>& args) {
     // The CPU baseline beside the CPU labs only, and only at the shapes within
     // its size limit (lab 4's 2048^3 is not, a GPU lab's 4096^3 neither): a
     // row saying "skipped" is only noise; and only where the lab wants it (Lab::baseline).
+    if (lab.add_jobs) lab.add_jobs(jobs, o.params);
     if (entry.kind == Device::Cpu && lab.baseline) add_baseline(jobs, baseline_shapes(shapes, o.force));
     validate(jobs, o.params);
     check_json_path(o.json_path);
