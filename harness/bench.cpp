@@ -259,13 +259,27 @@ void refresh_percent_of_peak(const std::vector<Job>& jobs, BenchOutput& out) {
     }
 }
 
-// Speedups over the reference baseline at the same shape.
-void fill_speedups(BenchOutput& out) {
+// Speedups over the reference baseline at the same shape, or, where it ran
+// at a smaller shape for this one (Job::scaled_to), over its time scaled by
+// M*N*K.
+void fill_speedups(const std::vector<Job>& jobs, BenchOutput& out) {
     for (auto& m : out.rows) {
-        for (const auto& base : out.rows)
-            if (base.stage == kBaselineStage && base.impl == Impl::Reference && !base.skipped && base.passed &&
-                base.median_seconds > 0 && base.shape == m.shape && m.median_seconds > 0)
+        if (m.median_seconds <= 0) continue;
+        for (std::size_t b = 0; b < out.rows.size(); ++b) {
+            const Measurement& base = out.rows[b];
+            if (base.stage != kBaselineStage || base.impl != Impl::Reference || base.skipped || !base.passed ||
+                base.median_seconds <= 0)
+                continue;
+            if (base.shape == m.shape && jobs[b].scaled_to.flops() == 0) {
                 m.speedup_vs_baseline = base.median_seconds / m.median_seconds;
+                m.baseline_scaled_from = {0, 0, 0};
+                break;
+            }
+            if (jobs[b].scaled_to == m.shape && jobs[b].scaled_to.flops() > 0) {
+                m.speedup_vs_baseline = base.median_seconds * (m.shape.flops() / base.shape.flops()) / m.median_seconds;
+                m.baseline_scaled_from = base.shape;
+            }
+        }
     }
 }
 
@@ -285,7 +299,7 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
     }
     benchmark::ClearRegisteredBenchmarks();
     refresh_percent_of_peak(jobs, out);
-    fill_speedups(out);
+    fill_speedups(jobs, out);
     return out;
 }
 

@@ -155,6 +155,14 @@ struct Measurement {
     // 0 when not checked (GPU rows, rows without a measured peak).
     double peak_ceiling_percent = 0;
     double speedup_vs_baseline = 0;  // 0 when the baseline was not run
+    // Where the baseline was too slow to run at this shape (Lab::baseline_limit_macs):
+    // the shape it was timed at, its time scaled by M*N*K to this one; {0,0,0} when
+    // speedup_vs_baseline is a measured one.
+    Shape baseline_scaled_from{0, 0, 0};
+    // The speedup over the previous lab's best stage (Lab::previous_best, its
+    // reference) at the same shape, and that stage's name; 0 / "" where not run.
+    double speedup_vs_previous = 0;
+    std::string previous_best;
     bool passed = false;
     double worst_ratio = 0;     // error / bound at the worst entry
     double max_abs_error = 0;
@@ -193,9 +201,19 @@ struct Lab {
     std::function<TargetVerdict(const std::vector<Measurement>&)> judge;
     // Whether `mmlab lab N` also times the baseline (the reference lab1.ijk,
     // for the x ijk column) at the shapes within its limit: off where the
-    // judge does not use it and it would be most of the run (lab 5: lab1.ijk
-    // at 1024^3 took 60 of 84 s on 2 cores).
+    // judge does not use it and it would be most of the run (lab1.ijk at
+    // 1024^3 took 60 of lab 5's 84 s on 2 cores: labs 3-5 time it at 512^3
+    // instead, baseline_limit_macs below).
     bool baseline = true;
+    // Above this many multiply-adds (0: the baseline's own limit, no scaling)
+    // the baseline runs at the shape halved until within it, and the x ijk
+    // column scales its time by M*N*K: said under the table as an
+    // extrapolation (the triple loop only slows further at larger n).
+    double baseline_limit_macs = 0;
+    // The previous lab's best stage (its reference), timed beside this lab's
+    // rows at the same shapes for the "x prev" column: how far this lab took
+    // the course beyond it. Empty: no column.
+    std::string previous_best;
     // A lab that is not a table of stages (lab 10: performance models) runs
     // its own report: when set, `mmlab lab N` calls it instead of timing the
     // lab's stages; it prints its own target and verdict and returns the exit code.
@@ -254,5 +272,8 @@ struct ReferenceRegistrar {
 
 // The stage every speedup is measured against: the reference triple loop.
 constexpr const char* kBaselineStage = "lab1.ijk";
+// Where a lab's shapes are too large for the triple loop (Lab::baseline_limit_macs),
+// the largest it is timed at: 512^3, lab 1's judged size, under a second a call.
+constexpr double kBaselineScaledMacs = 512.0 * 512.0 * 512.0;
 
 }  // namespace mml

@@ -113,6 +113,23 @@ TEST_SUITE("cli") {
         CHECK(has(one, "--reps 3"));
     }
 
+    TEST_CASE("make lab3/4/5's tables: x ijk (scaled from the triple loop at a smaller shape, said so) and x prev") {
+        // 600^3 is over the 512^3 at which labs 3-5 time the triple loop: it runs at 300^3 and is scaled by M*N*K.
+        for (const auto& [lab, prev] : {std::pair<int, const char*>{3, "lab2.blocked"}, {4, "lab3.strassen"},
+                                        {5, "lab4.pthreads"}}) {
+            CAPTURE(lab);
+            const Outcome o = run_mmlab("lab " + std::to_string(lab) + " --solution --size 600 --threads 2 --reps 1 --quiet");
+            INFO(o.output);
+            CHECK(has(o.output, "x ijk "));
+            CHECK(has(o.output, "x prev "));
+            CHECK(has(o.output, "\nlab1.ijk           reference 300^3"));
+            CHECK(has(o.output, "x ijk*: at 600^3 lab1.ijk is too slow for this table; it was timed at 300^3 and its "
+                                "time scaled by M*N*K (x8): an extrapolation"));
+            CHECK(has(o.output, std::string("x prev: speedup over the previous lab's best stage, ") + prev));
+            CHECK(has(o.output, "x*"));  // a scaled cell is marked
+        }
+    }
+
     TEST_CASE("strassen-error: no error is shown for a result that is no product") {
         const Outcome o = run_mmlab("strassen-error --impl student --size 32,40 --cutoff 4,64");
         INFO(o.output);

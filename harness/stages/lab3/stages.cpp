@@ -73,6 +73,10 @@ Registrar lab3_stages([](Registry& reg) {
     lab.default_shapes = {{2048, 2048, 2048}};
     lab.target = "lab3.strassen correct at every shape and cutoff (the tests); your Strassen within 1.25x of the reference's time at the largest size";
     lab.judge = judge_lab3;
+    // The x ijk column at this lab's sizes (the triple loop timed at 512^3 and scaled), and
+    // the previous lab's best beside it (x prev).
+    lab.baseline_limit_macs = kBaselineScaledMacs;
+    lab.previous_best = "lab2.blocked";
     reg.add_lab(std::move(lab));
 });
 

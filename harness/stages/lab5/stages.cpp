@@ -321,7 +321,10 @@ Registrar lab5_stages([](Registry& reg) {
                  "(the reference: 0.99-1.04x OpenBLAS on the 2-core AVX-512 Xeon, 0.97-0.99x on the 2-core Zen 3; try SIZE=2048 THREADS=2)";
     lab.judge = judge_lab5_per_kernel_set;
     lab.add_jobs = add_avx2_rows;
-    lab.baseline = false;  // the judge compares with OpenBLAS; lab1.ijk at 1024^3 would be most of the run
+    // The x ijk column at this lab's sizes (the triple loop timed at 512^3 and scaled), and
+    // the previous lab's best beside it (x prev).
+    lab.baseline_limit_macs = kBaselineScaledMacs;
+    lab.previous_best = "lab4.pthreads";
     reg.add_lab(std::move(lab));
 });
 
