@@ -67,6 +67,9 @@ struct Stage {
     // reference-only row then has no version at all, and says so when asked.
     MatmulFn reference;
     bool threaded = false;  // reads StageParams::threads (used for % of peak)
+    // The handout's task that writes the student's version ("task 2", "tasks 1
+    // and 2"): an untouched starter's failure names it (not_written_message).
+    std::string task;
     // The tolerance of the check, from the algorithm's error analysis. It may
     // depend on the stage's parameters (a summation split into GS*BS parts,
     // a recursion cutoff...). Default: the classical gamma_K bound.

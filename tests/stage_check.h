@@ -84,7 +84,8 @@ inline bool check_stage_on(const std::string& stage_name, const std::vector<Shap
             right_on_one_thread = run_and_check(*stage, impl, s, one, fresh_seed()).passed;
         }
         CHECK_MESSAGE(r.passed, stage_name << " (" << std::string(impl_name(impl))
-                                           << ") is wrong at M x N x K = " << shape_text(s)
+                                           << std::string(r.never_written ? ") at M x N x K = " : ") is wrong at M x N x K = ")
+                                           << shape_text(s)
                                            << params_text(params) << kernel_set_text(*stage, impl, params)
                                            << ": " << r.failure
                                            << (right_on_one_thread

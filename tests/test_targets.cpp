@@ -6,6 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "cpu/matrix.h"
+#include "cpu/verify.h"
+#include "harness/run_stage.h"
 #include "harness/targets.h"
 #include "tests/made_up_row.h"
 
@@ -93,5 +96,32 @@ TEST_SUITE("targets") {
         wrong.passed = false;  // a wrong row's timing is not read
         wrong.peak_ceiling_percent = 102;
         CHECK(mml::distrust_impossible(met, {wrong}).met);
+    }
+
+    TEST_CASE("an untouched starter's stage: 'not written yet: task N in handouts/labN.md', no zeroing advice") {
+        const mml::Shape s{3, 4, 5};
+        mml::Matrix A(3, 5), B(5, 4), C(3, 4);
+        mml::fill_inputs(A, B, 7);
+        mml::poison(C);
+        const mml::CheckResult none = mml::verify_product(A.data(), B.data(), C.data(), s, mml::classical_bound(s));
+        CHECK(none.never_written);
+        // One element written: partly written code, where the zeroing advice may apply.
+        C.data()[0] = 1.0f;
+        const mml::CheckResult part = mml::verify_product(A.data(), B.data(), C.data(), s, mml::classical_bound(s));
+        CHECK_FALSE(part.never_written);
+        CHECK(has(part.failure, "must set it to 0 first"));
+        // The harness's message names the stage's task (in `make labN`'s table and every test).
+        for (const auto& [stage, task] : {std::pair<const char*, const char*>{"lab1.ijk", "task 1 in handouts/lab1.md"},
+                                          {"lab1.kji", "task 2 in handouts/lab1.md"},
+                                          {"lab2.blocked", "task 3 in handouts/lab2.md"},
+                                          {"lab3.strassen", "tasks 1 and 2 in handouts/lab3.md"},
+                                          {"lab4.omp_dynamic", "task 3 in handouts/lab4.md"},
+                                          {"lab5.blis", "tasks 3, 4 and 5 in handouts/lab5.md"}}) {
+            const mml::Stage* st = mml::Registry::instance().find(stage);
+            REQUIRE(st != nullptr);
+            const std::string m = mml::not_written_message(*st);
+            CHECK(has(m, std::string("not written yet: ") + task));
+            CHECK_FALSE(has(m, "set it to 0"));
+        }
     }
 }

@@ -15,6 +15,7 @@ constexpr double kSlowOrderMaxMacs = 2147483648.0;
 void add_order(Registry& reg, const char* order, PlainMatmul student, const char* summary, bool slow) {
     Stage s = make_stage(1, order, summary, from_plain(student), {});  // the reference: references.cpp
     s.max_macs = slow ? kSlowOrderMaxMacs : 0;
+    s.task = std::string(order) == "ijk" ? "task 1" : "task 2";  // labs/lab1/loop_orders.cpp's TODOs
     reg.add(std::move(s));
 }
 

@@ -65,6 +65,7 @@ Registrar lab3_stages([](Registry& reg) {
                    lab3::strassen_fn(student::lab3::matmul_strassen), {});  // the reference: references.cpp
     strassen.bound = [](Shape s, const StageParams& p) { return common::lab3::strassen_bound(s, cutoff_of(p)); };
     strassen.param_names = {"cutoff"};
+    strassen.task = "tasks 1 and 2";  // form_and_multiply and combine_into_c, labs/lab3/strassen.cpp
     strassen.check_params = [](const StageParams& p) { cutoff_of(p); };
     reg.add(std::move(strassen));
 

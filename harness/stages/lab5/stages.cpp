@@ -78,6 +78,11 @@ std::string kernel_set_of(Impl runs, const StageParams& p, bool code_here) {
     return "widest";
 }
 
+Stage with_task(const char* task, Stage s) {
+    s.task = task;
+    return s;
+}
+
 // Every lab 5 stage but OpenBLAS reads --param simd; lab5.blis also mc, kc, nc.
 // Bad values are refused before anything runs.
 Stage with_simd_param(Stage s) {
@@ -258,15 +263,17 @@ TargetVerdict judge_lab5_per_kernel_set(const std::vector<Measurement>& rows) {
 
 Registrar lab5_stages([](Registry& reg) {
     // The references: references.cpp.
-    reg.add(with_simd_param(make_stage(5, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
+    // The tasks (labs/lab5/*.cpp's TODOs): the dot kernel and rows (1a, 1b), the register tile (2),
+    // the micro-kernel (3), packing (4), the BLIS loops (5).
+    reg.add(with_task("tasks 1a and 1b", with_simd_param(make_stage(5, "dot", "seed 003's SIMD dot product: transpose B, 8 accumulators of 8-wide FMAs, add tree, tail",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_dot(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), 1);
-        }, {})));
+        }, {}))));
 
-    reg.add(with_simd_param(make_stage(5, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
+    reg.add(with_task("task 2", with_simd_param(make_stage(5, "tile", "register tile (6x16 on AVX2, 12x32 on AVX-512): broadcast A, FMA with rows of B",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
             st::matmul_tile(A, B, C, sh.M, sh.N, sh.K, student_kernels(p));
-        }, {})));
+        }, {}))));
 
     Stage blis = make_stage(5, "blis", "BLIS-style: packed A and B, MC/KC/NC cache blocks, micro-kernel, threads over rows",
         [](const float* A, const float* B, float* C, Shape sh, const StageParams& p) {
@@ -275,6 +282,7 @@ Registrar lab5_stages([](Registry& reg) {
         }, {});
     blis.threaded = true;
     blis.param_names = {"simd", "mc", "kc", "nc"};
+    blis.task = "tasks 3, 4 and 5";
     blis.kernel_set = kernel_set_of;
     blis.check_params = [](const StageParams& p) {
         requested_simd(p);
@@ -287,6 +295,7 @@ Registrar lab5_stages([](Registry& reg) {
             st::matmul_dot(A, B, C, sh.M, sh.N, sh.K, student_kernels(p), p.threads);
         }, {});
     combined.threaded = true;
+    combined.task = "tasks 1a and 1b";
     combined = with_simd_param(std::move(combined));
     reg.add(std::move(combined));
 
