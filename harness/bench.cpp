@@ -255,7 +255,11 @@ void refresh_percent_of_peak(const std::vector<Job>& jobs, BenchOutput& out) {
         const Stage& stage = *jobs[idx].stage;
         m.percent_of_peak = percent_of_peak(stage, m, false);
         if (stage.device == Device::Cpu && stage.input_rounding == InputRounding::None && m.percent_of_peak > 0)
+        {
             m.peak_ceiling_percent = 100.0 * (1.0 + peak_tolerance(measured_peak_spread(m.threads)));
+            m.peak_gflops = measured_peak_gflops(m.threads);
+            m.peak_gflops_one_thread = measured_peak_gflops(1);
+        }
     }
 }
 

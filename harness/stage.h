@@ -157,6 +157,11 @@ struct Measurement {
     // (cpu/peak.h, peak_tolerance: 100 % plus the peak's own best-to-second gap);
     // 0 when not checked (GPU rows, rows without a measured peak).
     double peak_ceiling_percent = 0;
+    // The measured FMA peaks on the row's threads and on one thread (0: not
+    // measured): a threaded peak below the 1-thread one was measured while
+    // other programs held cores, and no % peak or verdict may rest on it.
+    double peak_gflops = 0;
+    double peak_gflops_one_thread = 0;
     double speedup_vs_baseline = 0;  // 0 when the baseline was not run
     // Where the baseline was too slow to run at this shape (Lab::baseline_limit_macs):
     // the shape it was timed at, its time scaled by M*N*K to this one; {0,0,0} when

@@ -60,6 +60,12 @@ TargetVerdict settle(TargetVerdict v, const std::string& busy) {
 
 std::string impossible_numbers(const std::vector<Measurement>& rows) {
     for (const auto& r : rows) {
+        if (!r.skipped && r.passed && r.threads > 1 && r.peak_gflops > 0 && r.peak_gflops_one_thread > 0 &&
+            r.peak_gflops < r.peak_gflops_one_thread)
+            return "the measured " + std::to_string(r.threads) + "-thread peak (" + fixed(r.peak_gflops, 1) +
+                   " GFLOP/s) came out below the 1-thread one (" + fixed(r.peak_gflops_one_thread, 1) +
+                   "): more threads cannot do less, so other programs held cores while it was measured, and the " +
+                   std::to_string(r.threads) + "-thread rows' timings are as unsure";
         if (r.skipped || !r.passed || r.peak_ceiling_percent <= 0 || r.percent_of_peak <= r.peak_ceiling_percent)
             continue;
         return r.stage + " (" + impl_name(r.impl) + ") ran at " + fixed(r.percent_of_peak, 0) + "% of the measured " +

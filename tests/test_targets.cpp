@@ -92,6 +92,16 @@ TEST_SUITE("targets") {
         CHECK(mml::distrust_impossible(met, {fast}).met);
         fast.peak_ceiling_percent = 131;
         CHECK(mml::distrust_impossible(met, {fast}).met);
+        // A 2-thread peak below the 1-thread one (lab 10's 123.7 vs 149.9 GFLOP/s): no verdict from that run.
+        Measurement two = mml::testing::made_up_row("lab4.pthreads", Impl::Student, s, 0.01);
+        two.threads = 2;
+        two.peak_gflops = 123.7;
+        two.peak_gflops_one_thread = 149.9;
+        const mml::TargetVerdict low = mml::distrust_impossible(met, {two});
+        CHECK(mml::verdict_word(low) == "INCONCLUSIVE");
+        CHECK(has(low.explanation, "2-thread peak (123.7 GFLOP/s) came out below the 1-thread one (149.9)"));
+        two.peak_gflops = 290;
+        CHECK(mml::distrust_impossible(met, {two}).met);
         Measurement wrong = fast;
         wrong.passed = false;  // a wrong row's timing is not read
         wrong.peak_ceiling_percent = 102;
