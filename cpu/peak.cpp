@@ -9,6 +9,7 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -103,6 +104,7 @@ namespace {
 std::mutex spread_mu;
 std::map<int, double> lowest_run;
 std::map<int, double> others_busy;
+std::map<int, std::vector<double>> all_runs;  // every run of each thread count (remeasures too)
 
 // Seconds of CPU time the whole machine has spent busy (every core, every
 // program: /proc/stat's first line, all but idle and iowait); -1 without it.
@@ -126,11 +128,13 @@ MeasuredOnce& remembered_peak() {
         // (wide-SIMD clock ramp), and a run that shared its core with another
         // program is only low, never high.
         double best = 0, low = 0;
+        std::vector<double> runs;
         const double busy0 = machine_busy_seconds(), own0 = own_cpu_seconds();
         const auto wall0 = std::chrono::steady_clock::now();
         for (int run = 0; run < kPeakRuns; ++run) {
             const double g = measure_fma_peak(detect_simd(), t, kPeakRunSeconds).gflops;
             best = std::max(best, g);
+            runs.push_back(g);
             if (run > 0) low = run == 1 ? g : std::min(low, g);  // the first is the warm-up
         }
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
@@ -141,6 +145,7 @@ MeasuredOnce& remembered_peak() {
                                   : std::max(0.0, (busy1 - busy0) - (own1 - own0)) / wall;
         std::lock_guard<std::mutex> lock(spread_mu);
         lowest_run[t] = lowest_run.count(t) ? std::min(lowest_run[t], low) : low;
+        all_runs[t].insert(all_runs[t].end(), runs.begin(), runs.end());
         others_busy[t] = std::max(others_busy.count(t) ? others_busy[t] : -1.0, others);
         return best;
     });
@@ -156,7 +161,17 @@ PeakSpread measured_peak_spread(int threads) {
     std::lock_guard<std::mutex> lock(spread_mu);
     p.lowest = lowest_run.count(threads) ? lowest_run[threads] : p.best;
     p.others_busy_cores = others_busy.count(threads) ? others_busy[threads] : -1;
+    if (all_runs.count(threads) && all_runs[threads].size() >= 2) {
+        std::vector<double> r = all_runs[threads];
+        std::sort(r.begin(), r.end(), std::greater<double>());
+        p.second = r[1];
+    }
     return p;
+}
+
+double peak_tolerance(const PeakSpread& peak) {
+    if (peak.best <= 0 || peak.second <= 0 || peak.second > peak.best) return 0;
+    return (peak.best - peak.second) / peak.best;
 }
 
 double remeasured_peak_gflops(int threads) { return remembered_peak().remeasure(threads); }

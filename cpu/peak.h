@@ -32,8 +32,16 @@ struct PeakSpread {
     double best = 0;
     double lowest = 0;
     double others_busy_cores = -1;
+    double second = 0;  // the second-best run (0: unknown)
 };
 PeakSpread measured_peak_spread(int threads);
+// How far above the measured best (as a fraction of it) the true peak may
+// plausibly lie: the gap between the best and the second-best run, the
+// extreme-value estimate of how much a best-of-N misses the maximum by. Small
+// when the runs agree; 0 when the second run is unknown. A rate above
+// best * (1 + this) did not run on this machine's FMA units as measured: the
+// peak was measured while other programs held the cores.
+double peak_tolerance(const PeakSpread& peak);
 // Measures that peak again and keeps the higher value: the harness calls it
 // when a stage ran faster than the remembered peak (which was then measured
 // while other programs held the cores).

@@ -31,6 +31,11 @@ bool scan_for_garbage(const float* C, Shape s, CheckResult& r) {
             if (nonfinite++ == 0) first_nonfinite = e;
         }
     }
+    if (unwritten > 0 && unwritten == s.M * s.N) {
+        r.never_written = true;
+        r.failure = "C was never written (all " + std::to_string(unwritten) + " elements still hold the poison value)";
+        return false;
+    }
     if (unwritten > 0) {
         r.failure = where(first_unwritten / s.N, first_unwritten % s.N) +
                     " was never written (it still holds the poison value); " +

@@ -33,6 +33,9 @@ struct CheckResult {
     double max_abs_error = 0.0; // the largest |error| seen
     double bound_at_worst = 0.0;// the bound at the entry with the worst ratio
     std::string failure;        // one sentence saying what is wrong and where
+    // No element of C was written (every one still holds the poison value):
+    // the code is not there yet (an untouched starter), not wrong.
+    bool never_written = false;
     // Reduced-precision stages only (lab 11, Stage::input_rounding): the
     // check above is against the product of the ROUNDED inputs; this is the
     // relative error against the product of the float32 inputs as given,

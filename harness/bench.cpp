@@ -95,6 +95,11 @@ void label_row(const Job& job, const BenchSettings& settings, Measurement& m) {
     m.runs = job.runs;
     m.shape = job.shape;
     m.threads = job.stage->threaded ? params_of(job, settings).threads : 1;
+    m.params = params_of(job, settings);
+    if (job.stage->kernel_set && !(job.runs == Impl::Reference && !job.stage->reference)) {
+        const bool here = !runner::remote_version(version_of(*job.stage, job.runs));
+        m.kernel_set = job.stage->kernel_set(job.runs, m.params, here);
+    }
 }
 
 // Why the job is not run, or "" when it is: no reference version, over the
@@ -194,6 +199,8 @@ void run_registered(const std::vector<Job>& jobs, Shape shape, const std::map<st
     for (auto& [idx, t] : times) {
         Measurement& m = out.rows[idx];
         m.median_seconds = median(t);
+        m.fastest_seconds = *std::min_element(t.begin(), t.end());
+        m.slowest_seconds = *std::max_element(t.begin(), t.end());
         m.gflops = shape.flops() / m.median_seconds / 1e9;
         m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m);
     }
@@ -244,17 +251,39 @@ void measure_shape(const std::vector<Job>& jobs, const std::vector<std::size_t>&
 void refresh_percent_of_peak(const std::vector<Job>& jobs, BenchOutput& out) {
     for (std::size_t idx = 0; idx < out.rows.size(); ++idx) {
         Measurement& m = out.rows[idx];
-        if (m.median_seconds > 0 && m.gflops > 0) m.percent_of_peak = percent_of_peak(*jobs[idx].stage, m, false);
+        if (!(m.median_seconds > 0 && m.gflops > 0)) continue;
+        const Stage& stage = *jobs[idx].stage;
+        m.percent_of_peak = percent_of_peak(stage, m, false);
+        if (stage.device == Device::Cpu && stage.input_rounding == InputRounding::None && m.percent_of_peak > 0)
+        {
+            m.peak_ceiling_percent = 100.0 * (1.0 + peak_tolerance(measured_peak_spread(m.threads)));
+            m.peak_gflops = measured_peak_gflops(m.threads);
+            m.peak_gflops_one_thread = measured_peak_gflops(1);
+        }
     }
 }
 
-// Speedups over the reference baseline at the same shape.
-void fill_speedups(BenchOutput& out) {
+// Speedups over the reference baseline at the same shape, or, where it ran
+// at a smaller shape for this one (Job::scaled_to), over its time scaled by
+// M*N*K.
+void fill_speedups(const std::vector<Job>& jobs, BenchOutput& out) {
     for (auto& m : out.rows) {
-        for (const auto& base : out.rows)
-            if (base.stage == kBaselineStage && base.impl == Impl::Reference && !base.skipped && base.passed &&
-                base.median_seconds > 0 && base.shape == m.shape && m.median_seconds > 0)
+        if (m.median_seconds <= 0) continue;
+        for (std::size_t b = 0; b < out.rows.size(); ++b) {
+            const Measurement& base = out.rows[b];
+            if (base.stage != kBaselineStage || base.impl != Impl::Reference || base.skipped || !base.passed ||
+                base.median_seconds <= 0)
+                continue;
+            if (base.shape == m.shape && jobs[b].scaled_to.flops() == 0) {
                 m.speedup_vs_baseline = base.median_seconds / m.median_seconds;
+                m.baseline_scaled_from = {0, 0, 0};
+                break;
+            }
+            if (jobs[b].scaled_to == m.shape && jobs[b].scaled_to.flops() > 0) {
+                m.speedup_vs_baseline = base.median_seconds * (m.shape.flops() / base.shape.flops()) / m.median_seconds;
+                m.baseline_scaled_from = base.shape;
+            }
+        }
     }
 }
 
@@ -274,7 +303,7 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
     }
     benchmark::ClearRegisteredBenchmarks();
     refresh_percent_of_peak(jobs, out);
-    fill_speedups(out);
+    fill_speedups(jobs, out);
     return out;
 }
 

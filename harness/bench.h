@@ -17,6 +17,9 @@ struct Job {
     Shape shape;
     bool own_params = false;  // use `params` below instead of the settings' (sweeps)
     StageParams params;
+    // The baseline timed at a smaller shape for this one (Lab::baseline_limit_macs);
+    // {0,0,0}: none.
+    Shape scaled_to{0, 0, 0};
 };
 
 

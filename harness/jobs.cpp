@@ -34,6 +34,49 @@ void add_baseline(std::vector<Job>& jobs, const std::vector<Shape>& shapes) {
     }
 }
 
+void add_lab_baseline(std::vector<Job>& jobs, const std::vector<Shape>& shapes, double limit_macs, bool force) {
+    const Stage* base = Registry::instance().find(kBaselineStage);
+    if (!base) return;
+    auto macs = [](Shape s) { return double(s.M) * double(s.N) * double(s.K); };
+    std::vector<Shape> within;
+    for (Shape s : shapes) {
+        if (force || macs(s) <= limit_macs) {
+            within.push_back(s);
+            continue;
+        }
+        Shape small = s;
+        while (macs(small) > limit_macs && small.M > 1 && small.N > 1 && small.K > 1)
+            small = {(small.M + 1) / 2, (small.N + 1) / 2, (small.K + 1) / 2};
+        Job j{base, Impl::Reference, Impl::Reference, small, false, {}};
+        j.scaled_to = s;
+        jobs.insert(jobs.begin(), j);
+    }
+    add_baseline(jobs, within);
+}
+
+void add_previous_best(std::vector<Job>& jobs, const std::string& stage_name, const std::vector<Shape>& shapes,
+                       const StageParams& params) {
+    const Stage* prev = Registry::instance().find(stage_name);
+    if (!prev) return;
+    for (Shape s : shapes) {
+        Job j{prev, Impl::Reference, Impl::Reference, s, true, {}};
+        j.params.threads = params.threads;  // its own defaults otherwise: this lab's --param names are not its
+        jobs.push_back(j);
+    }
+}
+
+void fill_previous_speedups(std::vector<Measurement>& rows, const std::string& stage_name) {
+    for (auto& m : rows) {
+        if (m.median_seconds <= 0 || m.stage == stage_name || m.stage == kBaselineStage) continue;
+        for (const auto& p : rows)
+            if (p.stage == stage_name && p.impl == Impl::Reference && !p.skipped && p.passed && p.median_seconds > 0 &&
+                p.shape == m.shape) {
+                m.speedup_vs_previous = p.median_seconds / m.median_seconds;
+                m.previous_best = stage_name;
+            }
+    }
+}
+
 std::vector<Shape> baseline_shapes(const std::vector<Shape>& shapes, bool force) {
     const Stage* base = Registry::instance().find(kBaselineStage);
     std::vector<Shape> within;

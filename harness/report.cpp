@@ -107,21 +107,35 @@ void print_table(const std::vector<Measurement>& rows) {
     const auto ijk_cell = [ijk](const std::string& text) {
         if (ijk) std::printf(" %9s", text.c_str());
     };
-    std::printf("\n%-18s %-9s %-15s %4s %11s %9s %9s %7s", "stage", "version", "shape (MxNxK)", "thr", "median",
-                "reps", "GFLOP/s", "% peak");
+    // The kernels column only where a stage has several code paths (lab 5's kernel sets).
+    const bool kernels = std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return !r.kernel_set.empty(); });
+    std::printf("\n%-18s %-9s %-15s %4s %s%11s %9s %9s %7s", "stage", "version", "shape (MxNxK)", "thr",
+                kernels ? "kernels  " : "", "median", "reps", "GFLOP/s", "% peak");
     ijk_cell("x ijk");
+    // The x prev column only where the lab names its previous lab's best stage (Lab::previous_best).
+    const auto with_prev = std::find_if(rows.begin(), rows.end(), [](const Measurement& r) { return r.speedup_vs_previous > 0; });
+    const bool prev = with_prev != rows.end();
+    const auto prev_cell = [prev](const std::string& text) {
+        if (prev) std::printf(" %9s", text.c_str());
+    };
+    prev_cell("x prev");
     std::printf("  %s\n", "check: worst error / bound");
     for (const auto& r : rows) {
         std::printf("%-18s %-9s %-15s %4d ", r.stage.c_str(), impl_name(r.impl), shape_text(r.shape).c_str(),
                     r.threads);
+        if (kernels) std::printf("%-9s", r.kernel_set.empty() ? "-" : r.kernel_set.c_str());
         if (r.skipped || !r.passed) {
             std::printf("%11s %9s %9s %7s", "-", "-", "-", "-");
             ijk_cell("-");
+            prev_cell("-");
             std::printf("  %s: %s\n", r.skipped ? "skipped" : "WRONG", (r.skipped ? r.skip_reason : r.failure).c_str());
             continue;
         }
         const std::string peak = r.percent_of_peak >= 0 ? fixed(r.percent_of_peak, 1) : "?";
-        const std::string speedup = r.speedup_vs_baseline > 0 ? fixed(r.speedup_vs_baseline, 1) + "x" : "-";
+        // "*": the baseline's time scaled from a smaller shape (said under the table).
+        const std::string speedup = r.speedup_vs_baseline > 0 ? fixed(r.speedup_vs_baseline, 1) + "x" +
+                                                                   (r.baseline_scaled_from.flops() > 0 ? "*" : "")
+                                                             : "-";
         const std::string reps = std::to_string(r.repetitions) + "x" + std::to_string(r.iterations);
         // Reduced-precision rows (lab 11) add their error against the unrounded inputs.
         char unrounded[48] = "";
@@ -130,6 +144,7 @@ void print_table(const std::vector<Measurement>& rows) {
         std::printf("%11s %9s %9.2f %7s", format_seconds(r.median_seconds).c_str(), reps.c_str(), r.gflops,
                     peak.c_str());
         ijk_cell(speedup);
+        prev_cell(r.speedup_vs_previous > 0 ? fixed(r.speedup_vs_previous, 2) + "x" : "-");
         std::printf("  ok %.3f (%s%s)\n", r.worst_ratio, r.check_method.c_str(), unrounded);
     }
     std::printf("\nmedian: of the timed repetitions (reps = repetitions x calls per repetition; CPU: wall clock "
@@ -137,6 +152,19 @@ void print_table(const std::vector<Measurement>& rows) {
                 "stage's threads (GPU: of the spec FP32 peak); %scheck: largest |error| / error bound (<= 1 "
                 "passes), full or randomized check.\n",
                 ijk ? "x ijk: speedup over the reference triple loop at the same shape; " : "");
+    // Each extrapolated x ijk said as one: which shape the triple loop ran at, for which.
+    std::vector<std::pair<Shape, Shape>> scaled;  // (timed at, standing for)
+    for (const auto& r : rows)
+        if (r.baseline_scaled_from.flops() > 0 &&
+            std::find(scaled.begin(), scaled.end(), std::make_pair(r.baseline_scaled_from, r.shape)) == scaled.end())
+            scaled.push_back({r.baseline_scaled_from, r.shape});
+    for (const auto& [from, to] : scaled)
+        std::printf("x ijk*: at %s lab1.ijk is too slow for this table; it was timed at %s and its time scaled "
+                    "by M*N*K (x%s): an extrapolation, and a low one (the triple loop only slows further at larger n).\n",
+                    shape_text(to).c_str(), shape_text(from).c_str(), fixed(to.flops() / from.flops(), 0).c_str());
+    if (prev)
+        std::printf("x prev: speedup over the previous lab's best stage, %s (reference), at the same shape (its row shows the threads it ran on).\n",
+                    with_prev->previous_best.c_str());
     // Said only when a reduced-precision row (lab 11) is in the table.
     if (std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.error_vs_unrounded >= 0; }))
         std::printf("bf16/tf32 rows: checked against the float64 product of the ROUNDED inputs under the FP32 "

@@ -39,6 +39,11 @@ Matrix rounded_copy(const Matrix& m, InputRounding r) {
 }
 }  // namespace
 
+std::string not_written_message(const Stage& stage) {
+    return "not written yet: " + (stage.task.empty() ? std::string("its task") : stage.task) + " in handouts/lab" +
+           std::to_string(stage.lab) + ".md (C was never written: every element still holds the poison value)";
+}
+
 CheckedRun run_once_and_verify(const Stage& stage, const MatmulFn& fn, Problem& p, const StageParams& params,
                                VerifyMethod method) {
     CheckedRun out;
@@ -58,6 +63,7 @@ CheckedRun run_once_and_verify(const Stage& stage, const MatmulFn& fn, Problem& 
     if (stage.input_rounding == InputRounding::None) {
         out.check = verify_product(p.A.data(), p.B.data(), p.C.data(), p.shape, stage.bound(p.shape, params),
                                    method, p.check_seed);
+        if (out.check.never_written) out.check.failure = not_written_message(stage);
         return out;
     }
     // Reduced precision (Stage::input_rounding): judged against the product of
@@ -66,6 +72,7 @@ CheckedRun run_once_and_verify(const Stage& stage, const MatmulFn& fn, Problem& 
     const Matrix A = rounded_copy(p.A, stage.input_rounding), B = rounded_copy(p.B, stage.input_rounding);
     out.check = verify_product(A.data(), B.data(), p.C.data(), p.shape, stage.bound(p.shape, params), method,
                                p.check_seed);
+    if (out.check.never_written) out.check.failure = not_written_message(stage);
     if (out.check.passed)
         out.check.error_vs_unrounded = relative_error_sampled(p.A.data(), p.B.data(), p.C.data(), p.shape,
                                                               p.check_seed + 1);

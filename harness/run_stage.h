@@ -23,6 +23,9 @@ constexpr const char* kNoReference =
 // The function of one version of a stage; throws std::invalid_argument when
 // the stage has no such version (peer rows have no student version).
 const MatmulFn& version_of(const Stage& stage, Impl impl);
+// The failure of a version that wrote no element of C (CheckResult::never_written):
+// "not written yet: task N in handouts/labN.md", and what showed it.
+std::string not_written_message(const Stage& stage);
 
 // The inputs of one shape, shared by every run at that shape: A and B filled
 // from `seed`, C on the host, and a device copy made on first use.

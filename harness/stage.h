@@ -23,6 +23,7 @@
 namespace mml {
 
 struct Options;  // harness/cli.h
+struct Job;      // harness/bench.h
 
 enum class Device { Cpu, Gpu };
 enum class Impl { Student, Reference };
@@ -66,6 +67,9 @@ struct Stage {
     // reference-only row then has no version at all, and says so when asked.
     MatmulFn reference;
     bool threaded = false;  // reads StageParams::threads (used for % of peak)
+    // The handout's task that writes the student's version ("task 2", "tasks 1
+    // and 2"): an untouched starter's failure names it (not_written_message).
+    std::string task;
     // The tolerance of the check, from the algorithm's error analysis. It may
     // depend on the stage's parameters (a summation split into GS*BS parts,
     // a recursion cutoff...). Default: the classical gamma_K bound.
@@ -110,6 +114,12 @@ struct Stage {
     // line), or "" when it can: its rows are then skipped with that reason,
     // never faked. Empty function: it runs everywhere.
     std::function<std::string()> unavailable;
+    // Which of the stage's code paths a version runs with these parameters,
+    // for the table's "kernels" column and the judges (lab 5: its kernel set,
+    // "AVX2+FMA" / "AVX-512"); empty = the stage has one. `code_here`: false
+    // where the student's code runs in another process (the grader's checker):
+    // the hook must not call it then, and says what it can from the parameters.
+    std::function<std::string(Impl runs, const StageParams&, bool code_here)> kernel_set;
     int order = 0;        // set by the registry: registration order
 };
 
@@ -130,14 +140,37 @@ struct Measurement {
     std::string stage;
     Impl impl = Impl::Reference;
     Impl runs = Impl::Reference;  // the code that ran (the reference under --solution)
+    std::string kernel_set;  // Stage::kernel_set's answer ("" where the stage has one path)
+    StageParams params;      // the parameters it ran with
     Shape shape;
     int threads = 1;
     double median_seconds = 0;  // median over repetitions (kernel only for GPU)
+    // The fastest and slowest repetitions: the row's noise (0 when unknown,
+    // e.g. made-up rows). A comparison that the range does not settle is no verdict.
+    double fastest_seconds = 0;
+    double slowest_seconds = 0;
     int repetitions = 0;
     long long iterations = 0;   // per repetition
     double gflops = 0;
     double percent_of_peak = 0; // <0 when unknown
+    // Above this % of peak the row cannot have run as the peak was measured
+    // (cpu/peak.h, peak_tolerance: 100 % plus the peak's own best-to-second gap);
+    // 0 when not checked (GPU rows, rows without a measured peak).
+    double peak_ceiling_percent = 0;
+    // The measured FMA peaks on the row's threads and on one thread (0: not
+    // measured): a threaded peak below the 1-thread one was measured while
+    // other programs held cores, and no % peak or verdict may rest on it.
+    double peak_gflops = 0;
+    double peak_gflops_one_thread = 0;
     double speedup_vs_baseline = 0;  // 0 when the baseline was not run
+    // Where the baseline was too slow to run at this shape (Lab::baseline_limit_macs):
+    // the shape it was timed at, its time scaled by M*N*K to this one; {0,0,0} when
+    // speedup_vs_baseline is a measured one.
+    Shape baseline_scaled_from{0, 0, 0};
+    // The speedup over the previous lab's best stage (Lab::previous_best, its
+    // reference) at the same shape, and that stage's name; 0 / "" where not run.
+    double speedup_vs_previous = 0;
+    std::string previous_best;
     bool passed = false;
     double worst_ratio = 0;     // error / bound at the worst entry
     double max_abs_error = 0;
@@ -176,13 +209,27 @@ struct Lab {
     std::function<TargetVerdict(const std::vector<Measurement>&)> judge;
     // Whether `mmlab lab N` also times the baseline (the reference lab1.ijk,
     // for the x ijk column) at the shapes within its limit: off where the
-    // judge does not use it and it would be most of the run (lab 5: lab1.ijk
-    // at 1024^3 took 60 of 84 s on 2 cores).
+    // judge does not use it and it would be most of the run (lab1.ijk at
+    // 1024^3 took 60 of lab 5's 84 s on 2 cores: labs 3-5 time it at 512^3
+    // instead, baseline_limit_macs below).
     bool baseline = true;
+    // Above this many multiply-adds (0: the baseline's own limit, no scaling)
+    // the baseline runs at the shape halved until within it, and the x ijk
+    // column scales its time by M*N*K: said under the table as an
+    // extrapolation (the triple loop only slows further at larger n).
+    double baseline_limit_macs = 0;
+    // The previous lab's best stage (its reference), timed beside this lab's
+    // rows at the same shapes for the "x prev" column: how far this lab took
+    // the course beyond it. Empty: no column.
+    std::string previous_best;
     // A lab that is not a table of stages (lab 10: performance models) runs
     // its own report: when set, `mmlab lab N` calls it instead of timing the
     // lab's stages; it prints its own target and verdict and returns the exit code.
     std::function<int(const Options&)> run;
+    // Rows the judge needs beyond the stages x shapes (lab 5: lab5.blis on the
+    // AVX2 kernels where the CPU has AVX-512, the same-width bar); it appends
+    // jobs, given the run's --param values. Empty = none.
+    std::function<void(std::vector<Job>&, const StageParams&)> add_jobs;
 };
 
 class Registry {
@@ -233,5 +280,8 @@ struct ReferenceRegistrar {
 
 // The stage every speedup is measured against: the reference triple loop.
 constexpr const char* kBaselineStage = "lab1.ijk";
+// Where a lab's shapes are too large for the triple loop (Lab::baseline_limit_macs),
+// the largest it is timed at: 512^3, lab 1's judged size, under a second a call.
+constexpr double kBaselineScaledMacs = 512.0 * 512.0 * 512.0;
 
 }  // namespace mml

@@ -89,6 +89,17 @@ int run_sweep(const std::vector<std::string>& args) {
             some_not_ok |= !m.passed;
             if (m.passed && (!best || m.median_seconds < best->median_seconds)) best = &m;
         }
+        // Settings whose repetitions overlap the fastest's: the mark cannot tell them apart.
+        int overlapping = 0;
+        for (std::size_t i = 0; best && i < jobs.size(); ++i) {
+            const Measurement& m = out.rows[i];
+            if (jobs[i].shape == s && m.passed && &m != best && m.fastest_seconds > 0 && best->slowest_seconds > 0 &&
+                m.fastest_seconds <= best->slowest_seconds)
+                ++overlapping;
+        }
+        const std::string noise = overlapping == 0 ? ""
+                                  : " (inside the noise: " + std::to_string(overlapping) +
+                                        " other setting(s) had repetitions as fast)";
         for (std::size_t i = 0; i < jobs.size(); ++i) {
             if (jobs[i].shape != s) continue;
             const Measurement& m = out.rows[i];
@@ -104,7 +115,7 @@ int run_sweep(const std::vector<std::string>& args) {
             }
             std::printf("%-18s %-15s %-28s %11s %9.2f %7.1f  ok%s\n", m.stage.c_str(), shape_text(s).c_str(),
                         params.c_str(), format_seconds(m.median_seconds).c_str(), m.gflops, m.percent_of_peak,
-                        &m != best ? "" : some_not_ok ? "   <- fastest of the correct ones only" : "   <- fastest");
+                        &m != best ? "" : ((some_not_ok ? "   <- fastest of the correct ones only" : "   <- fastest") + noise).c_str());
         }
     }
     if (!all_ok)

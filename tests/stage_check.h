@@ -11,6 +11,7 @@
 
 #include "harness/format.h"
 #include "harness/run_stage.h"
+#include "harness/runner/remote.h"
 
 namespace mml::testing {
 
@@ -51,6 +52,20 @@ inline std::string params_text(const StageParams& p) {
 // Runs `stage_name` on fresh random inputs at every shape and CHECKs each
 // result; the failure message says which shape and what is wrong. Stops at
 // the first wrong shape; returns whether every shape passed.
+// " (ran the AVX2+FMA kernels)" where the stage has several code paths
+// (Stage::kernel_set: lab 5's kernel sets): --param simd=16 runs the AVX2 set
+// in a build without an AVX-512 one, and the label must say what ran.
+inline std::string kernel_set_text(const Stage& stage, Impl impl, const StageParams& p) {
+    if (!stage.kernel_set) return "";
+    try {
+        const std::string set =
+            stage.kernel_set(impl, p, !runner::remote_version(version_of(stage, impl)));
+        return set.empty() || set == "widest" ? "" : " (ran the " + set + " kernels)";
+    } catch (const std::exception&) {
+        return "";
+    }
+}
+
 inline bool check_stage_on(const std::string& stage_name, const std::vector<Shape>& shapes,
                            StageParams params = {}) {
     const Stage* stage = Registry::instance().find(stage_name);
@@ -69,8 +84,10 @@ inline bool check_stage_on(const std::string& stage_name, const std::vector<Shap
             right_on_one_thread = run_and_check(*stage, impl, s, one, fresh_seed()).passed;
         }
         CHECK_MESSAGE(r.passed, stage_name << " (" << std::string(impl_name(impl))
-                                           << ") is wrong at M x N x K = " << shape_text(s)
-                                           << params_text(params) << ": " << r.failure
+                                           << std::string(r.never_written ? ") at M x N x K = " : ") is wrong at M x N x K = ")
+                                           << shape_text(s)
+                                           << params_text(params) << kernel_set_text(*stage, impl, params)
+                                           << ": " << r.failure
                                            << (right_on_one_thread
                                                    ? " [with 1 thread it is right at this shape: the threads get "
                                                      "each other's work or write the same memory (a shared task "

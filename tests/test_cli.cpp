@@ -277,12 +277,14 @@ TEST_SUITE("cli") {
         expect_usage_error("demo --size 8 --no-baseline", "--no-baseline is for 'mmlab run'");
     }
 
-    TEST_CASE("mmlab lab times the baseline only where the lab wants it (Lab::baseline): lab 2's judge uses it, lab 5's not") {
-        // Lab 5 at its 1024^3 spent 60 of 84 s on lab1.ijk (2 cores), a row its judge never reads.
+    TEST_CASE("mmlab lab times the baseline: lab 2's judge uses it, lab 5 at its own shape up to 512^3 (scaled above)") {
+        // Lab 5 at its 1024^3 spent 60 of 84 s on lab1.ijk (2 cores): above 512^3 it runs at 512^3 and is
+        // scaled (Lab::baseline_limit_macs; the cli test "x ijk ... and x prev" checks that); at 24^3 it runs there.
         const Outcome lab5 = run_mmlab("lab 5 --size 24 --solution --reps 1 --threads 1 --quiet");
         INFO(lab5.output);
         CHECK(lab5.output.find("lab5.blis ") != std::string::npos);
-        CHECK(lab5.output.find("lab1.ijk ") == std::string::npos);
+        CHECK(lab5.output.find("\nlab1.ijk           reference 24^3") != std::string::npos);
+        CHECK(lab5.output.find("x ijk*") == std::string::npos);  // measured, not scaled
         const Outcome lab2 = run_mmlab("lab 2 --size 24 --solution --reps 1 --threads 1 --quiet");
         INFO(lab2.output);
         CHECK(lab2.output.find("lab1.ijk ") != std::string::npos);

@@ -13,7 +13,9 @@
 
 #include "harness/gpu_backend.h"
 #include "harness/run_stage.h"
+#include "harness/stages/lab3/crossover.h"
 #include "labs/common/strassen_plan.h"
+#include "tests/made_up_row.h"
 #include "tests/run_mmlab.h"
 
 namespace {
@@ -72,6 +74,59 @@ TEST_SUITE("cli") {
         } else {
             CHECK(o.exit_code == 0);
             CHECK((has(o.output, "does not pay") || has(o.output, "pays from")));
+        }
+    }
+
+    TEST_CASE("crossover: 'pays from N on' only beyond the repetitions' noise, which is shown") {
+        using mml::lab3::CrossoverPoint;
+        // seconds: median, fastest, slowest repetition (3 repetitions each)
+        auto row = [](long long n, double median, double fastest, double slowest) {
+            auto m = mml::testing::made_up_row("lab3.classical", mml::Impl::Reference, {n, n, n}, median);
+            m.fastest_seconds = fastest;
+            m.slowest_seconds = slowest;
+            m.repetitions = 3;
+            return m;
+        };
+        auto point = [&](long long n, double c, double c_lo, double c_hi, double s, double s_lo, double s_hi) {
+            return CrossoverPoint{row(n, c, c_lo, c_hi), row(n, s, s_lo, s_hi)};
+        };
+        // The busy machine: one level's median faster from 384 on, but every ratio's range spans 1
+        // (0.83-1.09 for the same code in both columns).
+        const std::vector<CrossoverPoint> noisy{point(256, 1.0, 0.98, 1.02, 1.1, 1.08, 1.12),
+                                                point(384, 1.0, 0.90, 1.09, 0.97, 0.92, 1.08),
+                                                point(512, 1.0, 0.90, 1.09, 0.96, 0.91, 1.08)};
+        const std::string n = mml::lab3::crossover_conclusion(noisy);
+        INFO(n);
+        CHECK_FALSE(has(n, "pays from"));
+        CHECK(has(n, "does not pay beyond the noise"));
+        CHECK(has(n, "inside the noise: the medians say one level is faster at 384^3 (0.83-1.18), 512^3 (0.83-1.20)"));
+        // Quiet: the ranges part from 512 on.
+        const std::vector<CrossoverPoint> quiet{point(256, 1.0, 0.99, 1.01, 1.1, 1.09, 1.11),
+                                                point(512, 1.0, 0.99, 1.01, 0.93, 0.92, 0.94),
+                                                point(1024, 1.0, 0.99, 1.01, 0.9, 0.89, 0.91)};
+        CHECK(has(mml::lab3::crossover_conclusion(quiet), "pays from 512^3 on"));
+        // One repetition: no noise measured, no conclusion.
+        auto once = quiet;
+        for (auto& p : once) p.classical.repetitions = p.one_level.repetitions = 1;
+        const std::string one = mml::lab3::crossover_conclusion(once);
+        CHECK_FALSE(has(one, "pays from"));
+        CHECK(has(one, "--reps 3"));
+    }
+
+    TEST_CASE("make lab3/4/5's tables: x ijk (scaled from the triple loop at a smaller shape, said so) and x prev") {
+        // 600^3 is over the 512^3 at which labs 3-5 time the triple loop: it runs at 300^3 and is scaled by M*N*K.
+        for (const auto& [lab, prev] : {std::pair<int, const char*>{3, "lab2.blocked"}, {4, "lab3.strassen"},
+                                        {5, "lab4.pthreads"}}) {
+            CAPTURE(lab);
+            const Outcome o = run_mmlab("lab " + std::to_string(lab) + " --solution --size 600 --threads 2 --reps 1 --quiet");
+            INFO(o.output);
+            CHECK(has(o.output, "x ijk "));
+            CHECK(has(o.output, "x prev "));
+            CHECK(has(o.output, "\nlab1.ijk           reference 300^3"));
+            CHECK(has(o.output, "x ijk*: at 600^3 lab1.ijk is too slow for this table; it was timed at 300^3 and its "
+                                "time scaled by M*N*K (x8): an extrapolation"));
+            CHECK(has(o.output, std::string("x prev: speedup over the previous lab's best stage, ") + prev));
+            CHECK(has(o.output, "x*"));  // a scaled cell is marked
         }
     }
 

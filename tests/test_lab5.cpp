@@ -335,6 +335,119 @@ TEST_SUITE("targets") {
         CHECK(mml::verdict_word(lab->judge(tile_fastest)) == "TARGET NOT MET");
     }
 
+    TEST_CASE("lab 5 target: no verdict from a row above the measured peak (a busy machine's peak)") {
+        using mml::Impl;
+        const mml::Lab* lab = mml::Registry::instance().find_lab(5);
+        REQUIRE(lab != nullptr);
+        const mml::Shape s{2048, 2048, 2048};
+        // The run: SIZE=2048 THREADS=2 on a busy machine, lab5.blis at 209 % of OpenBLAS
+        // and 144 % of the 2-thread peak, whose runs allowed 103 %.
+        auto own = mml::testing::made_up_row("lab5.blis", Impl::Student, s, 1.0);
+        own.threads = 2;
+        own.percent_of_peak = 144;
+        own.peak_ceiling_percent = 103;
+        const std::vector<mml::Measurement> rows{own, mml::testing::made_up_row("lab5.openblas", Impl::Reference, s, 2.09)};
+        const mml::TargetVerdict judged = lab->judge(rows);
+        CHECK(judged.met);  // the judge alone would say MET ...
+        const mml::TargetVerdict v = mml::distrust_impossible(mml::settle(judged, ""), rows);
+        CHECK(mml::verdict_word(v) == "INCONCLUSIVE");  // ... lab.cpp's last step does not
+        CHECK(v.explanation.find("lab5.blis (student) ran at 144% of the measured 2-thread") != std::string::npos);
+        CHECK(v.explanation.find("up to 103%") != std::string::npos);
+        // A miss the judge blamed on the code is no verdict either from such a run.
+        auto slow = rows;
+        slow[1].median_seconds = 0.5;
+        mml::TargetVerdict gap{false, "the gap is in your code", false, true};
+        gap.code_gap_shown = true;
+        CHECK(mml::distrust_impossible(gap, slow).inconclusive);
+        // Within the peak's own spread: the verdict stands.
+        auto within = rows;
+        within[0].percent_of_peak = 102;
+        CHECK(mml::verdict_word(mml::distrust_impossible(judged, within)) == "TARGET MET");
+        // A wrong result stays NOT MET.
+        const mml::TargetVerdict wrong{false, "lab5.blis is wrong", false, false};
+        CHECK(mml::verdict_word(mml::distrust_impossible(wrong, rows)) == "TARGET NOT MET");
+    }
+
+    TEST_CASE("lab 5 target: repetitions on both sides of the 75 % goal are no verdict") {
+        using mml::Impl;
+        const mml::Lab* lab = mml::Registry::instance().find_lab(5);
+        REQUIRE(lab != nullptr);
+        const mml::Shape s{1024, 1024, 1024};
+        auto row = [&](const char* stage, Impl impl, double median, double fastest, double slowest) {
+            auto m = mml::testing::made_up_row(stage, impl, s, median);
+            m.fastest_seconds = fastest;
+            m.slowest_seconds = slowest;
+            return m;
+        };
+        // Median 78 % of OpenBLAS (MET by the median), but its repetitions ran from 1.20 to 1.45 s
+        // against OpenBLAS's 0.98-1.02 s: 68-85 %.
+        const std::vector<mml::Measurement> noisy{row("lab5.blis", Impl::Student, 1.28, 1.20, 1.45),
+                                                  row("lab5.openblas", Impl::Reference, 1.0, 0.98, 1.02)};
+        const mml::TargetVerdict v = lab->judge(noisy);
+        CHECK(mml::verdict_word(v) == "INCONCLUSIVE");
+        CHECK(v.explanation.find("anywhere from 68% to 85%, across the 75% goal") != std::string::npos);
+        // The same medians with tight repetitions: MET.
+        const std::vector<mml::Measurement> tight{row("lab5.blis", Impl::Student, 1.28, 1.27, 1.29),
+                                                  row("lab5.openblas", Impl::Reference, 1.0, 0.99, 1.01)};
+        CHECK(mml::verdict_word(lab->judge(tight)) == "TARGET MET");
+        // Noisy but all below the goal (55-63 %) beside a quiet reference: still NOT MET, the code's.
+        const std::vector<mml::Measurement> slow{row("lab5.blis", Impl::Student, 1.7, 1.6, 1.8),
+                                                 row("lab5.blis", Impl::Reference, 1.0, 0.99, 1.01),
+                                                 row("lab5.openblas", Impl::Reference, 1.0, 0.99, 1.01)};
+        CHECK(mml::verdict_word(lab->judge(slow)) == "TARGET NOT MET");
+    }
+
+    TEST_CASE("lab 5 target per kernel set: an AVX2-only student on an AVX-512 machine is judged against the AVX2 bar") {
+        using mml::Impl;
+        const mml::Lab* lab = mml::Registry::instance().find_lab(5);
+        REQUIRE(lab != nullptr);
+        const mml::Shape s{1024, 1024, 1024};
+        // seconds; simd: the --param simd the row ran with; set: the kernel set it ran (the table's column)
+        auto row = [&](Impl impl, double seconds, long long simd, const char* set, const char* stage = "lab5.blis") {
+            auto m = mml::testing::made_up_row(stage, impl, s, seconds);
+            if (simd) m.params.values["simd"] = simd;
+            m.kernel_set = set;
+            return m;
+        };
+        // The machine: OpenBLAS and the reference on AVX-512 at 1.0 s, the reference's AVX2 path at
+        // 73 % of OpenBLAS (1.37 s); the student wrote the required AVX2 set only.
+        auto machine = [&](double own_avx2) {
+            return std::vector<mml::Measurement>{row(Impl::Student, own_avx2, 0, "AVX2+FMA"),
+                                                 row(Impl::Reference, 1.0, 0, "AVX-512"),
+                                                 row(Impl::Reference, 1.0, 0, "", "lab5.openblas"),
+                                                 row(Impl::Student, own_avx2, 8, "AVX2+FMA"),
+                                                 row(Impl::Reference, 1.37, 8, "AVX2+FMA")};
+        };
+        // As fast as the reference's AVX2 path: MET, on the required kernels, and no word of a gap in the code.
+        const mml::TargetVerdict as_fast = lab->judge(machine(1.37));
+        INFO(as_fast.explanation);
+        CHECK(mml::verdict_word(as_fast) == "TARGET MET");
+        CHECK(as_fast.explanation.find("the same-width bar") != std::string::npos);
+        CHECK(as_fast.explanation.find("gap is in your code") == std::string::npos);
+        CHECK(as_fast.explanation.find("lab5.blis (AVX2+FMA kernels)") != std::string::npos);
+        // Under 75 % of the reference's AVX2 path: NOT MET, and the gap named from that comparison.
+        const mml::TargetVerdict slow = mml::settle(lab->judge(machine(2.5)), "the load average is 9.0 on 2 cores");
+        INFO(slow.explanation);
+        CHECK(mml::verdict_word(slow) == "TARGET NOT MET");
+        CHECK(slow.explanation.find("your lab5.blis runs at 55% of the reference's lab5.blis on its AVX2 kernels") !=
+              std::string::npos);
+        CHECK(slow.explanation.find("not the same width") != std::string::npos);  // not from AVX-512 vs AVX2
+        CHECK(slow.explanation.find("gap is in your code") != std::string::npos);
+        // The extension written: the AVX-512 set against OpenBLAS itself.
+        auto wide = machine(1.37);
+        wide[0] = row(Impl::Student, 1.05, 0, "AVX-512");
+        CHECK(mml::verdict_word(lab->judge(wide)) == "TARGET MET");
+        // --param simd=16 asked, no AVX-512 set in the build (it ran AVX2): no "gap in your code" from AVX-512 vs AVX2.
+        const std::vector<mml::Measurement> asked{row(Impl::Student, 1.37, 16, "AVX2+FMA"),
+                                                  row(Impl::Reference, 1.0, 16, "AVX-512"),
+                                                  row(Impl::Reference, 1.0, 0, "", "lab5.openblas")};
+        const mml::TargetVerdict v = lab->judge(asked);
+        CHECK_FALSE(v.met);
+        CHECK_FALSE(v.code_gap_shown);
+        CHECK(v.explanation.find("gap is in your code") == std::string::npos);
+        CHECK(v.explanation.find("on its AVX-512 kernels, yours on AVX2+FMA") != std::string::npos);
+    }
+
     TEST_CASE("make lab5's table: the BLIS row only where BLIS is installed (else the peer line says why)") {
         const auto lab = mml::testing::run_mmlab("lab 5 --size 24 --threads 1");
         INFO(lab.output);

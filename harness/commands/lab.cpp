@@ -38,7 +38,13 @@ int lab_command(const std::vector<std::string>& args) {
     // The CPU baseline beside the CPU labs only, and only at the shapes within
     // its size limit (lab 4's 2048^3 is not, a GPU lab's 4096^3 neither): a
     // row saying "skipped" is only noise; and only where the lab wants it (Lab::baseline).
-    if (entry.kind == Device::Cpu && lab.baseline) add_baseline(jobs, baseline_shapes(shapes, o.force));
+    if (lab.add_jobs) lab.add_jobs(jobs, o.params);
+    if (entry.kind == Device::Cpu && lab.baseline) {
+        if (lab.baseline_limit_macs > 0) add_lab_baseline(jobs, shapes, lab.baseline_limit_macs, o.force);
+        else add_baseline(jobs, baseline_shapes(shapes, o.force));
+    }
+    // The previous lab's best stage beside this lab's rows: the "x prev" column.
+    if (!lab.previous_best.empty()) add_previous_best(jobs, lab.previous_best, shapes, o.params);
     validate(jobs, o.params);
     check_json_path(o.json_path);
     const BenchSettings settings = settings_from(o);  // before the header, which says how L2 is treated
@@ -55,11 +61,13 @@ int lab_command(const std::vector<std::string>& args) {
                                          !j.stage->unavailable().empty();
                               }),
                jobs.end());
-    const BenchOutput out = measure(jobs, settings);
+    BenchOutput out = measure(jobs, settings);
+    if (!lab.previous_best.empty()) fill_previous_speedups(out.rows, lab.previous_best);
     print_table(out.rows);
     // (The CPU labs' timings only: a GPU kernel's time between CUDA events does not see the CPU's load.)
     TargetVerdict v = lab.judge ? lab.judge(out.rows) : TargetVerdict{true, "no target set"};
     if (entry.kind == Device::Cpu) v = settle(v);
+    v = distrust_impossible(v, out.rows);  // a row above its peak: no verdict from this run
     std::printf("\ntarget : %s\nresult : %s - %s%s\n", lab.target.c_str(), verdict_word(v).c_str(),
                 v.explanation.c_str(), v.inconclusive ? ("\nwhat now: " + rerun_advice()).c_str() : "");
     if (!o.json_path.empty()) write_json(o.json_path, o, out, v, lab.target);

@@ -51,6 +51,8 @@ namespace {
 void add(Registry& reg, const char* name, MatmulFn student, const char* summary, std::function<void(const StageParams&)> check_params = {},
          std::vector<std::string> param_names = {}) {
     Stage s = make_stage(2, name, summary, std::move(student), {});  // the reference: references.cpp
+    const std::string n = name;  // labs/lab2/locality.cpp's TODOs
+    s.task = n == "interchanged" ? "task 1" : n == "transposed" ? "task 2" : "task 3";
     s.check_params = std::move(check_params);
     s.param_names = std::move(param_names);
     reg.add(std::move(s));

@@ -12,11 +12,58 @@
 #include "harness/format.h"
 #include "harness/report.h"
 #include "harness/run_stage.h"
+#include "harness/stages/lab3/crossover.h"
+#include "harness/targets.h"
 #include "labs/common/classical_kernel.h"
 #include "labs/common/strassen_bound.h"
 #include "labs/common/strassen_plan.h"
 
 namespace mml {
+
+namespace lab3 {
+
+Pays one_level_pays(const CrossoverPoint& p) {
+    // One repetition measures no noise: nothing to conclude from.
+    if (p.classical.repetitions < 2 || p.one_level.repetitions < 2) return Pays::Noise;
+    const TimeRatio r = time_ratio(p.classical, p.one_level);  // > 1: one level is faster
+    if (r.low > 1) return Pays::Yes;
+    if (r.high < 1) return Pays::No;
+    return Pays::Noise;
+}
+
+std::string crossover_conclusion(const std::vector<CrossoverPoint>& points) {
+    // From the largest size down: the crossover is where it pays from then on.
+    std::size_t first = points.size();
+    while (first > 0 && one_level_pays(points[first - 1]) == Pays::Yes) --first;
+    // The sizes where the medians say one level pays but the repetitions overlap.
+    std::string unsettled;
+    for (const CrossoverPoint& p : points) {
+        if (one_level_pays(p) != Pays::Noise || !(p.one_level.median_seconds < p.classical.median_seconds)) continue;
+        const TimeRatio r = time_ratio(p.classical, p.one_level);
+        unsettled += (unsettled.empty() ? "" : ", ") + shape_text(p.classical.shape) + " (" + fixed(r.low, 2) + "-" +
+                     fixed(r.high, 2) + ")";
+    }
+    std::string out;
+    if (first < points.size())
+        out = "one level of Strassen pays from " + shape_text(points[first].classical.shape) +
+              " on (at every larger size measured, beyond the noise of the repetitions); the recursion\n"
+              "should stop below that: a cutoff about half of it stops the level that no longer pays.\n";
+    else
+        out = "one level of Strassen does not pay beyond the noise at the largest size measured.\n";
+    for (const CrossoverPoint& p : points)
+        if (p.classical.repetitions < 2 || p.one_level.repetitions < 2) {
+            out += "one repetition per version measures no noise, so nothing is concluded from it: use --reps 3 or more.\n";
+            return out;
+        }
+    if (!unsettled.empty())
+        out += "inside the noise: the medians say one level is faster at " + unsettled +
+               ", but the repetitions' ratios span 1 there (range in brackets); more --reps or a quiet machine "
+               "can settle them.\n";
+    return out;
+}
+
+}  // namespace lab3
+
 namespace {
 
 // ---------------------------------------------------------------- crossover
@@ -26,9 +73,10 @@ At each size, times three things on the same inputs (each verified first):
   one level   ONE level of Strassen: 7 products of half size by that same kernel,
               18 half-size additions, and the fix-ups of odd sizes (cutoff = min(M,N,K) - 1)
   recursive   the full recursion with --cutoff C (default: the reference's)
-and prints classical time / Strassen time (> 1: Strassen is faster). The
-crossover is the smallest size from which one level pays; a cutoff just
-below it is where the recursion should stop. Default sizes:
+and prints classical time / Strassen time (> 1: Strassen is faster) and the
+one-level ratio's range over the repetitions. The crossover is the smallest
+size from which one level pays beyond that noise; a cutoff just below it is
+where the recursion should stop. Default sizes:
 64,128,256,384,512,768,1024,1536,2048.
 )";
 
@@ -64,10 +112,10 @@ int run_crossover(const std::vector<std::string>& args) {
     const BenchOutput out = measure(jobs, settings);
     std::printf("\nStrassen (%s) against the classical kernel it stops at; ratio = classical time / Strassen time\n",
                 impl_name(impl));
-    std::printf("%-15s %11s %11s %7s %13s %7s\n", "shape", "classical", "one level", "ratio",
+    std::printf("%-15s %11s %11s %7s %11s %13s %7s\n", "shape", "classical", "one level", "ratio", "range",
                 ("cutoff " + std::to_string(cutoff)).c_str(), "ratio");
     std::vector<std::string> wrong;  // "shape (which column)" of every result that failed its check
-    std::string first_paying;
+    std::vector<lab3::CrossoverPoint> points;
     const char* column[3] = {"classical", "one level", "recursive"};
     for (std::size_t i = 0; i < shapes.size(); ++i) {
         const Measurement* r[3] = {&out.rows[3 * i], &out.rows[3 * i + 1], &out.rows[3 * i + 2]};
@@ -83,11 +131,13 @@ int run_crossover(const std::vector<std::string>& args) {
             else
                 std::printf(" %*s %7.2f", c == 1 ? 11 : 13, format_seconds(r[c]->median_seconds).c_str(),
                             r[0]->median_seconds / r[c]->median_seconds);
+            if (c == 1) {  // the one-level ratio's range over the repetitions: the noise it is read against
+                const TimeRatio range = time_ratio(*r[0], *r[1]);
+                std::printf(" %11s", (fixed(range.low, 2) + "-" + fixed(range.high, 2)).c_str());
+            }
         }
         std::printf("\n");
-        const bool pays = r[0]->passed && r[1]->passed && r[1]->median_seconds < r[0]->median_seconds;
-        if (pays && first_paying.empty()) first_paying = shape_text(shapes[i]);
-        if (!pays) first_paying.clear();  // the crossover is where it pays from then on
+        if (r[0]->passed && r[1]->passed) points.push_back({*r[0], *r[1]});
     }
     // A crossover read from a table with a wrong (or missing) result would be
     // a guess: a wrong Strassen may be fast because it skips work.
@@ -96,13 +146,10 @@ int run_crossover(const std::vector<std::string>& args) {
         for (const std::string& w : wrong) which += (which.empty() ? "" : ", ") + w;
         std::printf("\nno crossover to report: %zu result(s) wrong or not run (%s); fix them and run again.\n",
                     wrong.size(), which.c_str());
-    } else if (!first_paying.empty())
-        std::printf("\none level of Strassen pays from %s on (at every larger size measured); the recursion\n"
-                    "should stop below that: a cutoff about half of it stops the level that no longer pays.\n",
-                    first_paying.c_str());
-    else
-        std::printf("\none level of Strassen does not pay at the largest size measured.\n");
-    std::printf("Timed: wall clock of one call, median of the repetitions; the sizes run in increasing order.\n");
+    } else
+        std::printf("\n%s", lab3::crossover_conclusion(points).c_str());
+    std::printf("Timed: wall clock of one call, median of the repetitions (range: classical's fastest / one level's\n"
+                "slowest to classical's slowest / one level's fastest); the sizes run in increasing order.\n");
     return wrong.empty() ? 0 : 1;
 }
 
