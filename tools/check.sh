@@ -23,16 +23,14 @@ trap 'rm -rf "$scratch"' EXIT
 # doctest splits --test-case at commas unless escaped (as tools/classroom/workflow.py does)
 filter_of() { local n=${1//\\/\\\\}; printf '%s' "${n//,/\\,}"; }
 
-# The test cases to run: TEST's, or every case of the lab's suites.
-if [ -n "$test" ]; then
-  cases=("$test")
-  filters=("$test")  # already a filter (escaped by whoever wrote it)
-else
-  mapfile -t cases < <("$bin/mmlab-tests" --test-suite="$suites" --list-test-cases --no-version=true 2>/dev/null |
-                       sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | grep -vE '^$|^\[(doctest|tests)\]|^=====')
-  filters=()
-  for c in "${cases[@]}"; do filters+=("$(filter_of "$c")"); done
-fi
+# The test cases to run: every case of the lab's suites, or those TEST
+# matches (a name, or a pattern: * matches anything), each run on its own.
+filter=()
+[ -n "$test" ] && filter=("--test-case=$test")  # already a filter (escaped by whoever wrote it)
+mapfile -t cases < <("$bin/mmlab-tests" --test-suite="$suites" "${filter[@]}" --list-test-cases --no-version=true 2>/dev/null |
+                     sed -e 's/^[[:space:]]*//' -e 's/[[:space:]]*$//' | grep -vE '^$|^\[(doctest|tests)\]|^=====')
+filters=()
+for c in "${cases[@]}"; do filters+=("$(filter_of "$c")"); done
 
 passed=0 failed=0 notes=""
 for i in "${!filters[@]}"; do
