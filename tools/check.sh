@@ -42,14 +42,18 @@ for i in "${!filters[@]}"; do
       --reporters=check --no-version=true 2>&1 |
     { head -c "$cap" > "$scratch/head"; tail -c 16384 > "$scratch/tail"; }
   status=${PIPESTATUS[0]}
-  grep -vE '^\[(doctest|tests)\]' "$scratch/head" | grep -vE '^check: [0-9]+ passed'
+  timed_out=0
+  { [ "$status" = 124 ] || [ "$status" = 137 ]; } && timed_out=1
+  # (stopped by the limit, the test program's own "crashed: SIGTERM" line would say it twice)
+  grep -vE '^\[(doctest|tests)\]' "$scratch/head" | grep -vE '^check: [0-9]+ passed' |
+    { if [ $timed_out = 1 ]; then grep -vE '^FAIL  .*: crashed: SIG(TERM|KILL)'; else cat; fi; }
   if [ -s "$scratch/tail" ]; then
     echo "check: the output of '$name' was cut after $cap bytes (it printed more; printing is allowed, the rest is not shown; CHECK_OUTPUT_CAP changes the cap)"
-    grep -E '^(PASS|FAIL)  ' "$scratch/tail"
+    grep -E '^(PASS|FAIL)  ' "$scratch/tail" | { if [ $timed_out = 1 ]; then grep -vE ': crashed: SIG(TERM|KILL)'; else cat; fi; }
   fi
   summary=$(cat "$scratch/head" "$scratch/tail" | grep -E '^check: [0-9]+ passed' | tail -n1)
   [ -z "$notes" ] && notes=$(grep -E '^\[tests\]' "$scratch/head")
-  if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+  if [ $timed_out = 1 ]; then
     echo "FAIL  $name: did not finish within check's time limit of $limit s per test case (an endless loop, or far too slow; CHECK_TIME_LIMIT changes the limit)"
     failed=$((failed + 1))
   elif [[ "$summary" =~ ^check:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
