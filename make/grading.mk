@@ -120,7 +120,16 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
   $(G_GIVEN_LIB): $(call obj,$(G_GIVEN_SRCS_N))
 	@mkdir -p $(dir $@) && rm -f $@
 	$(Q)ar rcs $@ $^
+  else ifneq ($(and $(G_GIVEN_LIB),$(wildcard $(PREBUILT)/lib/libmmlab-given.a)),)
+  # No solutions/, the given code prebuilt (a Gradescope zip, make gradescope):
+  # the library as it came (GIVEN_COMPILED's files up to this lab).
+  $(G_GIVEN_LIB): $(PREBUILT)/lib/libmmlab-given.a
+	@mkdir -p $(dir $@) && cp $< $@
   endif
+  # No solutions/ (a Gradescope zip): the references come prebuilt
+  # (prebuilt/lib/, make/sources.mk's REF_LIBS), linked into the reference
+  # runner only; a student's tree has no prebuilt/ (tools/grading/build.py).
+  G_REF_LIBS := $(if $(wildcard solutions/.),,$(REF_LIBS))
 
   g_link = @mkdir -p $(dir $@) && $(if $(V),:,echo "  LINK  $@") && $(CXX) $(filter %.o,$^) -o $@ $(G_GIVEN_LIB) $(LDLIBS)
   $(G_BIN)/mmlab-checker-tests: $(G_CORE_OBJS) $(G_CHECKER_OBJS) $(G_STUB_OBJ) $(G_TEST_OBJS) $(G_GIVEN_LIB)
@@ -129,8 +138,8 @@ ifneq ($(filter $(GRADING_GOALS),$(MAKECMDGOALS)),)
 	$(call g_link)
   $(G_BIN)/mmlab-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_GIVEN_LIB)
 	$(call g_link)
-  $(G_REF_BIN)/mmlab-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_REF_OBJS) $(G_GIVEN_LIB)
-	$(call g_link)
+  $(G_REF_BIN)/mmlab-runner: $(G_CORE_OBJS) $(G_STUDENT_OBJS) $(G_RUNNER_OBJS) $(G_REF_OBJS) $(G_REF_LIBS) $(G_GIVEN_LIB)
+	@mkdir -p $(dir $@) && $(if $(V),:,echo "  LINK  $@") && $(CXX) $(filter %.o,$^) -o $@ $(G_REF_LIBS) $(G_GIVEN_LIB) $(LDLIBS)
   $(G_BIN)/mmlab-mpi: $(G_MPI_OBJS) $(CORE_LIB) $(G_GIVEN_LIB)
 	@mkdir -p $(dir $@) && $(if $(V),:,echo "  LINK  $@")
 	$(Q)$(CXX) $(filter %.o,$^) -o $@ -Wl,--start-group $(CORE_LIB) $(G_GIVEN_LIB) -Wl,--end-group $(MPI_LIBS) $(LDLIBS)

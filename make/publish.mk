@@ -8,14 +8,18 @@ student-release:
 	@bash tools/release/student_release.sh "$(OUT)" "$(LAB)"
 
 # make gradescope LAB=N [OUT=dir] [PERF=1]: OUT/autograder_labN.zip for a
-# Gradescope programming assignment (handouts/grading.md, "Gradescope").
+# Gradescope programming assignment (handouts/grading.md, "Gradescope"): the
+# references prebuilt, no solutions/ source; MMLAB_GRADESCOPE_SANDBOX=level
+# (bwrap, unshare, net, none) picks the sandbox it grades at.
 .PHONY: gradescope
 gradescope:
 	@bash tools/gradescope/make_zip.sh "$(LAB)" "$(or $(OUT),.)" "$(or $(PERF),0)"
 
 # make check LAB=N [TEST=name]: lab N's tests only, on the student's code: no
 # timing, no prompts, one line per test case, everything on stdout, exit 0
-# only when all pass (GitHub Classroom; handouts/grading.md). The build's own
+# only when all pass (GitHub Classroom; handouts/grading.md, "GitHub
+# Classroom"). Each test case has a time limit and an output cap of its own
+# (CHECK_TIME_LIMIT, CHECK_OUTPUT_CAP: tools/check.sh). The build's own
 # output goes to build/check-build.log and is shown only when it fails.
 .PHONY: check
 check:

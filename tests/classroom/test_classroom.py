@@ -10,10 +10,20 @@ tools/classroom/workflow.py writes lab 1's workflow; every `command:` of it
     on stderr (Classroom's command grader fails a step on any stderr).
 Also: the points of the steps add up to one per test case, and bad input
 (`make check` without LAB, an unknown lab) is one line and an error exit.
+make check's own limits (tools/check.sh), in the same copy: a lab 1 whose
+ikj loops forever fails that test case within CHECK_TIME_LIMIT (+ 10 s) with a
+line naming it and the limit; one whose jik prints megabytes is cut at
+CHECK_OUTPUT_CAP with a line saying so, and its log stays under the cap.
+The build cache: the workflow restores and saves build/ (actions/cache) under
+a key that a change in labs/lab1/ leaves alone and any other change moves;
+the copy is given fresh modification times (as a checkout does), the
+workflow's own step sets the files outside labs/lab1/ back, and make check
+then compiles only what lab 1's files reach.
 Prints one line per check; exits 1 if any fails.
 """
 import os
 import re
+import time
 import shutil
 import subprocess
 import sys
@@ -43,6 +53,37 @@ def compiled(tree):
     return re.findall(r"^\s+(?:CXX|NVCC)\s+(\S+)", log.read_text() if log.is_file() else "", re.M)
 
 
+def step_run(text, name_start):
+    """The `run:` command of the workflow step whose name starts with name_start (one line, quoted)."""
+    m = re.search(r"^    - name: " + re.escape(name_start) + r".*\n(?:      (?!run:).*\n)*      run: (.*)$", text, re.M)
+    return yaml_unquote(m.group(1)) if m else None
+
+
+def cache_key(command, tree):
+    out = Path(tree) / ".." / "github_output"
+    out.write_text("")
+    env = dict(os.environ, GITHUB_OUTPUT=str(out), ImageOS="ubuntu24", ImageVersion="1")
+    subprocess.run(["bash", "-c", command], cwd=tree, env=env, check=True)
+    return out.read_text().strip()
+
+
+def set_lab1(copy, change=None):
+    """labs/lab1/ of the copy: the reference as a student would hand it in, changed by change(text)."""
+    for f in (REPO / "solutions" / "lab1").iterdir():
+        text = f.read_text().replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
+        if change and f.suffix == ".cpp":
+            text = change(text)
+        (copy / "labs" / "lab1" / f.name).write_text(text)
+
+
+def into(function, code):
+    def change(text):
+        at = text.index("void " + function + "(")
+        body = text.index("{", at) + 1
+        return "#include <cstdio>\n" + text[:body] + "\n" + code + "\n" + text[body:]
+    return change
+
+
 def main():
     env = {k: v for k, v in os.environ.items() if k not in ("MML_IMPL", "MAKEFLAGS", "MFLAGS")}
     binary = REPO / "build" / "bin" / "mmlab-tests"
@@ -58,6 +99,13 @@ def main():
     check(len(commands) == n_cases and sum(scores) == n_cases,
           f"one step per test case ({n_cases}), one point each", f"{len(commands)} commands, {sum(scores)} points")
     check(f"runners: {','.join(f'test-{i}' for i in range(1, n_cases + 1))}" in text, "the reporter lists every step")
+    key_cmd = step_run(text, "The cache key")
+    mtime_cmd = step_run(text, "The files outside labs/lab1/")
+    check(key_cmd is not None and mtime_cmd is not None
+          and "uses: actions/cache/restore@v4" in text and "uses: actions/cache/save@v4" in text
+          and text.count("key: ${{ steps.key.outputs.key }}") == 2
+          and text.index("actions/cache/restore") < text.index("make -j") < text.index("actions/cache/save"),
+          "the workflow restores build/ before the build and saves it after, under the key step's key")
 
     for args, what in (([], "without LAB"), (["LAB=99"], "with an unknown lab")):
         q = subprocess.run(["make", "--no-print-directory", "check"] + args, cwd=REPO, env=env, capture_output=True,
@@ -86,9 +134,19 @@ def main():
         # compiled again (Makefile), and leaving it out rebuilt everything (3 min+).
         shutil.copytree(REPO / "build", copy / "build", symlinks=True,
                         ignore=shutil.ignore_patterns("asan", "tsan", "check-build.log"))
-        for f in (REPO / "solutions" / "lab1").iterdir():
-            text = f.read_text().replace("reference::lab1", "student::lab1").replace("solutions/lab1", "labs/lab1")
-            (copy / "labs" / "lab1" / f.name).write_text(text)
+        key_before = cache_key(key_cmd, copy)
+        set_lab1(copy)
+        check(cache_key(key_cmd, copy) == key_before, "the cache key: a change in labs/lab1/ leaves it alone")
+        readme = (copy / "README.md").read_text()
+        (copy / "README.md").write_text(readme + "\n")
+        check(cache_key(key_cmd, copy) != key_before, "the cache key: a change outside labs/lab1/ moves it")
+        (copy / "README.md").write_text(readme)
+        # As a checkout leaves them: every file newer than the restored build/; then the workflow's step.
+        now = time.time()
+        for f in copy.rglob("*"):
+            if f.is_file() and "build" not in f.relative_to(copy).parts[:1]:
+                os.utime(f, (now, now))
+        subprocess.run(["bash", "-c", mtime_cmd], cwd=copy, check=True)
         for i, c in enumerate(commands):
             q = subprocess.run(["bash", "-c", c], cwd=copy, env=env, capture_output=True, text=True, timeout=1200)
             check(q.returncode == 0 and "PASS  " in q.stdout and q.stderr == "",
@@ -97,7 +155,32 @@ def main():
             if i == 0:  # the seeded build: only what the student's files reach is compiled (it once was everything)
                 built = compiled(copy)
                 check(built and all("lab1/" in f for f in built),
-                      f"the seeded copy compiles only what lab 1's files reach ({len(built)}: {' '.join(built)[:200]})")
+                      f"the restored build compiles only what lab 1's files reach ({len(built)}: {' '.join(built)[:200]})")
+
+        # make check's own limits: an endless loop, a printing flood.
+        limit, cap = 5, 65536
+        cenv = dict(env, CHECK_TIME_LIMIT=str(limit), CHECK_OUTPUT_CAP=str(cap))
+        for what, change, case in (("an endless loop", into("matmul_ikj", "    volatile int spin = 1; while (spin) {}"), "lab1.ikj"),
+                                   ("a printing flood", into("matmul_jik", '    for (int i = 0; i < 300000; ++i) std::printf("flood %d\\n", i);'), "lab1.jik")):
+            set_lab1(copy, change)
+            b = subprocess.run(["make", "--no-print-directory", "-s", "-j2", "all"], cwd=copy, env=env,
+                               capture_output=True, text=True)
+            check(b.returncode == 0, f"{what}: lab 1 builds", b.stdout[-300:] + b.stderr[-300:])
+            t0 = time.monotonic()
+            q = subprocess.run(["make", "--no-print-directory", "check", "LAB=1", f"TEST={case}"], cwd=copy, env=cenv,
+                               capture_output=True, text=True, timeout=300)
+            secs = time.monotonic() - t0
+            log = q.stdout + q.stderr
+            if what == "an endless loop":
+                check(q.returncode != 0 and secs < limit + 10 and len(re.findall(r"^FAIL  ", q.stdout, re.M)) == 1 and
+                      re.search(rf"^FAIL  {re.escape(case)}: did not finish within check's time limit of {limit} s", q.stdout, re.M),
+                      f"{what}: make check TEST={case} fails in {secs:.0f} s (limit {limit} s) naming the test and the limit",
+                      log[-400:])
+            else:
+                check(len(log) < cap + 4096 and "was cut after 65536 bytes" in q.stdout
+                      and re.search(rf"^PASS  {re.escape(case)}$", q.stdout, re.M),
+                      f"{what}: the log is cut at the cap ({len(log)} bytes), says so, and still has the verdict",
+                      log[:200] + " ... " + log[-400:])
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     if failures:

@@ -10,8 +10,18 @@ under a temporary root that stands for /autograder (AUTOGRADER_ROOT):
   untouched   the starter                                   -> 0
   broken      does not compile                              -> 0, the compiler named in "output"
   crashing    a segmentation fault in one loop order        -> partial (5 of 6)
+  no userns   correct, with lab.env's MMLAB_GRADESCOPE_SANDBOX=none (a platform without user
+              namespaces)                                   -> 6 of 6; the level and what it exposes
+                                                               on stdout, never in results.json
   no set-up   the image's set-up failed                     -> 0, the reason in "output"
 
+The layout is Gradescope's (its autograder specifications): the zip unpacked in
+ROOT/source, run_autograder copied to ROOT/run_autograder and run from ROOT
+(the working directory), the submission in ROOT/submission, the result in
+ROOT/results/results.json, run_autograder's stdout kept in ROOT/results/stdout
+(Gradescope shows it to instructors; "stdout_visibility" must be "hidden").
+The zip holds no reference source (nothing under solutions/; the references
+prebuilt in prebuilt/lib/, their declarations in prebuilt/include/).
 Each results.json is checked for Gradescope's fields (score, output,
 output_format, stdout_visibility, tests with name, number, score, max_score,
 status, output, visibility). Also: bad `make gradescope` input (unknown lab,
@@ -68,7 +78,9 @@ def run_autograder(root, submission):
     if results.exists():
         results.unlink()
     env = dict(os.environ, AUTOGRADER_ROOT=str(root))
-    p = subprocess.run(["bash", str(root / "run_autograder")], env=env, capture_output=True, text=True, timeout=1800)
+    p = subprocess.run(["bash", str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
+                       timeout=1800)
+    (root / "results" / "stdout").write_text(p.stdout)  # what Gradescope keeps for the instructor
     try:
         return json.loads(results.read_text()), p
     except (OSError, ValueError) as e:
@@ -104,10 +116,15 @@ def main():
         check(p.returncode == 0 and zip_path.is_file(), "make gradescope LAB=1 writes autograder_lab1.zip", p.stderr)
         if not zip_path.is_file():
             return
-        print(f"       zip size: {zip_path.stat().st_size / 1024:.0f} KiB")
         names = zipfile.ZipFile(zip_path).namelist()
+        print(f"       zip size: {zip_path.stat().st_size / 1024:.0f} KiB, {len(names)} entries")
         check("setup.sh" in names and "run_autograder" in names and "lab.env" in names,
               "the zip holds setup.sh, run_autograder and lab.env at its root")
+        leaked = [n for n in names if n.startswith(("solutions/", "tests/reference/"))
+                  or ("solutions/" in n and not n.endswith((".h", ".cuh", "/")))]
+        check(not leaked, "the zip holds no reference source (solutions/, tests/reference/)", " ".join(leaked[:8]))
+        check("prebuilt/lib/libmmlab-reference.a" in names and "prebuilt/include/solutions/lab1/loop_orders.h" in names,
+              "the zip holds the references prebuilt (prebuilt/lib/) and their declarations (prebuilt/include/)")
 
         root = scratch / "autograder"
         src = root / "source"
@@ -147,6 +164,27 @@ def main():
                 bad = [t for t in (r or {}).get("tests", []) if t.get("score") == 0]
                 check(len(bad) == 1 and "kji" in bad[0].get("name", ""), "crashing: only lab1.kji scores 0",
                       str(bad)[:300])
+
+            if kind == "correct":
+                check(r is not None and r.get("stdout_visibility") == "hidden",
+                      "results.json hides run_autograder's stdout from the student", str((r or {}).get("stdout_visibility")))
+                stdout = (root / "results" / "stdout").read_text()
+                check("sandbox bwrap (MMLAB_GRADESCOPE_SANDBOX)" in stdout, "the instructor's stdout names the sandbox level",
+                      stdout[:300])
+
+        # A platform without user namespaces: the level chosen in the zip's lab.env.
+        lab_env = (src / "lab.env").read_text()
+        check("MMLAB_GRADESCOPE_SANDBOX=bwrap" in lab_env, "lab.env names the sandbox level (bwrap by default)", lab_env)
+        (src / "lab.env").write_text(lab_env.replace("MMLAB_GRADESCOPE_SANDBOX=bwrap", "MMLAB_GRADESCOPE_SANDBOX=none"))
+        r, proc = run_autograder(root, subs / "correct")
+        check_format(r, "sandbox none")
+        stdout = (root / "results" / "stdout").read_text()
+        student_text = json.dumps({k: v for k, v in (r or {}).items() if k != "extra_data"})
+        check(r is not None and r.get("score") == 6 and "sandbox none (MMLAB_GRADESCOPE_SANDBOX): the limits only" in stdout
+              and "MMLAB_GRADESCOPE_SANDBOX" not in student_text and r.get("stdout_visibility") == "hidden",
+              "MMLAB_GRADESCOPE_SANDBOX=none: graded (6 of 6); the level and what it exposes on the instructor's stdout only",
+              f"score {(r or {}).get('score')}; stdout: {stdout[:300]}; stderr: {proc.stderr[-300:]}")
+        (src / "lab.env").write_text(lab_env)
 
         (src / ".setup-ok").unlink()
         r, _ = run_autograder(root, subs / "correct")

@@ -9,7 +9,18 @@ TEST=<name>`; then Classroom's reporter, which adds up the points.
 The instructors' `make student-release OUT=dir LAB=N` puts it at .github/workflows/classroom.yml
 of the release (the template repository of the Classroom assignment).
 The steps install the build's packages (Ubuntu runner), build once (CPU only),
-then run the test cases; each has a time limit in minutes.
+then run the test cases; each has a time limit in minutes (and `make check`
+its own per test case, tools/check.sh).
+
+The build is cached between pushes (actions/cache), keyed on the content of
+every file outside the lab's folder (labs/labN/, the student's files) and
+the runner's image: a push that changes only a student's files restores the build
+and compiles only what those files reach. Make decides by modification time
+and a checkout gives every file the time of the checkout, so the files the
+key covers are set back to one fixed old time (NON_STUDENT_MTIME): older than
+the cached objects, which are then up to date, while the student's files
+stay newer than them and are compiled again. Any change outside labs/labN/
+is another key: a full build, never a stale object.
 """
 import argparse
 import subprocess
@@ -18,6 +29,23 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
 PACKAGES = "g++ make pkg-config doctest-dev libbenchmark-dev libopenblas-dev"
+# The files outside the student's lab folder (labs/labN/), NUL-separated and
+# sorted: the cache key is their content, and they get NON_STUDENT_MTIME.
+NON_STUDENT_MTIME = "2000-01-01T00:00:00Z"
+
+
+def non_student_files(lab):
+    return (f"find . -path ./.git -prune -o -path ./build -prune -o -path ./labs/lab{lab} -prune "
+            "-o -type f -print0 | sort -z")
+
+
+def cache_key_command(lab):
+    return (f'echo "key=mmlab-build-lab{lab}-$ImageOS-$ImageVersion-$({non_student_files(lab)} | xargs -0 sha256sum '
+            f'| sha256sum | cut -c1-40)" >> "$GITHUB_OUTPUT"')
+
+
+def mtime_command(lab):
+    return f"{non_student_files(lab)} | xargs -0 touch -d {NON_STUDENT_MTIME}"
 
 
 def catalog_suites(lab):
@@ -91,8 +119,25 @@ jobs:
       uses: actions/checkout@v4
     - name: Install the build's packages
       run: sudo apt-get update -qq && sudo apt-get install -y -qq {PACKAGES}
+    - name: The cache key (the files outside labs/lab{lab}/ and the runner's image)
+      id: key
+      run: {yaml_quote(cache_key_command(lab))}
+    - name: The files outside labs/lab{lab}/ older than the cached build
+      run: {yaml_quote(mtime_command(lab))}
+    - name: Restore the build of an earlier push
+      id: cache
+      uses: actions/cache/restore@v4
+      with:
+        path: build
+        key: ${{{{ steps.key.outputs.key }}}}
     - name: Build (once; the hosted runner has no CUDA, so the CPU labs only)
       run: make -j"$(nproc)" all
+    - name: Save the build for the next push
+      if: steps.cache.outputs.cache-hit != 'true'
+      uses: actions/cache/save@v4
+      with:
+        path: build
+        key: ${{{{ steps.key.outputs.key }}}}
 {chr(10).join(steps)}
     - name: Autograding Reporter
       uses: classroom-resources/autograding-grader-reporter@v1

@@ -2,7 +2,10 @@
 # Gradescope runs this once, as root, when it builds the autograder's image
 # (base image: Ubuntu 22.04). It installs what the build and the grader need
 # (only what is missing), builds the instructor's tree once - so that each
-# submission rebuilds only the student's files - and leaves a marker that
+# submission rebuilds only the student's files; the references are linked
+# from prebuilt/lib/ (the zip has no solutions/ source), so a library made on
+# a newer system than this image fails here, not in a student's run - and
+# leaves a marker that
 # run_autograder checks: if set-up failed, every submission gets score 0 and
 # the reason, instead of a silent Gradescope error.
 set -uo pipefail
