@@ -158,6 +158,7 @@ def check_inputs(options, labs):
 
 
 def main(argv):
+    sandbox.become_subreaper()  # the sandboxes' orphans are ours to reap, not a container's PID 1's
     if argv[:1] == ["--slurm-worker"]:  # a job that --slurm submitted (slurm_worker.py)
         return slurm_worker.worker(argv[1:], read_inputs)
     labs = catalog.read_catalog()
