@@ -191,6 +191,21 @@ def ranking(tmp):
     mine = "\n".join(f"{p[1]}|{p[2]}|{p[0]:.6f}" for p in pairs)
     check(child.returncode == 0 and child.stdout.strip() == mine, "the same scores in another process (another "
           "hash salt): two runs write the same report", child.stdout[:300])
+    # A small class: nothing is in more than half of it and at least COMMON_MIN submissions, so only the
+    # starter is excluded and the idiomatic loops independent solutions share count too.
+    small = {n: docs[n] for n in ORIGINALS + ("mechanical_alpha", "while_gamma", "starter_1")}
+    small_pairs = similarity.ranked_pairs(small, starter)
+    small_score = {frozenset((p[1], p[2])): p[0] for p in small_pairs}
+    small_copies = [small_score.get(frozenset(x), 0.0)
+                    for x in (("alpha", "mechanical_alpha"), ("gamma", "while_gamma"))]
+    small_independent = max((v for k, v in small_score.items() if len({family(n) for n in k}) == 2), default=0.0)
+    print(f"note - a class of {len(small)} (three originals, two copies, a starter): copies "
+          + ", ".join(f"{100 * v:.0f}%" for v in small_copies) + f"; independent pairs at most "
+          f"{100 * small_independent:.0f}%", flush=True)
+    check(min(small_copies) >= similarity.SHOW_AT > small_independent and
+          not any("starter_" in p[1] + p[2] for p in small_pairs),
+          "in a small class too: copies at or above the side-by-side share, independent pairs and the starter "
+          "below it", str(small_pairs))
     check(lines[0].startswith("similarity (--similarity; no score changed): ") and "similarity.html" in lines[0],
           "summary.txt's lines: how many pairs, where the page is", "\n".join(lines))
 
