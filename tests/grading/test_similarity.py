@@ -178,7 +178,7 @@ def ranking(tmp):
           "the side-by-side view: fragment [1] on one side is linked to fragment [1] on the other and back")
     check("Scores of all pairs" in page and 'class="bar over"' in page and "Each student's highest match" in page,
           "the page has the score histogram (threshold marked) and each student's highest match")
-    clusters = similarity.clusters([p[5] for p in pairs])
+    clusters = similarity_report.clusters([p[5] for p in pairs])
     alpha_family = {"alpha"} | {n for n, s, _ in COPIES if s == "alpha"}
     check(any(set(g) == alpha_family for g in clusters),
           "the copies of alpha and alpha form one cluster", str(clusters))

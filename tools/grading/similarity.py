@@ -18,11 +18,12 @@ How two programs are compared (standard library only, nothing to install):
      files, and every k-gram found in more than half of the submissions (and
      in at least COMMON_MIN of them: what the lab makes everybody write).
   4. Two documents sharing a fingerprint are compared: from each shared
-     k-gram the match is grown both ways while the tokens agree (stopping at
-     excluded tokens), and each such fragment, K tokens or longer, is kept
-     once (greedy tiling, as JPlag's). A student's share is the part of their
-     own code (not excluded) that lies in fragments found in the other's.
-     The pair ranks by the higher of the two shares.
+     k-gram the match is grown both ways while the tokens agree (never into
+     the starter's code; through code common to the class, which does not
+     count), and each fragment in which K tokens or more count is kept, each
+     token in one fragment at most (greedy tiling, as JPlag's). A student's
+     share is the part of their own code (not excluded) that lies in
+     fragments found in the other's. The pair ranks by the higher share.
 
 Written into OUT (similarity_report.py):
   similarity.html  the distribution of the pairs' scores with the threshold
@@ -42,6 +43,7 @@ import os
 from collections import defaultdict
 
 from . import escape, intake, simtokens
+from .similarity_report import SHOW_AT, clusters, csv_text, html_page
 
 # A k-gram is K tokens; winnowing keeps one of every W consecutive k-grams (shared runs of K + W - 1 tokens
 # are always found). Measured on the lab 2 test class (tests/grading/test_similarity.py), with the three
@@ -51,10 +53,6 @@ from . import escape, intake, simtokens
 K, W = 20, 8
 # A k-gram counts as "what everybody writes" in more than this share of the submissions, and at least this many.
 COMMON_SHARE, COMMON_MIN = 0.5, 5
-# Pairs shown side by side: a score of SHOW_AT or more, at most SHOW_MAX of them; rows of the table, at most.
-SHOW_AT, SHOW_MAX, TABLE_MAX = 0.6, 50, 500
-# Characters of one document shown side by side (a file may be 1 MiB: the page stays readable).
-SHOW_CHARS = 60_000
 
 
 def detector():
@@ -208,45 +206,15 @@ def ranked_pairs(documents, starter_text):
             for p in compare(documents, starter_text)[0]]
 
 
-def clusters(pairs, at=SHOW_AT):
-    """Groups of three or more students joined by pairs scoring `at` or more (connected components),
-    largest first."""
-    parent = {}
-
-    def root(x):
-        while parent.setdefault(x, x) != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-    for p in pairs:
-        if p.score >= at:
-            parent[root(p.a.name)] = root(p.b.name)
-    groups = defaultdict(list)
-    for x in list(parent):
-        groups[root(x)].append(x)
-    return sorted((sorted(g) for g in groups.values() if len(g) >= 3), key=lambda g: (-len(g), g))
-
-
-def highest(pairs):
-    """{student: their highest-scoring Pair} (by their own share first)."""
-    best = {}
-    for p in pairs:
-        for me, share in ((p.a.name, p.share_a), (p.b.name, p.share_b)):
-            if me not in best or share > best[me][0]:
-                best[me] = (share, p)
-    return best
-
-
 def class_similarity(students, lab, lab_files, starter_dir, out_dir):
     """Writes out_dir/similarity.html and similarity.csv for the student folders; returns summary.txt's
     lines about them."""
-    from . import similarity_report
     documents = {s.name: submission_text(s, lab.number, lab_files) for s in students}
     starter = "\n".join(f"// ==== {n} ====\n" + (starter_dir / n).read_text("utf-8", "replace")
                         for n in sorted(lab_files) if (starter_dir / n).is_file())
     pairs, docs = compare(documents, starter)
-    for name, text in ((("similarity.html", similarity_report.html_page(pairs, docs, lab.number, len(students)))),
-                       ("similarity.csv", similarity_report.csv_text(pairs))):
+    for name, text in ((("similarity.html", html_page(pairs, docs, lab.number, len(students), (K, W)))),
+                       ("similarity.csv", csv_text(pairs))):
         page = out_dir / name
         tmp = page.with_name(page.name + ".tmp")
         tmp.write_text(text, encoding="utf-8")

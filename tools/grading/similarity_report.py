@@ -11,7 +11,12 @@ a submission controls (names, code) goes through escape.py and html.escape.
 import html
 
 from . import escape
-from .similarity import SHOW_AT, SHOW_CHARS, SHOW_MAX, TABLE_MAX, K, W, clusters, highest
+from collections import defaultdict
+
+# Pairs shown side by side: a score of SHOW_AT or more, at most SHOW_MAX of them; rows of the tables, at most.
+SHOW_AT, SHOW_MAX, TABLE_MAX = 0.6, 50, 500
+# Characters of one document shown side by side (a file may be 1 MiB: the page stays readable).
+SHOW_CHARS = 60_000
 
 COLOURS = ("#ffd36b", "#9fd8ff", "#b9f0a8", "#ffb3c7", "#d9c2ff", "#ffcf9e", "#a8efe4", "#e8e89a")
 STYLE = """body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;
@@ -66,8 +71,9 @@ def histogram(pairs, at=SHOW_AT):
             "bulk at the bottom; a copy stands apart above it.</p><table>" + "".join(rows) + "</table>")
 
 
-def html_page(pairs, docs, lab_number, n_students):
-    """similarity.html's text."""
+def html_page(pairs, docs, lab_number, n_students, k_w):
+    """similarity.html's text (pairs: similarity.Pair, highest score first; k_w: the k-gram and window)."""
+    K, W = k_w
     shown = [p for p in pairs if p.score >= SHOW_AT][:SHOW_MAX]
     anchor = {id(p): i for i, p in enumerate(shown)}
     parts = [f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Similarity, lab {lab_number}</title>"
@@ -116,6 +122,35 @@ def html_page(pairs, docs, lab_number, n_students):
                      '</div></div>')
     parts.append("</body></html>\n")
     return "\n".join(parts)
+
+
+def clusters(pairs, at=SHOW_AT):
+    """Groups of three or more students joined by pairs scoring `at` or more (connected components),
+    largest first."""
+    parent = {}
+
+    def root(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+    for p in pairs:
+        if p.score >= at:
+            parent[root(p.a.name)] = root(p.b.name)
+    groups = defaultdict(list)
+    for x in list(parent):
+        groups[root(x)].append(x)
+    return sorted((sorted(g) for g in groups.values() if len(g) >= 3), key=lambda g: (-len(g), g))
+
+
+def highest(pairs):
+    """{student: their highest-scoring Pair} (by their own share first)."""
+    best = {}
+    for p in pairs:
+        for me, share in ((p.a.name, p.share_a), (p.b.name, p.share_b)):
+            if me not in best or share > best[me][0]:
+                best[me] = (share, p)
+    return best
 
 
 def csv_text(pairs):
