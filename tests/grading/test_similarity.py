@@ -251,7 +251,27 @@ def lexer():
         check(symbols(x) != symbols(y), f"different tokens: {what}", f"{symbols(x)}\n       {symbols(y)}")
 
 
+def hostile():
+    """Files made to be deep or repetitive: no recursion error, no exponential or quadratic time."""
+    cases = {"100,000 nested parentheses": "x = " + "(" * 100_000 + "a" + ")" * 100_000 + ";",
+             "30,000 nested sums": "x = " + "(a+" * 30_000 + "a" + ")" * 30_000 + ";",
+             "20,000 nested for loops": "for (i=0;i<n;++i) " * 20_000 + "x;",
+             "an unterminated comment and string": "int x; /* " + "a" * 100_000 + ' " ' + "b" * 100_000}
+    for what, src in cases.items():
+        t0 = time.monotonic()
+        n = len(simtokens.tokens(src))
+        seconds = time.monotonic() - t0
+        check(n > 0 and seconds < 10 * checks.slack(), f"hostile: {what} in {seconds:.1f} s", str(n))
+    line = "c[i*K+k] += a * b[j]; x = y;\n" * 5_000
+    t0 = time.monotonic()
+    pairs, _ = similarity.compare({"a": line, "b": line + "q;"}, "")
+    seconds = time.monotonic() - t0
+    check(pairs and pairs[0].score == 1.0 and seconds < 10 * checks.slack(),
+          f"hostile: a line repeated 5,000 times in two submissions compared in {seconds:.1f} s")
+
+
 lexer()
+hostile()
 with Scratch() as tmp:
     ranking(tmp)
 checks.finish("similarity")

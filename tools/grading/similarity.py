@@ -51,6 +51,9 @@ from .similarity_report import SHOW_AT, clusters, csv_text, html_page
 # (short idiomatic loops), K = 20 27%, every disguised copy 99-100% at K = 16 and 20, while-loop copies 91%
 # at K = 24.
 K, W = 20, 8
+# Places of one k-gram in a document tried as the seed of a fragment (a line repeated 10,000 times in two
+# documents would otherwise be 10^8 seeds).
+MAX_SEEDS = 16
 # A k-gram counts as "what everybody writes" in more than this share of the submissions, and at least this many.
 COMMON_SHARE, COMMON_MIN = 0.5, 5
 
@@ -145,7 +148,8 @@ def fragments(a, b):
     shared fingerprint both ways while the tokens agree, never into the starter's code nor a token already in
     a fragment; kept where K tokens or more of it count (are not common to the class)."""
     used_a, used_b = bytearray(len(a.tokens)), bytearray(len(b.tokens))
-    seeds = sorted((pa, pb) for h in a.prints.keys() & b.prints.keys() for pa in a.prints[h] for pb in b.prints[h])
+    seeds = sorted((pa, pb) for h in a.prints.keys() & b.prints.keys()
+                   for pa in a.prints[h][:MAX_SEEDS] for pb in b.prints[h][:MAX_SEEDS])
     out = []
     sa, sb = a.symbols, b.symbols
 

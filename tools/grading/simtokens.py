@@ -170,6 +170,9 @@ def _clean(toks):
 
 
 _OPEN, _CLOSE = {"(": ")", "[": "]", "{": "}"}, {")", "]", "}"}
+# Nesting deeper than this (loops in loops, parentheses in parentheses) is left as written: a file made to be
+# deep costs neither the stack nor quadratic time.
+MAX_DEPTH = 40
 
 
 def _match(toks, i):
@@ -271,51 +274,56 @@ def _plus_one(op):
     return [Token("PUNCT", op.text[0] + "=", op.start, op.end), Token("NUM", "1", op.start, op.end)]
 
 
-def _statement_end(toks, i):
+def _statement_end(toks, i, depth=0):
     """The index just past the statement starting at toks[i]."""
     if i >= len(toks):
         return i
+    if depth > MAX_DEPTH:
+        return min(_expr_end(toks, i, (";",)) + 1, len(toks))
     x = toks[i].text
     if x == "{":
         return _match(toks, i) + 1
     if x in ("for", "while", "if", "switch") and i + 1 < len(toks) and toks[i + 1].text == "(":
-        end = _statement_end(toks, _match(toks, i + 1) + 1)
+        end = _statement_end(toks, _match(toks, i + 1) + 1, depth + 1)
         if x == "if" and end < len(toks) and toks[end].text == "else":
-            end = _statement_end(toks, end + 1)
+            end = _statement_end(toks, end + 1, depth + 1)
         return end
     if x == "do":
-        end = _statement_end(toks, i + 1)  # the body, then `while (cond);`
+        end = _statement_end(toks, i + 1, depth + 1)  # the body, then `while (cond);`
         return _expr_end(toks, end, (";",)) + 1
     return min(_expr_end(toks, i, (";",)) + 1, len(toks))
 
 
-def _loops(toks):
-    """for loops as while loops, every body of for, while, if and else braced."""
+def _loops(toks, depth=0):
+    """for loops as while loops, every body of for, while, if and else braced (MAX_DEPTH levels deep)."""
+    if depth > MAX_DEPTH:
+        return toks
     out, i = [], 0
     while i < len(toks):
         t = toks[i]
         if t.text in ("for", "while", "if") and i + 1 < len(toks) and toks[i + 1].text == "(":
             close = _match(toks, i + 1)
             body_end = _statement_end(toks, close + 1)
-            body = _loops(toks[close + 1:body_end])
+            body = _loops(toks[close + 1:body_end], depth + 1)
             if body and body[0].text == "{" and _match(body, 0) == len(body) - 1:
                 body = body[1:-1]
             header = toks[i + 2:close]
             parts = _split_header(header) if t.text == "for" else None
             if parts:  # for (init; cond; step) body: init; while (cond) { body step; }
-                init, cond, step = (_loops(p) for p in parts)
+                init, cond, step = (_loops(p, depth + 1) for p in parts)
                 semi = Token("PUNCT", ";", t.start, t.end)
                 out += init + [semi, Token("KW", "while", t.start, t.end), toks[i + 1]] + cond
                 out += [toks[close], Token("PUNCT", "{", t.start, t.end)] + body + step
                 out += ([semi] if step else []) + [Token("PUNCT", "}", t.start, t.end)]
             else:
-                out += [t, toks[i + 1]] + _loops(header) + [toks[close], Token("PUNCT", "{", t.start, t.end)]
+                out += [t, toks[i + 1]] + _loops(header, depth + 1)
+                out += [toks[close], Token("PUNCT", "{", t.start, t.end)]
                 out += body + [Token("PUNCT", "}", t.start, t.end)]
             i = body_end
             continue
         if t.text == "else" and not (i + 1 < len(toks) and toks[i + 1].text == "if"):
             body_end = _statement_end(toks, i + 1)
-            body = _loops(toks[i + 1:body_end])
+            body = _loops(toks[i + 1:body_end], depth + 1)
             if body and body[0].text == "{" and _match(body, 0) == len(body) - 1:
                 body = body[1:-1]
             out += [t, Token("PUNCT", "{", t.start, t.end)] + body + [Token("PUNCT", "}", t.start, t.end)]
@@ -359,8 +367,10 @@ def _sums(toks):
     return out
 
 
-def _parse_sum(toks, i):
+def _parse_sum(toks, i, depth=0):
     """(a sum tree [(sign, [factor, ...]), ...], end) or None; a factor is a token or a sum tree."""
+    if depth > MAX_DEPTH:
+        return None
     terms, sign = [], "+"
     while True:
         factors = []
@@ -369,7 +379,7 @@ def _parse_sum(toks, i):
                 return None
             t = toks[i]
             if t.text == "(":
-                inner = _parse_sum(toks, i + 1)
+                inner = _parse_sum(toks, i + 1, depth + 1)
                 if not inner or inner[1] >= len(toks) or toks[inner[1]].text != ")":
                     return None
                 factors.append(inner[0])
@@ -393,32 +403,35 @@ def _parse_sum(toks, i):
         return terms, i
 
 
-def _key(x):
-    return " ".join(t.text if t.kind not in ("ID", "NUM") else t.kind for t in _emit_sum(x)) \
-        if isinstance(x, list) else (x.text if x.kind not in ("ID", "NUM") else x.kind)
+def _symbol(t):
+    return t.kind if t.kind in ("ID", "NUM") else t.text
 
 
 def _emit_sum(tree):
-    """The tokens of a sum tree, every sum's terms and every product's factors in one order."""
+    """The tokens of a sum tree, every sum's terms and every product's factors in one order (each subtree
+    emitted once: linear in its size)."""
     terms = []
     for sign, factors in tree:
-        fs = sorted(factors, key=_key)
-        toks = []
-        for f in fs:
-            if toks:
-                toks.append(Token("PUNCT", "*", 0, 0))
+        emitted = []
+        for f in factors:
             if isinstance(f, list):
                 inner = _emit_sum(f)
-                if len(f) > 1 and len(fs) > 1:  # parentheses only where they change the meaning
-                    toks += [Token("PUNCT", "(", 0, 0)] + inner + [Token("PUNCT", ")", 0, 0)]
-                else:
-                    toks += inner
+                emitted.append((" ".join(map(_symbol, inner)), inner, len(f) > 1))
             else:
-                toks.append(f)
-        terms.append((sign, toks))
-    terms.sort(key=lambda st: (st[0] != "+", " ".join(_key(t) for t in st[1])))
+                emitted.append((_symbol(f), [f], False))
+        emitted.sort(key=lambda e: e[0])
+        toks = []
+        for _, inner, is_sum in emitted:
+            if toks:
+                toks.append(Token("PUNCT", "*", 0, 0))
+            if is_sum and len(emitted) > 1:  # parentheses only where they change the meaning
+                toks += [Token("PUNCT", "(", 0, 0)] + inner + [Token("PUNCT", ")", 0, 0)]
+            else:
+                toks += inner
+        terms.append((sign != "+", " ".join(map(_symbol, toks)), sign, toks))
+    terms.sort(key=lambda t: t[:2])
     out = []
-    for sign, toks in terms:
+    for _, _, sign, toks in terms:
         if out or sign == "-":
             out.append(Token("PUNCT", sign, 0, 0))
         out += toks
