@@ -206,6 +206,10 @@ def ranking(tmp):
           not any("starter_" in p[1] + p[2] for p in small_pairs),
           "in a small class too: copies at or above the side-by-side share, independent pairs and the starter "
           "below it", str(small_pairs))
+    long = similarity_report.marked("<" * (similarity_report.SHOW_CHARS + 5), [(0, 3)], "x", "y")
+    check(long.startswith('<mark id="x1" style="background:#ffd36b"><a href="#y1"><sup>[1]</sup>&lt;&lt;&lt;</a>'
+                          "</mark>&lt;") and long.endswith("(5 more characters not shown)"),
+          "a long document: its start shown (escaped, marked), the rest counted", long[-60:])
     check(lines[0].startswith("similarity (--similarity; no score changed): ") and "similarity.html" in lines[0],
           "summary.txt's lines: how many pairs, where the page is", "\n".join(lines))
 
