@@ -244,12 +244,15 @@ def lexer():
              "i = i + 1, += and = x +, i*K+k and k+K*i, int and long, braces"),
             ("std::size_t j = 0; j++;", "unsigned long long j = 0; j += 1;", "size_t and unsigned long long, "
              "j++ and j += 1"),
+            ("c[j] = a * b[j] + c[j]; s = x[k] * s;", "c[j] += a * b[j]; s *= x[k];", "x = y + x and x += y"),
             ("if (a) b++; else c--;", "if (a) { ++b; } else { c -= 1; }", "if/else bodies braced"),
             ("const float* __restrict__ p = q;", "float *p = q;", "const and __restrict__ dropped")]
     for x, y, what in same:
         check(symbols(x) == symbols(y), f"the same tokens: {what}", f"{symbols(x)}\n       {symbols(y)}")
     differ = [("x = x * y + z;", "x *= y + z;", "x = x * y + z is not x *= y + z"),
               ("a[i * K + k]", "a[(i + k) * K]", "i*K + k is not (i + k)*K"),
+              ("x = a + b * x;", "x *= a + b;", "x = a + b * x is not x *= a + b"),
+              ("x = a - x;", "x += a;", "x = a - x is not x += a"),
               ("x = y / i * K + k;", "x = y / k + i * K;", "a product after / is not reordered")]
     for x, y, what in differ:
         check(symbols(x) != symbols(y), f"different tokens: {what}", f"{symbols(x)}\n       {symbols(y)}")

@@ -23,7 +23,8 @@ try each edit):
     std::int64_t, ... and `auto` are one token; float and double another;
   - increments: `++i`, `i++`, `i += 1` and `i = i + 1` are one form, and
     `x = x + y` is `x += y` (for + - * / % & | ^, where the rest of the
-    expression binds as tightly as the operator);
+    expression binds as tightly as the operator), as is `x = y + x` (for +
+    and *);
   - loops: `for (init; cond; step) body` becomes `init; while (cond)
     { body step; }`, and the body of every for, while, if and else is a
     braced block;
@@ -264,6 +265,20 @@ def _assignments(toks):
                         out += toks[i:end] + [Token("PUNCT", op + "=", toks[end].start, o.end)]
                         i = rest
                         continue
+                elif len(lhs) and op == "":  # x = y + x: the same, for + and *
+                    stop = _expr_end(toks, k)
+                    o = stop - len(lhs) - 1
+                    if o > k and toks[o].text in ("+", "*") and [x.text for x in toks[o + 1:stop]] == lhs:
+                        depth, loose = 0, False
+                        for x in toks[k:o]:
+                            depth += x.text in _OPEN
+                            depth -= x.text in _CLOSE
+                            loose |= depth == 0 and x.text in _LOOSER[toks[o].text]
+                        if not loose and depth == 0:
+                            out += toks[i:end] + [Token("PUNCT", toks[o].text + "=", toks[end].start, toks[end].end)]
+                            out += toks[k:o]
+                            i = stop
+                            continue
         out.append(t)
         i += 1
     return out
