@@ -6,7 +6,8 @@ and planted copies, disguised the way students disguise copies: identifiers
 renamed, functions reordered, reformatted (and all three at once); the
 mechanical edits (`++i` as `i++`, `x += y` as `x = x + y`, `i*K + k` as
 `k + i*K`, `long` indices, no comments: each alone and all together); for
-loops rewritten as while loops. Every copy must score above every pair of
+loops rewritten as while loops; a helper written out where it was called, a loop
+moved into a helper. Every copy must score above every pair of
 independent solutions (the margin printed) and at or above the share that
 shows it side by side, the independent ones below it; two untouched
 starters share nothing (the starter never counts); the scores the same in
@@ -99,6 +100,21 @@ def while_loops(text):
     return loop.sub(lambda m: f"{m[1]} {m[2]} = {m[3]};\nwhile ({m[2]} < {m[4]}) {{\n{m[5]}\n++{m[2]};\n}}\n", text)
 
 
+def inlined(text):
+    """alpha's helper axpy_row written out where matmul_interchanged calls it."""
+    return text.replace("for (std::int64_t k = 0; k < K; ++k) axpy_row(A[i * K + k], B + k * N, row, N);",
+                        "for (std::int64_t k = 0; k < K; ++k) {\n            const float aik = A[i * K + k];\n"
+                        "            for (std::int64_t j = 0; j < N; ++j) row[j] += aik * B[k * N + j];\n        }")
+
+
+def into_helper(text):
+    """gamma's innermost loop of matmul_interchanged moved into a helper function of its own."""
+    helper = ("static void add_row(float* out, const float* rhs, float f, idx n) {\n"
+              "    for (idx c = 0; c < n; c++) out[c] += f * rhs[c];\n}\n\n")
+    return text.replace("void matmul_blocked", helper + "void matmul_blocked", 1).replace(
+        "for (idx c = 0; c < N; c++) out[c] += f * rhs[c];", "add_row(out, rhs, f, N);")
+
+
 ORIGINALS = ("alpha", "beta", "gamma")
 # Each disguised copy: (its name, the original, the disguise).
 COPIES = [("renamed_alpha", "alpha", renamed), ("reordered_beta", "beta", reordered),
@@ -108,7 +124,8 @@ COPIES = [("renamed_alpha", "alpha", renamed), ("reordered_beta", "beta", reorde
           ("commuted_alpha", "alpha", commuted), ("long_alpha", "alpha", long_indices),
           ("nocomment_beta", "beta", no_comments), ("mechanical_alpha", "alpha", all_mechanical),
           ("mechanical_beta", "beta", all_mechanical), ("mechanical_gamma", "gamma", all_mechanical),
-          ("while_alpha", "alpha", while_loops), ("while_gamma", "gamma", while_loops)]
+          ("while_alpha", "alpha", while_loops), ("while_gamma", "gamma", while_loops),
+          ("inlined_alpha", "alpha", inlined), ("helper_gamma", "gamma", into_helper)]
 
 
 def make_class(sub):
