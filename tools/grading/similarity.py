@@ -46,10 +46,10 @@ from . import escape, intake, simtokens
 from .similarity_report import SHOW_AT, clusters, csv_text, html_page
 
 # A k-gram is K tokens; winnowing keeps one of every W consecutive k-grams (shared runs of K + W - 1 tokens
-# are always found). Measured on the lab 2 test class (tests/grading/test_similarity.py), with the three
-# independent solutions alone (nothing common to the class excluded): K = 12 lets independent pairs reach 32%
-# (short idiomatic loops), K = 20 27%, every disguised copy 99-100% at K = 16 and 20, while-loop copies 91%
-# at K = 24.
+# are always found). Measured on lab 2 (tests/grading/test_similarity.py's class of six: three independent
+# solutions, two disguised copies, a starter; nothing common to the class excluded): independent pairs reach
+# 32% at K = 12 (short idiomatic loops alike), 27% at K = 20; the copies score 99-100% at K = 16 and 20, the
+# while-loop copy of alpha 90% at K = 24.
 K, W = 20, 8
 # Places of one k-gram in a document tried as the seed of a fragment (a line repeated 10,000 times in two
 # documents would otherwise be 10^8 seeds).
