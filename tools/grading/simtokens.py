@@ -62,14 +62,14 @@ _STRING_PREFIX = re.compile(r'(?:u8|u|U|L)?["\']')
 
 
 class Token:
-    """One token: kind (ID NUM STR CHR KW PUNCT), its text, its span [start, end) in the source."""
-    __slots__ = ("kind", "text", "start", "end")
+    """One token: its category, cat (ID NUM STR CHR KW PUNCT TYPE), its text, its span [start, end) in the source."""
+    __slots__ = ("cat", "text", "start", "end")
 
-    def __init__(self, kind, text, start, end):
-        self.kind, self.text, self.start, self.end = kind, text, start, end
+    def __init__(self, cat, text, start, end):
+        self.cat, self.text, self.start, self.end = cat, text, start, end
 
     def __repr__(self):
-        return f"{self.kind}:{self.text}"
+        return f"{self.cat}:{self.text}"
 
 
 def lex(src):
@@ -207,7 +207,7 @@ def _expr_end(toks, i, stops=(";", ",")):
 
 def _lvalue_end(toks, i):
     """The end of an lvalue starting at i: a name with subscripts (x, c[i][j]), or i when there is none."""
-    if i >= len(toks) or toks[i].kind != "ID":
+    if i >= len(toks) or toks[i].cat != "ID":
         return i
     j = i + 1
     while j < len(toks) and toks[j].text == "[":
@@ -239,7 +239,7 @@ def _assignments(toks):
                 out += toks[i + 1:end] + _plus_one(t)
                 i = end
                 continue
-        if prev in _AFTER_STATEMENT and t.kind == "ID":
+        if prev in _AFTER_STATEMENT and t.cat == "ID":
             end = _lvalue_end(toks, i)
             nxt = toks[end].text if end < len(toks) else ""
             after = toks[end + 1].text if end + 1 < len(toks) else ";"
@@ -369,7 +369,7 @@ def _sums(toks):
     parentheses, standing alone (see _SUM_BEFORE and _SUM_AFTER)."""
     out, i = [], 0
     while i < len(toks):
-        if (not out or out[-1].text in _SUM_BEFORE) and (toks[i].kind in ("ID", "NUM") or toks[i].text == "("):
+        if (not out or out[-1].text in _SUM_BEFORE) and (toks[i].cat in ("ID", "NUM") or toks[i].text == "("):
             parsed = _parse_sum(toks, i)
             if parsed:
                 tree, end = parsed
@@ -399,7 +399,7 @@ def _parse_sum(toks, i, depth=0):
                     return None
                 factors.append(inner[0])
                 i = inner[1] + 1
-            elif t.kind in ("ID", "NUM"):
+            elif t.cat in ("ID", "NUM"):
                 if i + 1 < len(toks) and toks[i + 1].text in ("(", "[", ".", "->", "::", "++", "--"):
                     return None  # a call, a subscript, a member: not a plain name
                 factors.append(t)
@@ -419,7 +419,7 @@ def _parse_sum(toks, i, depth=0):
 
 
 def _symbol(t):
-    return t.kind if t.kind in ("ID", "NUM") else t.text
+    return t.cat if t.cat in ("ID", "NUM") else t.text
 
 
 def _emit_sum(tree):
@@ -475,8 +475,8 @@ def tokens(src):
     toks = _sums(_loops(_assignments(_clean(lex(src)))))
     out = []
     for t in toks:
-        sym = t.kind if t.kind in ("ID", "NUM", "STR", "CHR") else t.text
-        if t.kind == "ID" and t.text in BUILTINS:
+        sym = t.cat if t.cat in ("ID", "NUM", "STR", "CHR") else t.text
+        if t.cat == "ID" and t.text in BUILTINS:
             sym = t.text
         out.append((sym, t.start, t.end))
     return out
