@@ -2,55 +2,70 @@
 starter gives them, for an instructor to look at (it never changes a score:
 similar code is a question, not a verdict).
 
-The detector is copydetect (PyPI; a tool installed like the grader's other
-tools, see handouts/grading.md): it tokenizes C++ (identifiers and literals
-folded, so renaming and reformatting change nothing), fingerprints each
-document by winnowing k-grams of tokens (a set: moving functions around
-changes nothing either) and compares the fingerprints of two documents. A
-student's document is their lab files, as intake.py finds them, one after
-the other; the starter's lab files are boilerplate, so what every student was
-given never counts.
+How two programs are compared (standard library only, nothing to install):
+  1. Each student's document (their lab files, as intake.py finds them, one
+     after the other) becomes a list of normalized tokens (simtokens.py:
+     names and literals folded, and the edits students make to hide a copy
+     undone: increments, compound assignments, loop forms, operand order,
+     integer type names, comments, layout).
+  2. Every run of K tokens (a k-gram) is hashed; a document's fingerprint is
+     the k-grams winnowing picks (the smallest hash of every window of W
+     consecutive k-grams: Schleimer, Wilkerson and Aiken, "Winnowing: local
+     algorithms for document fingerprinting", SIGMOD 2003, the algorithm of
+     MOSS). Every shared run of K + W - 1 tokens or more is found; one
+     shorter than K never is.
+  3. Excluded, so that it never counts: every k-gram of the starter's lab
+     files, and every k-gram found in more than half of the submissions (and
+     in at least COMMON_MIN of them: what the lab makes everybody write).
+  4. Two documents sharing a fingerprint are compared: from each shared
+     k-gram the match is grown both ways while the tokens agree (never into
+     the starter's code; through code common to the class, which does not
+     count), and each fragment in which K tokens or more count is kept, each
+     token in one fragment at most (greedy tiling, as JPlag's). A student's
+     share is the part of their own code (not excluded) that lies in
+     fragments found in the other's. The pair ranks by the higher share.
 
-Written into OUT: similarity.html, the ranked pairs (the share of each one's
-code found in the other; the higher of the two ranks) and, for the pairs at
-or above SHOW_AT, both documents side by side with the shared regions marked.
-Everything from a submission in it is escaped for HTML (and for control
-characters, escape.py).
+Written into OUT (similarity_report.py):
+  similarity.html  the distribution of the pairs' scores with the threshold
+                   (SHOW_AT) marked, clusters (three or more students joined
+                   by pairs at or above it), each student's highest match,
+                   the ranked pairs, and for the pairs at or above SHOW_AT
+                   both documents side by side, the fragments numbered,
+                   each in its colour, each linked to its twin on the other
+                   side. Everything from a submission is escaped.
+  similarity.csv   one line per pair: a, b, share_a, share_b, shared
+                   tokens, longest fragment (tokens), fragments.
 """
 
-import html
-import io
+import hashlib
 import itertools
 import os
+from collections import defaultdict
 
-from . import escape, intake
-from .common import UsageError
+from . import escape, intake, simtokens
+from .similarity_report import SHOW_AT, clusters, csv_text, html_page
 
-# copydetect's own defaults: a match is at least NOISE tokens long, and every match of GUARANTEE tokens is found.
-# Equal, every k-gram is kept (winnowing picks none out): copydetect hashes with Python's hash(), salted per
-# process, so a wider window would pick other k-grams in every run and the shares would change from run to run.
-NOISE, GUARANTEE = 25, 25
-# Pairs shown side by side: a share of SHOW_AT or more, at most SHOW_MAX of them; rows of the table, at most.
-SHOW_AT, SHOW_MAX, TABLE_MAX = 0.6, 50, 500
-# Characters of one document shown side by side (a file may be 1 MiB: the page stays readable).
-SHOW_CHARS = 60_000
-INSTALL = "python3 -m pip install copydetect"
+# A k-gram is K tokens; winnowing keeps one of every W consecutive k-grams (shared runs of K + W - 1 tokens
+# are always found). Measured on lab 2 (tests/grading/test_similarity.py's class of six: three independent
+# solutions, two disguised copies, a starter; nothing common to the class excluded): independent pairs reach
+# 32% at K = 12 (short idiomatic loops alike), 27% at K = 20; the copies score 99-100% at K = 16 and 20, the
+# while-loop copy of alpha 90% at K = 24.
+K, W = 20, 8
+# Places of one k-gram in a document tried as the seed of a fragment (a line repeated 10,000 times in two
+# documents would otherwise be 10^8 seeds).
+MAX_SEEDS = 16
+# A k-gram counts as "what everybody writes" in more than this share of the submissions, and at least this many.
+COMMON_SHARE, COMMON_MIN = 0.5, 5
 
 
 def detector():
-    """copydetect's module, or a UsageError naming the fix (checked before anything is graded)."""
-    try:
-        import copydetect  # noqa: F401 (a tool, not the grader's standard library: only with --similarity)
-        from copydetect import detector as d
-        return d
-    except ImportError as e:
-        raise UsageError(f"--similarity needs the Python package copydetect, not installed for this python3 "
-                         f"({e.name or e}): run `{INSTALL}` (handouts/grading.md), or grade without --similarity")
+    """Nothing to check: --similarity needs no package (kept for cli.py, which calls it before grading)."""
+    return None
 
 
 def submission_text(folder, lab_number, lab_files):
     """A student's lab files (as graded: found by intake, plain files within the size limit) one after the
-    other, each after a line naming it; "" when there are none."""
+    other, each after a comment line naming it; "" when there are none."""
     src, _ = intake.find_lab_files(folder, lab_number, lab_files)
     if src is None:
         return ""
@@ -62,99 +77,157 @@ def submission_text(folder, lab_number, lab_files):
     return "\n".join(parts)
 
 
-def fingerprint(d, text, boilerplate=()):
-    return d.CodeFingerprint("submission.cpp", NOISE, GUARANTEE - NOISE + 1, boilerplate=list(boilerplate),
-                             language="cpp", fp=io.StringIO(text))
+class Document:
+    """One submission as compared: its text, normalized tokens, the hash of the k-gram at every position,
+    its winnowed fingerprint {hash: [positions]} and which tokens are excluded (set by exclude())."""
+
+    def __init__(self, name, text):
+        self.name, self.text = name, text
+        self.tokens = simtokens.tokens(text)
+        self.symbols = [t[0] for t in self.tokens]
+        self.hashes = kgram_hashes(self.symbols)
+        self.prints = winnow(self.hashes)
+        self.excluded = bytearray(len(self.tokens))  # the starter's tokens and those common to the class
+        self.boiler = bytearray(len(self.tokens))  # the starter's
+        self.own = len(self.tokens)  # tokens not excluded
+
+    def exclude(self, starter, common):
+        """Marks the tokens of the k-grams in starter (a fragment never crosses them) and in common (a fragment
+        may run through them, they never count); drops both from the fingerprint."""
+        self.boiler = bytearray(len(self.tokens))
+        for p, h in enumerate(self.hashes):
+            if h in starter:
+                self.boiler[p:p + K] = b"\x01" * K
+                self.excluded[p:p + K] = b"\x01" * K
+            elif h in common:
+                self.excluded[p:p + K] = b"\x01" * K
+        self.own = len(self.tokens) - sum(self.excluded)
+        self.prints = {h: ps for h, ps in self.prints.items() if h not in starter and h not in common}
+
+    def span(self, start, end):
+        """The source [start, end) of tokens [start, end)."""
+        toks = self.tokens[start:end]
+        return min(t[1] for t in toks), max(t[2] for t in toks)
+
+
+def kgram_hashes(symbols):
+    """The 64-bit hash of the k-gram starting at every position (the same in every run: not Python's hash())."""
+    return [int.from_bytes(hashlib.blake2b("\x1f".join(symbols[p:p + K]).encode(), digest_size=8).digest(),
+                           "big") for p in range(len(symbols) - K + 1)]
+
+
+def winnow(hashes):
+    """{hash: [positions]}: in every window of W consecutive k-grams, the smallest hash (the rightmost of
+    equal ones), each position once."""
+    picked = {}
+    for w in range(max(len(hashes) - W + 1, 1 if hashes else 0)):
+        window = hashes[w:w + W]
+        low = min(window)
+        p = w + max(i for i, h in enumerate(window) if h == low)
+        picked[p] = low
+    prints = defaultdict(list)
+    for p in sorted(picked):
+        prints[picked[p]].append(p)
+    return dict(prints)
+
+
+class Pair:
+    """Two documents' comparison: fragments [(a_start, a_end, b_start, b_end)] in tokens, the shares."""
+
+    def __init__(self, a, b, fragments):
+        self.a, self.b, self.fragments = a, b, fragments
+        self.tokens = sum(f[4] for f in fragments)
+        self.share_a = min(1.0, self.tokens / a.own) if a.own else 0.0
+        self.share_b = min(1.0, self.tokens / b.own) if b.own else 0.0
+        self.score = max(self.share_a, self.share_b)
+        self.longest = max((f[4] for f in fragments), default=0)
+
+
+def fragments(a, b):
+    """[(a_start, a_end, b_start, b_end, tokens that count)]: the fragments a and b share, grown from each
+    shared fingerprint both ways while the tokens agree, never into the starter's code nor a token already in
+    a fragment; kept where K tokens or more of it count (are not common to the class)."""
+    used_a, used_b = bytearray(len(a.tokens)), bytearray(len(b.tokens))
+    seeds = sorted((pa, pb) for h in a.prints.keys() & b.prints.keys()
+                   for pa in a.prints[h][:MAX_SEEDS] for pb in b.prints[h][:MAX_SEEDS])
+    out = []
+    sa, sb = a.symbols, b.symbols
+
+    def free(i, j):
+        return (0 <= i < len(sa) and 0 <= j < len(sb) and sa[i] == sb[j] and not a.boiler[i]
+                and not b.boiler[j] and not used_a[i] and not used_b[j])
+    for pa, pb in seeds:
+        if used_a[pa] or used_b[pb] or sa[pa:pa + K] != sb[pb:pb + K]:
+            continue
+        s = 0
+        while free(pa + s - 1, pb + s - 1):
+            s -= 1
+        e = 0
+        while free(pa + e, pb + e):
+            e += 1
+        counted = min(e - s - sum(a.excluded[pa + s:pa + e]), e - s - sum(b.excluded[pb + s:pb + e]))
+        if counted >= K:
+            out.append((pa + s, pa + e, pb + s, pb + e, counted))
+            used_a[pa + s:pa + e] = b"\x01" * (e - s)
+            used_b[pb + s:pb + e] = b"\x01" * (e - s)
+    return sorted(out)
+
+
+def compare(documents, starter_text):
+    """[Pair] of every two documents ({name: text}) sharing fragments beyond the starter, highest score
+    first, and {name: Document}."""
+    docs = {n: Document(n, t) for n, t in sorted(documents.items()) if t.strip()}
+    starter = set(kgram_hashes(simtokens_symbols(starter_text))) if starter_text else set()
+    seen = defaultdict(int)
+    for d in docs.values():
+        for h in set(d.hashes):
+            seen[h] += 1
+    common = {h for h, c in seen.items() if c > COMMON_SHARE * len(docs) and c >= COMMON_MIN}
+    index = defaultdict(list)
+    for d in docs.values():
+        d.exclude(starter, common)
+        for h in d.prints:
+            index[h].append(d.name)
+    candidates = set()
+    for names in index.values():
+        candidates.update(itertools.combinations(names, 2))
+    pairs = []
+    for x, y in sorted(candidates):
+        frags = fragments(docs[x], docs[y])
+        if frags:
+            pairs.append(Pair(docs[x], docs[y], frags))
+    pairs.sort(key=lambda p: (-p.score, p.a.name, p.b.name))
+    return pairs, docs
+
+
+def simtokens_symbols(text):
+    return [t[0] for t in simtokens.tokens(text)]
 
 
 def ranked_pairs(documents, starter_text):
-    """[(share, name_a, name_b, (share_a, share_b), shared tokens, (slices_a, slices_b))] for every pair of
-    documents ({name: text}) sharing tokens beyond the starter, highest share first; share_x: the part of x's
-    tokens found in the other."""
-    d = detector()
-    boiler = fingerprint(d, starter_text).hashes if starter_text else set()
-    prints = {n: fingerprint(d, t, boiler) for n, t in documents.items() if t.strip()}
-    pairs = []
-    for a, b in itertools.combinations(sorted(prints), 2):
-        tokens, (sa, sb), (slices_a, slices_b) = d.compare_files(prints[a], prints[b])
-        if tokens > 0:
-            pairs.append((max(sa, sb), a, b, (float(sa), float(sb)), int(tokens), (slices_a, slices_b)))
-    pairs.sort(key=lambda p: (-p[0], p[1], p[2]))
-    return pairs
-
-
-def marked(text, slices, most=SHOW_CHARS):
-    """text (its first `most` characters) as HTML, the regions [start, end) of slices (copydetect's 2xN
-    array) in <mark>."""
-    out, at = [], 0
-    regions = sorted(zip(slices[0], slices[1])) if len(slices) and len(slices[0]) else []
-    for start, end in regions:
-        start, end = max(int(start), at), min(int(end), most)
-        if end <= start:
-            continue
-        out.append(_html(text[at:start]))
-        out.append("<mark>" + _html(text[start:end]) + "</mark>")
-        at = end
-    out.append(_html(text[at:most]))
-    if len(text) > most:
-        out.append(f"\n... ({len(text) - most} more characters not shown)")
-    return "".join(out)
-
-
-def _html(text):
-    return html.escape(escape.block(text))
-
-
-STYLE = """body{font-family:sans-serif;margin:1em}table{border-collapse:collapse}td,th{border:1px solid #ccc;
-padding:2px 8px;text-align:left}.pair{display:flex;gap:1em}.pair>div{flex:1;min-width:0}pre{font-size:12px;
-background:#f8f8f8;padding:6px;overflow-x:auto;white-space:pre-wrap}mark{background:#ffd36b}"""
-
-
-def report_html(pairs, documents, lab_number, n_students):
-    """similarity.html's text."""
-    def name(n):
-        return html.escape(escape.line(n))
-
-    def pct(x):
-        return f"{100 * x:.0f}%"
-    shown = [p for p in pairs if p[0] >= SHOW_AT][:SHOW_MAX]
-    rows = []
-    for i, (share, a, b, (sa, sb), tokens, _) in enumerate(pairs[:TABLE_MAX]):
-        link = f'<a href="#pair{i}">{i + 1}</a>' if i < len(shown) else str(i + 1)
-        rows.append(f"<tr><td>{link}</td><td>{name(a)}</td><td>{name(b)}</td><td>{pct(sa)}</td><td>{pct(sb)}</td>"
-                    f"<td>{tokens}</td></tr>")
-    parts = [f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Similarity, lab {lab_number}</title>"
-             f"<style>{STYLE}</style></head><body>",
-             f"<h1>Lab {lab_number}: pairs of submissions that share code beyond the starter</h1>",
-             f"<p>{n_students} submission(s), {len(pairs)} pair(s) sharing something beyond the starter (copydetect: "
-             f"matches of {NOISE} tokens or more, identifiers and layout ignored; the starter's code never counts). "
-             "A share is the part of one student's code also found in the other's. Similar code is a reason to "
-             "look, not a verdict; no score was changed.</p>"]
-    if pairs:
-        parts.append("<table><tr><th>#</th><th>student</th><th>student</th><th>share of the first</th>"
-                     "<th>share of the second</th><th>shared tokens</th></tr>" + "".join(rows) + "</table>")
-        if len(pairs) > TABLE_MAX:
-            parts.append(f"<p>(and {len(pairs) - TABLE_MAX} more pairs, lower)</p>")
-    for i, (share, a, b, (sa, sb), tokens, (slices_a, slices_b)) in enumerate(shown):
-        parts.append(f'<h2 id="pair{i}">{i + 1}. {name(a)} ({pct(sa)}) and {name(b)} ({pct(sb)})</h2>'
-                     f'<div class="pair"><div><h3>{name(a)}</h3><pre>{marked(documents[a], slices_a)}</pre></div>'
-                     f'<div><h3>{name(b)}</h3><pre>{marked(documents[b], slices_b)}</pre></div></div>')
-    parts.append("</body></html>\n")
-    return "\n".join(parts)
+    """[(score, name_a, name_b, (share_a, share_b), shared tokens, Pair)], highest score first."""
+    return [(p.score, p.a.name, p.b.name, (p.share_a, p.share_b), p.tokens, p)
+            for p in compare(documents, starter_text)[0]]
 
 
 def class_similarity(students, lab, lab_files, starter_dir, out_dir):
-    """Writes out_dir/similarity.html for the student folders; returns summary.txt's lines about it."""
+    """Writes out_dir/similarity.html and similarity.csv for the student folders; returns summary.txt's
+    lines about them."""
     documents = {s.name: submission_text(s, lab.number, lab_files) for s in students}
     starter = "\n".join(f"// ==== {n} ====\n" + (starter_dir / n).read_text("utf-8", "replace")
                         for n in sorted(lab_files) if (starter_dir / n).is_file())
-    pairs = ranked_pairs(documents, starter)
-    page = out_dir / "similarity.html"
-    tmp = page.with_name(page.name + ".tmp")
-    tmp.write_text(report_html(pairs, documents, lab.number, len(students)), encoding="utf-8")
-    os.replace(tmp, page)
-    high = [p for p in pairs if p[0] >= SHOW_AT]
+    pairs, docs = compare(documents, starter)
+    for name, text in ((("similarity.html", html_page(pairs, docs, lab.number, len(students), (K, W)))),
+                       ("similarity.csv", csv_text(pairs))):
+        page = out_dir / name
+        tmp = page.with_name(page.name + ".tmp")
+        tmp.write_text(text, encoding="utf-8")
+        os.replace(tmp, page)
+    high = [p for p in pairs if p.score >= SHOW_AT]
+    groups = clusters(pairs)
     lines = [f"similarity (--similarity; no score changed): {len(high)} pair(s) share {100 * SHOW_AT:.0f}% or more "
-             f"beyond the starter, {len(pairs)} share something; similarity.html ranks them"]
-    lines += [f"  {100 * share:3.0f}%  {escape.line(a)} and {escape.line(b)}" for share, a, b, *_ in high[:10]]
+             f"beyond the starter, {len(pairs)} share something, {len(groups)} cluster(s) of three or more; "
+             "similarity.html ranks them, similarity.csv lists them"]
+    lines += [f"  {100 * p.score:3.0f}%  {escape.line(p.a.name)} and {escape.line(p.b.name)}" for p in high[:10]]
     return lines
+
