@@ -28,6 +28,7 @@ The modules, in the order a run uses them (each says more in its header):
   doctest_xml.py  doctest's --test-case filter and its XML report
   checker.py      the trusted checker and the untrusted runner: paths, command lines, running the checker
   testcases.py    listing the lab's test cases, running one (through the checker); the --perf target
+  gpu_lease.py    the GPU as a graded resource: one student's GPU test or performance run at a time on each GPU
   calibration.py  each test on the untouched starter and the reference: free tests, time limits
   review.py       review flags: code worth an instructor's look (never a score), with its own time budget
   score.py        the weights file; one student's points
@@ -36,7 +37,10 @@ The modules, in the order a run uses them (each says more in its header):
   run_state.py    the per-student state of a run that can be resumed: rows, fingerprints (local and Slurm)
   resume.py       a local run's state beside OUT: a killed class rerun grades only the students not done
   escape.py       student text made safe for where it is shown (terminal, files, CSV, Gradescope)
-  similarity.py   --similarity: pairs of submissions sharing code beyond the starter (copydetect)
+  similarity.py   --similarity: pairs of submissions sharing code beyond the starter (winnowed fingerprints
+                  of normalized tokens)
+  simtokens.py    --similarity's C++/CUDA lexer and normalizations
+  similarity_report.py  similarity.html and similarity.csv
   class_run.py    the whole run over a class, step by step
   slurm.py        the same run as Slurm jobs (--slurm): a prepare job, a job array, the merge; restartable
   slurm_state.py  the Slurm run's state folder and the plan the prepare job hands to the tasks
@@ -47,6 +51,6 @@ The modules, in the order a run uses them (each says more in its header):
 handouts/grading.md is the instructors' manual (layout of a submission,
 scoring, weights, containment and its limits); tests/grading/ holds the
 tests (test_grade.py end to end, test_<module>.py per module). Python 3.10+
-standard library only (--similarity's copydetect aside, imported only then): the XML, JSON and CSV handling, the time limits and
+standard library only: the XML, JSON and CSV handling, the time limits and
 the parallel runs would be fragile in a shell script.
 """

@@ -60,8 +60,8 @@ def parse_args(argv, labs):
     p.add_argument("--perf-threads", type=int, default=0, help="threads for --perf (default: all cores)")
     p.add_argument("--perf-size", help="sizes for --perf, as mmlab --size takes them (default: the lab's own)")
     p.add_argument("--similarity", action="store_true",
-                   help="also rank the pairs of submissions that share code beyond the starter (OUT/similarity.html; "
-                        "never changes a score; needs copydetect: handouts/grading.md)")
+                   help="also rank the pairs of submissions that share code beyond the starter (OUT/similarity.html and "
+                        "similarity.csv; never changes a score: handouts/grading.md)")
     p.add_argument("--fresh-build", action="store_true",
                    help="do not start from this checkout's build/ (slower; use if build/ may be stale)")
     p.add_argument("--work", help="folder for the temporary build trees (default: the system's temp folder)")
@@ -150,8 +150,6 @@ def check_inputs(options, labs):
     for tool in ("make", "bash", "g++"):  # bash runs the sandbox as the grader: the system's, never PATH's
         if not (environment.system_program(tool) if tool == "bash" else shutil.which(tool)):
             raise UsageError(f"'{tool}' is not installed here: grading builds the code (see README.md)")
-    if options.similarity:
-        similarity.detector()  # installed, or one line naming the fix
     if options.work and not Path(options.work).is_dir():
         raise UsageError(f"--work {options.work} is not a folder")
     return Inputs(options, lab, sub, students, stray, out, weights_path, given_weights, sandbox.grading_user())

@@ -58,11 +58,6 @@ MAX_SEEDS = 16
 COMMON_SHARE, COMMON_MIN = 0.5, 5
 
 
-def detector():
-    """Nothing to check: --similarity needs no package (kept for cli.py, which calls it before grading)."""
-    return None
-
-
 def submission_text(folder, lab_number, lab_files):
     """A student's lab files (as graded: found by intake, plain files within the size limit) one after the
     other, each after a comment line naming it; "" when there are none."""
