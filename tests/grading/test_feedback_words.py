@@ -3,59 +3,21 @@
 what the checker reports about a runner's failure (the texts of
 harness/runner/runner_process.cpp and checker.cpp) turned into the student's
 words, and whole feedback files of made-up submissions (fake_tree.py), each
-checked by read_as_student: no line over outputs.FEEDBACK_WIDTH characters,
-none of the grader's own names for its parts (INTERNAL), no phrase said twice
+checked by checks.read_as_student: no line over FEEDBACK_WIDTH characters,
+none of the grader's own names for its parts (checks.INTERNAL), no phrase said twice
 in one test's verdict, no word of how the code was contained. Also the
 unchanged starter, named so. No build; seconds."""
 import sys
 sys.dont_write_bytecode = True
 import argparse
 import json
-import re
 
 import checks
-from checks import Scratch, check
+from checks import FEEDBACK_WIDTH, Scratch, check, read_as_student
 from fake_tree import LAB, STARTER_HEADER, STARTER_KERNEL, make_tree
 from grading import outputs, score, student, testcases
 from grading.sandbox import Limits
 from grading.testcases import TestResult
-
-# The grader's names for its own parts: a student never needs them (their code is "your code").
-INTERNAL = ("runner", "checker", "harness", "sandbox", "bwrap", "cgroup", "doctest", "MML_")
-# A phrase of this many words said twice in one test's verdict is a message repeated.
-PHRASE_WORDS = 5
-
-
-def repeated_phrase(text):
-    """The first run of PHRASE_WORDS words that occurs twice in text (punctuation aside), or None."""
-    words = re.findall(r"[\w.^']+", text.lower())
-    seen = set()
-    for i in range(len(words) - PHRASE_WORDS + 1):
-        phrase = " ".join(words[i:i + PHRASE_WORDS])
-        if phrase in seen:
-            return phrase
-        seen.add(phrase)
-    return None
-
-
-def read_as_student(text):
-    """What is wrong with a feedback.txt for a student: a list of sentences, empty when nothing is."""
-    wrong = []
-    for n, line in enumerate(text.splitlines(), 1):
-        if len(line) > outputs.FEEDBACK_WIDTH:
-            wrong.append(f"line {n} has {len(line)} characters: {line[:80]}...")
-        if line.lstrip().startswith("| "):
-            continue  # what the student's own code printed: theirs, any words
-        for term in INTERNAL:
-            if re.search(rf"(?i){re.escape(term)}", line):
-                wrong.append(f"line {n} says '{term}': {line[:160]}")
-    # One test's verdict: its line and the lines indented under it.
-    for block in re.split(r"\n(?=  \[)", text):
-        phrase = repeated_phrase(block.split("\n      | ")[0])
-        if phrase:
-            wrong.append(f"'{phrase}' said twice in: {block[:200]}")
-    return wrong
-
 
 def report(tmp, name, exception):
     """A checker's report of test `name`: the test threw `exception` (a runner's failure), as doctest writes it."""
@@ -112,6 +74,7 @@ def runner_failures(tmp):
 
 
 def wrapping():
+    check(FEEDBACK_WIDTH == outputs.FEEDBACK_WIDTH, "the reader's width is the grader's (checks.py, outputs.py)")
     long = "x.cpp:3:1: error: " + "a very long compiler message " * 20
     results = {"t": TestResult("t", "failed", "wrong at 1^3: " + "C[0][0] " * 60)}
     card = score.score_student(["t"], results, {"t": 1.0}, set(), 1.0)

@@ -118,7 +118,8 @@ def feedback_text(lab_number, name, notes, card, build_status, results):
         body.append("")
         body.append("NOTE: the GPU tests could not run on the grading machine; they score 0 here and are not "
                     "counted as passed. Your instructor regrades them on a machine with a GPU.")
-    lines = [w for text in head + body for line in text.split("\n") for w in wrap_line(line)]
+    # Escaped first (escape.block: "\x1b" is four characters), so that the width holds as the file is written.
+    lines = [w for text in head + body for line in escape.block(text).split("\n") for w in wrap_line(line)]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -121,8 +121,10 @@ def _checked_result(rc, timed_out, secs, log_path, xml_path, suite, name, timeou
 
 
 def timeout_text(timeout):
-    """A test that ran out of time, as the student reads it (after "TIMEOUT: ")."""
-    return f"did not finish within the test's {timeout:g} s limit (an endless loop, or far too slow)"
+    """A test that ran out of time, as the student reads it (after "TIMEOUT: "): whole seconds from 1 s on, as
+    the run states the limits (calibration.timeout_text)."""
+    shown = f"{timeout:.0f}" if timeout >= 1 else f"{timeout:g}"
+    return f"did not finish within the test's {shown} s limit (an endless loop, or far too slow)"
 
 
 def _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note):
