@@ -232,8 +232,8 @@ def class_results(order, free, rows):
     lines.append("")
     lines.append("per student:")
     for r in rows:
-        lines.append(f"  {escape.line(r.student) + ':':<25} {r.build + ',':<16} {fmt(r.score):>6} / {fmt(r.max):<6} "
-                     f"points {r.seconds:6.1f} s")
+        points = f"{fmt(r.score)} / {fmt(r.max)} points,"
+        lines.append(f"  {escape.line(r.student) + ':':<25} {r.build + ',':<16} {points:<20} {r.seconds:6.1f} s")
         for fl in r.flags:
             lines.append(f"      review: {escape.line(fl)}")
     return lines
