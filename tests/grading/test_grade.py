@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of the grading script (tools/grade.py) on submissions made up here, for lab 1:
 
-  starter   the untouched starter (labs/lab1/ layout)       -> 0 points, feedback says why
+  starter   the untouched starter (labs/lab1/ layout)       -> 0 points, feedback says why, "the starter, unchanged"
   reference the reference solution (lab1/ layout)            -> full marks
   broken    does not compile (files in the folder itself)    -> 0, the compiler's message in the feedback
   hang      an endless loop in one order                     -> that test times out, the others pass
@@ -159,6 +159,10 @@ def main():
         check(score("starter") == (0, 6) and rows["starter"]["build"] == "built", "the untouched starter scores 0 of 6",
               str(score("starter")))
         check("never written" in feedback("starter"), "the starter's feedback says C was never written")
+        check("the starter, unchanged" in rows["starter"]["review"] and "the starter, unchanged" in feedback("starter")
+              and "the starter, unchanged" not in rows["reference"]["review"],
+              "the untouched starter is named so in its feedback and review cell (the reference is not)",
+              f"{rows['starter']['review']!r} / {rows['reference']['review']!r}")
         check(score("reference") == (6, 6), "the reference solution (lab1/ layout) scores 6 of 6", str(score("reference")))
         check(score("broken") == (0, 6) and rows["broken"]["build"] == "build failed",
               "a submission that does not compile scores 0, build failed", str(score("broken")))
