@@ -55,11 +55,12 @@ def repeated_phrase(text):
     return None
 
 
-def read_as_student(text):
-    """What is wrong with a feedback.txt for a student: a list of sentences, empty when nothing is."""
+def read_as_student(text, width=FEEDBACK_WIDTH):
+    """What is wrong with a feedback.txt for a student: a list of sentences, empty when nothing is. width None:
+    lines of any length (Gradescope's page wraps a test's output itself)."""
     wrong = []
     for n, line in enumerate(text.splitlines(), 1):
-        if len(line) > FEEDBACK_WIDTH:
+        if width and len(line) > width:
             wrong.append(f"line {n} has {len(line)} characters: {line[:80]}...")
         if line.lstrip().startswith("| "):
             continue  # what the student's own code printed: theirs, any words

@@ -227,7 +227,7 @@ def main():
         # Read as a student would (checks.read_as_student): each test's verdict without the grader's own words or
         # a phrase said twice; every feedback.txt within the width, without the sandbox (summary.txt has it).
         wrong = {s: checks.read_as_student("\n".join("  [" + t["output"].split("\n")[0] for t in json.loads(
-                     (out / outputs_folder(s) / "results.json").read_text(encoding="utf-8"))["tests"]))
+                     (out / outputs_folder(s) / "results.json").read_text(encoding="utf-8"))["tests"]), width=None)
                  for s in rows if (out / outputs_folder(s) / "results.json").is_file()}
         wrong = {s: w for s, w in wrong.items() if w}
         check(not wrong, "every test's verdict reads as a student's: no runner, checker or sandbox, nothing said twice",
