@@ -35,6 +35,46 @@ def check(cond, what, detail=""):
         failures.append(what)
 
 
+# How wide a line of feedback may be (tools/grading/outputs.py, FEEDBACK_WIDTH).
+FEEDBACK_WIDTH = 200
+# The grader's names for its own parts: a student never needs them (their code is "your code").
+INTERNAL = ("runner", "checker", "harness", "sandbox", "bwrap", "cgroup", "doctest", "MML_")
+# A phrase of this many words said twice in one test's verdict is a message repeated.
+PHRASE_WORDS = 5
+
+
+def repeated_phrase(text):
+    """The first run of PHRASE_WORDS words that occurs twice in text (punctuation aside), or None."""
+    words = re.findall(r"[\w.^']+", text.lower())
+    seen = set()
+    for i in range(len(words) - PHRASE_WORDS + 1):
+        phrase = " ".join(words[i:i + PHRASE_WORDS])
+        if phrase in seen:
+            return phrase
+        seen.add(phrase)
+    return None
+
+
+def read_as_student(text, width=FEEDBACK_WIDTH):
+    """What is wrong with a feedback.txt for a student: a list of sentences, empty when nothing is. width None:
+    lines of any length (Gradescope's page wraps a test's output itself)."""
+    wrong = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if width and len(line) > width:
+            wrong.append(f"line {n} has {len(line)} characters: {line[:80]}...")
+        if line.lstrip().startswith("| "):
+            continue  # what the student's own code printed: theirs, any words
+        for term in INTERNAL:
+            if re.search(rf"(?i){re.escape(term)}", line):
+                wrong.append(f"line {n} says '{term}': {line[:160]}")
+    # One test's verdict: its line and the lines indented under it.
+    for block in re.split(r"\n(?=  \[)", text):
+        phrase = repeated_phrase(block.split("\n      | ")[0])
+        if phrase:
+            wrong.append(f"'{phrase}' said twice in: {block[:200]}")
+    return wrong
+
+
 def slack():
     """How many times an idle machine's time a step may take here now: the load average per core (the
     1- or 5-minute one, whichever is higher), at least 1. Only for bounds that catch a hang or a blow-up

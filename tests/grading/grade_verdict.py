@@ -2,8 +2,8 @@
 checker, the untrusted runner: handouts/grading.md), graded with the rest of
 its lab 1 class:
 
-  forged    the starter + a static initializer that writes passing reports and exits 0 -> 0, "the runner exited"
-  forward   ijk forwards to reference::lab1::matmul_ijk      -> 0, build-failed: "reference functions are not available"
+  forged    the starter + a static initializer that writes passing reports and exits 0 -> 0, "your code exited"
+  forward   ijk forwards to reference::lab1::matmul_ijk      -> 0, build failed: "reference functions are not available"
   include   includes solutions/lab1/loop_orders.h            -> refused before the build, the starter graded: 0
   include-macro  the same through a macro and an absolute path -> 0 (refused after the build, or it does not compile)
   printing  ijk prints on stdout and stderr, and is correct  -> 6 of 6: printing costs nothing; what it printed is in
@@ -120,12 +120,12 @@ def verdict_checks(score, status_of, feedback, results, rows, summary, tmp):
 
     full = re.search(r"^containment: (bwrap|unshare) ", summary, re.M) is not None
     outputs = [t["output"] for t in results("forged")["tests"]]
-    check(score("forged") == (0, 6) and all(o.startswith("CRASHED") and "the runner exited (exit status 0)" in o
+    check(score("forged") == (0, 6) and all(o.startswith("CRASHED") and "your code exited (exit status 0)" in o
                                             for o in outputs),
-          "a forged report (static initializer, exit 0): 0 of 6, every test 'the runner exited'" +
+          "a forged report (static initializer, exit 0): 0 of 6, every test 'your code exited'" +
           ("" if full else " (containment below unshare: the report folder is writable by student code)"),
           f"{score('forged')} {outputs[:2]}")
-    check(score("forward") == (0, 6) and rows["forward"]["build"] == "build-failed"
+    check(score("forward") == (0, 6) and rows["forward"]["build"] == "build failed"
           and "reference functions are not available to submissions" in feedback("forward")
           and "reference::lab1::matmul_ijk" in feedback("forward"),
           "forwarding to reference::lab1::matmul_ijk does not link: 0, 'reference functions are not available'",
@@ -135,7 +135,7 @@ def verdict_checks(score, status_of, feedback, results, rows, summary, tmp):
           "#include \"solutions/...\": refused before the build with a clear line, the starter graded: 0",
           feedback("include")[:600])
     fb = feedback("include-macro")
-    check(score("include-macro") == (0, 6) and rows["include-macro"]["build"] == "build-failed"
+    check(score("include-macro") == (0, 6) and rows["include-macro"]["build"] == "build failed"
           and ("files from solutions/ are not available to submissions" in fb or "No such file" in fb),
           "a solutions/ header included through a macro and an absolute path: 0 (refused after the build, from the "
           "compiler's list of headers read; or not found where the sandbox hides the checkout)", fb[:600])
@@ -146,17 +146,18 @@ def verdict_checks(score, status_of, feedback, results, rows, summary, tmp):
           "code that prints on stdout and stderr: full marks, what it printed in the feedback and results.json",
           f"{score('printing')} {printed}")
     check(score("exiting") == (5, 6) and status_of("exiting", "lab1.ikj") == "CRASHED"
-          and "the runner exited (exit status 0)" in test_output("exiting", "lab1.ikj"),
-          "a runner that exits early: that test 0 ('the runner exited'); the other five pass",
+          and "your code exited (exit status 0)" in test_output("exiting", "lab1.ikj"),
+          "a runner that exits early: that test 0 ('your code exited'); the other five pass",
           f"{score('exiting')} {test_output('exiting', 'lab1.ikj')}")
     check(score("garbage") == (5, 6) and status_of("garbage", "lab1.kij") == "CRASHED"
           and "broke the protocol" in test_output("garbage", "lab1.kij"),
           "a runner that writes its own message on the channel: that test 0 ('broke the protocol'); the others pass",
           f"{score('garbage')} {test_output('garbage', 'lab1.kij')}")
-    check("the runner crashed: SIGSEGV (segmentation fault)" in test_output("crash", "lab1.ijk"),
-          "a crash is named as the runner's: 'the runner crashed: SIGSEGV'", test_output("crash", "lab1.ijk"))
-    check("the runner did not answer within the test's time limit (30 s)" in test_output("hang", "lab1.jki"),
-          "a hang is named by the checker: 'the runner did not answer within the test's time limit'",
+    check("your code ended with SIGSEGV (segmentation fault) while running lab1.ijk at" in test_output("crash", "lab1.ijk"),
+          "a crash is named as the runner's: 'your code ended with SIGSEGV'", test_output("crash", "lab1.ijk"))
+    check("did not finish within the test's 30 s limit (an endless loop, or far too slow) while running lab1.jki at"
+          in test_output("hang", "lab1.jki"),
+          "a hang is named by the checker: 'did not finish within the test's 30 s limit ... while running lab1.jki'",
           test_output("hang", "lab1.jki"))
     left = [d.name for d in Path("/proc").iterdir() if d.name.isdigit() and "/mmlab-grade-" in _cmdline(d)
             and "mmlab-runner" in _cmdline(d)]

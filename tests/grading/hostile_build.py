@@ -15,22 +15,22 @@ at a level that hides what lies outside the tree (bwrap, unshare):
                   solutions/, its own tree's solutions/ (masked: empty) and
                   reference object (left out); a test throws "escaped" when
                   its probe found bytes                                 6/6 ok
-  reach_include   #include of the victim's header by absolute path       0 build-failed (no such file)
-  reach_parent    the same through ../../../../../submissions/...        0 build-failed (no such file)
-  shadow          .incbin "/etc/shadow"                                  0 build-failed, no byte of it shown
-  dev_stdin       #include </dev/stdin> (the build's stdin is /dev/null) 0 build-failed: read a file outside
+  reach_include   #include of the victim's header by absolute path       0 build failed (no such file)
+  reach_parent    the same through ../../../../../submissions/...        0 build failed (no such file)
+  shadow          .incbin "/etc/shadow"                                  0 build failed, no byte of it shown
+  dev_stdin       #include </dev/stdin> (the build's stdin is /dev/null) 0 build failed: read a file outside
   embed           #embed of the victim's header (only where the compiler
                   has #embed: GCC 15, Clang 19)                         6/6 ok
-  dev_zero        #include "/dev/zero"                                   0 build-failed: out of memory
-  dev_random      #include "/dev/random"                                 0 build-failed: out of memory
-  tmpl_depth      template recursion past -ftemplate-depth               0 build-failed: the compiler's own limit
-  bomb_templates  2^40 template instantiations at depth 40               0 build-timeout or out of memory
+  dev_zero        #include "/dev/zero"                                   0 build failed: out of memory
+  dev_random      #include "/dev/random"                                 0 build failed: out of memory
+  tmpl_depth      template recursion past -ftemplate-depth               0 build failed: the compiler's own limit
+  bomb_templates  2^40 template instantiations at depth 40               0 build timed out or out of memory
   bomb_constexpr  800 constant evaluations, each under
-                  -fconstexpr-ops-limit, together hours                 0 build-timeout
-  object_1tb      static char x[1ULL << 40] = {1};                       0 build-failed: build output too large
-  object_1gb      a 960 MiB initialised array (under the old 1 GiB cap)  0 build-failed: build output too large
+                  -fconstexpr-ops-limit, together hours                 0 build timed out
+  object_1tb      static char x[1ULL << 40] = {1};                       0 build failed: build output too large
+  object_1gb      a 960 MiB initialised array (under the old 1 GiB cap)  0 build failed: build output too large
   link_big        a 150 MiB array in the header: two objects under the
-                  cap, a program over it (ld stopped)                   0 build-failed: build output too large
+                  cap, a program over it (ld stopped)                   0 build failed: build output too large
 
 At `net` and `none` (nothing hidden) reach_build's probes find their files
 (the test fails, as it must: test_build_attacks.py skips those checks there
@@ -53,7 +53,7 @@ class Expect:
     at the levels that hide what lies outside the tree, `hidden`, or at the others, `open`), and whether it
     is a reader whose checks need a level that hides."""
 
-    def __init__(self, name, score, build="ok", says=(), hidden=(), open=(), reader=False):
+    def __init__(self, name, score, build="built", says=(), hidden=(), open=(), reader=False):
         self.name, self.score, self.says, self.hidden, self.open, self.reader = name, score, says, hidden, open, reader
         self.builds = build if isinstance(build, tuple) else (build,)
 
@@ -167,15 +167,15 @@ def add_cases(sub, ref):
     put("reach_parent", dict(ref, **{"loop_orders.cpp": '#include "../../../../../submissions/victim/labs/lab1/'
                                                          'loop_orders.h"\n' + ref["loop_orders.cpp"]}))
     for name in ("reach_include", "reach_parent"):
-        cases.append(Expect(name, 0, "build-failed", hidden=["No such file or directory"],
+        cases.append(Expect(name, 0, "build failed", hidden=["No such file or directory"],
                             open=["the build read a file outside the submission"]))
 
     put("shadow", dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] +
                                '\nasm(".pushsection .rodata\\n.incbin \\"/etc/shadow\\"\\n.popsection");\n'}))
-    cases.append(Expect("shadow", 0, "build-failed", says=["/etc/shadow"]))
+    cases.append(Expect("shadow", 0, "build failed", says=["/etc/shadow"]))
 
     put("dev_stdin", dict(ref, **{"loop_orders.cpp": '#include </dev/stdin>\n' + ref["loop_orders.cpp"]}))
-    cases.append(Expect("dev_stdin", 0, "build-failed", says=["the build read a file outside the submission (/dev/stdin)"]))
+    cases.append(Expect("dev_stdin", 0, "build failed", says=["the build read a file outside the submission (/dev/stdin)"]))
 
     embed, _ = has_embed()
     if embed:
@@ -190,13 +190,13 @@ def add_cases(sub, ref):
     put("dev_zero", dict(ref, **{"loop_orders.cpp": '#include "/dev/zero"\n' + ref["loop_orders.cpp"]}))
     put("dev_random", dict(ref, **{"loop_orders.cpp": '#include "/dev/random"\n' + ref["loop_orders.cpp"]}))
     for name in ("dev_zero", "dev_random"):
-        cases.append(Expect(name, 0, "build-failed", says=["the compiler ran out of memory"]))
+        cases.append(Expect(name, 0, "build failed", says=["the compiler ran out of memory"]))
     put("tmpl_depth", dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] + DEEP}))
-    cases.append(Expect("tmpl_depth", 0, "build-failed", says=["template instantiation depth exceeds"]))
+    cases.append(Expect("tmpl_depth", 0, "build failed", says=["template instantiation depth exceeds"]))
     put("bomb_templates", dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] + TEMPLATE_BOMB}))
-    cases.append(Expect("bomb_templates", 0, ("build-timeout", "build-failed")))
+    cases.append(Expect("bomb_templates", 0, ("build timed out", "build failed")))
     put("bomb_constexpr", dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] + CONSTEXPR_BOMB}))
-    cases.append(Expect("bomb_constexpr", 0, "build-timeout", says=["did not finish in"]))
+    cases.append(Expect("bomb_constexpr", 0, "build timed out", says=["did not finish in"]))
 
     # Output too large: the assembler's object, the linker's program.
     put("object_1tb", dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] +
@@ -206,5 +206,5 @@ def add_cases(sub, ref):
     put("link_big", dict(ref, **{"loop_orders.h": ref["loop_orders.h"] +
                                  f"\nstatic char mml_hostile_half[{150 * MIB}] __attribute__((used)) = {{1}};\n"}))
     for name in ("object_1tb", "object_1gb", "link_big"):
-        cases.append(Expect(name, 0, "build-failed", says=["build output too large"]))
+        cases.append(Expect(name, 0, "build failed", says=["build output too large"]))
     return cases, marker

@@ -54,7 +54,7 @@ def write(folder, files):
 
 
 class Case:
-    def __init__(self, name, expected, build="ok", review=(), statuses=None, split=False, level_scores=None):
+    def __init__(self, name, expected, build="built", review=(), statuses=None, split=False, level_scores=None):
         self.name, self.expected, self.build, self.review = name, expected, build, list(review)
         self.statuses = statuses or {}    # order -> status word of its test (PASSED, FAILED, TIMEOUT, CRASHED...),
                                           # or a tuple of the words that all mean "contained" (a hog on a busy machine)

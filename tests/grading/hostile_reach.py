@@ -12,7 +12,7 @@ names (expected score; where it depends on the containment level, per level):
   netprobe      TCP and UDP to this machine, an abstract unix socket, DNS,
                 TCP to the internet                                 6/6, nothing arrives
   symfile       its .cpp a symbolic link to another student's file  0/6, refused
-  symdir        its lab1/ a symbolic link to the checkout's solutions/lab1   0/6, no-files
+  symdir        its lab1/ a symbolic link to the checkout's solutions/lab1   0/6, no files
   odd names     two reference copies named "-rf $(touch PWNED) 'x'" and
                 "tab<TAB>new<NEWLINE>line"                          6/6 each, nothing run
   linked        a student folder that is a symbolic link to /root   not graded, named in summary.txt
@@ -131,7 +131,7 @@ def add_cases(sub, tmp, ref, victim, port, udp_port, abstract):
 
     (sub / "symdir").mkdir()
     (sub / "symdir" / "lab1").symlink_to(REPO / "solutions" / "lab1")
-    cases.append(Case("symdir", 0, build="no-files"))
+    cases.append(Case("symdir", 0, build="no files"))
 
     for odd in ("-rf $(touch PWNED) 'x'", "tab\tnew\nline"):
         write(sub / odd / "lab1", ref)

@@ -11,7 +11,7 @@ the grader's fault:
                     C++; the old review and include check were quadratic on
                     it: hours)                                  6/6, reviewed in time
   terminal          a string the review quotes holding terminal escapes that
-                    redraw the line as "6 / 6 ok"               6/6, no escape reaches a screen
+                    redraw the line as "built, 6 / 6 points"    6/6, no escape reaches a screen
   @SUM(1+1)         a folder named like a formula, and a formula in a string
                     the review quotes                           6/6, made text in grades.csv
 
@@ -60,7 +60,7 @@ def add_cases(sub, ref, write, Case):
     write(sub / "comment_bomb" / "labs" / "lab1", dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] + bomb}))
     cases.append(Case("comment_bomb", 6))
 
-    redraw = f"{ESC}[2K{ESC}[G{ESC}[1A{ESC}[2K[1/1] terminal — 6 / 6 ok, 0.1 s{ESC}[K{ESC}]0;pwned\a\x9b2J"
+    redraw = f"{ESC}[2K{ESC}[G{ESC}[1A{ESC}[2K[1/1] terminal: built, 6 / 6 points, 0.1 s{ESC}[K{ESC}]0;pwned\a\x9b2J"
     shout = f'\n[[maybe_unused]] static const char* const hostile_shout = "/tmp/{redraw}";\n'
     write(sub / "terminal" / "labs" / "lab1", dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] + shout}))
     cases.append(Case("terminal", 6, review=["names an absolute path"]))

@@ -9,9 +9,9 @@ a compiler made to read or compute forever (expected score):
   early_done    answers "done" on the channel itself and returns without
                 computing (a forged answer: C is checked anyway)    0/6 (every test FAILED)
   forged        writes doctest's report claiming success, exit 0    0/6 (*)
-  forward       calls the reference's functions                     0/6 build-failed (*)
-  bomb_include  #include "/dev/zero"                                0/6 build-failed (memory limit)
-  bomb_template an exponential template instantiation               0/6 build-timeout (or the memory limit)
+  forward       calls the reference's functions                     0/6 build failed (*)
+  bomb_include  #include "/dev/zero"                                0/6 build failed (memory limit)
+  bomb_template an exponential template instantiation               0/6 build timed out (or the memory limit)
 
 (*) These two depend on the trusted checker / untrusted runner split (issue
 15, item 1): until it lands, the checks print "pending" with the score they
@@ -96,16 +96,16 @@ def add_cases(sub, ref):
                           extra_top=FORWARD)
     write(sub / "forward" / "labs" / "lab1", forward)
     # With the split, a call to a reference function does not link (the grader's builds have no reference code).
-    cases.append(Case("forward", 0, build="build-failed", review=["uses the reference solution"], split=True))
+    cases.append(Case("forward", 0, build="build failed", review=["uses the reference solution"], split=True))
 
     write(sub / "bomb_include" / "labs" / "lab1",
           dict(ref, **{"loop_orders.cpp": '#include "/dev/zero"\n' + ref["loop_orders.cpp"]}))
-    cases.append(Case("bomb_include", 0, build="build-failed", review=["includes a file by absolute or parent path"]))
+    cases.append(Case("bomb_include", 0, build="build failed", review=["includes a file by absolute or parent path"]))
 
     write(sub / "bomb_template" / "labs" / "lab1",
           dict(ref, **{"loop_orders.cpp": ref["loop_orders.cpp"] + TEMPLATE_BOMB}))
     # Stopped by the build's clock or by its memory limit, whichever comes first on this machine.
-    cases.append(Case("bomb_template", 0, build=("build-timeout", "build-failed")))
+    cases.append(Case("bomb_template", 0, build=("build timed out", "build failed")))
     return cases
 
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Runs the grader's unit tests: every tests/grading/test_<module>.py but
-the end-to-end ones (test_grade.py, test_hostile.py, test_hostile_trust.py, test_slurm_cluster.py, test_given.py, test_safe_default.py, test_resume.py: they grade
+the end-to-end ones (test_grade.py, test_hostile.py, test_hostile_trust.py, test_slurm_cluster.py, test_given.py, test_safe_default.py, test_resume.py,
+test_build_attacks.py: they grade
 made-up submissions, minutes each, and run on their own). Each runs as its own process; their lines are printed
 as they come, then one last line, 'grading unit tests: all passed' or what
 failed. Seconds in all, no build: tests/test_grading.cpp runs it under
@@ -17,7 +18,8 @@ from checks import slack  # noqa: E402
 HERE = Path(__file__).resolve().parent
 # The end-to-end tests (minutes, builds; each a doctest case of its own under make test-all).
 END_TO_END = {"test_grade.py", "test_hostile.py", "test_hostile_trust.py", "test_slurm_cluster.py", "test_given.py",
-              "test_safe_default.py", "test_resume.py"}
+              "test_safe_default.py", "test_resume.py",
+              "test_build_attacks.py"}  # tests/test_grading_sandbox.cpp runs it
 
 
 def main():

@@ -53,7 +53,7 @@ DEFAULT_FLAGS = ["--test-timeout", "10", "--build-timeout", "60"]
 
 
 class Student:
-    def __init__(self, name, kind, score, builds=("ok",)):
+    def __init__(self, name, kind, score, builds=("built",)):
         self.name, self.kind, self.score, self.builds = name, kind, score, builds
 
 

@@ -107,7 +107,7 @@ def check_results(out, cases, level, strict):
         for words in list(c.says) + list(c.hidden if hides else c.open):
             check(words in fb, f"{c.name}: its feedback says '{words}'", shown)
         # A stopped build costs at most the build clock (plus the copy of the tree and the tests' own time).
-        limit = BUILD_TIMEOUT + 30 if "build-timeout" in c.builds else 30
+        limit = BUILD_TIMEOUT + 30 if "build timed out" in c.builds else 30
         if c.score == 0:
             check(secs < limit * checks.slack(), f"{c.name}: graded in {limit} s at most (the build's limits held)",
                   f"{secs:.1f} s")

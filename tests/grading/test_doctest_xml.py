@@ -93,7 +93,7 @@ def failures():
     long = element('<TestCase name="t"><Expression success="false"><Info>' + "x" * 5000 + "</Info></Expression></TestCase>")
     text = doctest_xml.failure_text(long)
     check(len(text) == doctest_xml.TEST_MESSAGE_CHARS + 6 and text.endswith(" [...]"), "a long message is cut")
-    check(doctest_xml.failure_text(element('<TestCase name="t"/>')) == "failed (doctest reported no message)",
+    check(doctest_xml.failure_text(element('<TestCase name="t"/>')) == "failed (the test gave no message)",
           "a failure with nothing to quote says so")
 
 

@@ -25,7 +25,7 @@ def lines_and_blocks():
     check(escape.line(name) == "caf\\xe9-\\xff", "bytes that are not UTF-8: \\xNN", escape.line(name))
     check(escape.line("\u202eevil\u2066") == "\\u202eevil\\u2066" and escape.line("\x9b2J") == "\\x9b2J",
           "bidirectional overrides and the one-byte CSI escaped")
-    for t in ("张三 Zoë O'Brien", "6 / 6 ok — ETA 01:00", "emoji 🎉"):
+    for t in ("张三 Zoë O'Brien", "built, 6 / 6 points — ETA 01:00", "emoji 🎉"):
         check(escape.line(t) == t and escape.block(t) == t, f"{t!r}: printable text unchanged")
     check(escape.line(escape.line(redraw + name)) == escape.line(redraw + name), "idempotent")
 

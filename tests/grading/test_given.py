@@ -6,7 +6,7 @@ not be. Two classes graded by tools/grade.py:
 
   lab 3  forward   the starter with tasks 1 and 2 forwarding to lab 4's given
                    common::lab3::compute_product / add_product
-                   -> 0, build-failed, "not available to submissions", the function named
+                   -> 0, build failed, "not available to submissions", the function named
          own       tasks 1 and 2 written (the recursion's answer, in the starter's names)
                    -> builds, its lab3.strassen tests pass: lab 3 is gradable
                    without the given code
@@ -109,13 +109,13 @@ def main():
               text[-1500:])
         if rows:
             feedback = (out3 / "forward" / "feedback.txt").read_text()
-            check(rows["forward"]["build"] == "build-failed" and float(rows["forward"]["score"]) == 0
+            check(rows["forward"]["build"] == "build failed" and float(rows["forward"]["score"]) == 0
                   and "not available to submissions" in feedback and "common::lab3::compute_product" in feedback
                   and "given compiled to a later lab" in feedback,
                   "lab 3 forwarding to lab 4's given recursion does not link: 0, 'not available', the function named",
                   f"{rows['forward']}\n{feedback[:800]}")
             strassen = [c for c in rows["own"] if c.startswith("lab3.strassen")]
-            check(rows["own"]["build"] == "ok" and len(strassen) >= 3
+            check(rows["own"]["build"] == "built" and len(strassen) >= 3
                   and all(rows["own"][c] and float(rows["own"][c]) > 0 for c in strassen),
                   "lab 3 with tasks 1 and 2 written: builds without the given code, every lab3.strassen test passes",
                   f"{rows['own']}\n{(out3 / 'own' / 'feedback.txt').read_text()[:1500]}")
@@ -130,7 +130,7 @@ def main():
         if rows:
             row = rows["reference"]
             strassen = [c for c in row if c.startswith("lab4.strassen_par")]
-            check(row["build"] == "ok" and any("bit for bit lab 3" in c for c in strassen)
+            check(row["build"] == "built" and any("bit for bit lab 3" in c for c in strassen)
                   and all(row[c] and float(row[c]) > 0 for c in strassen),
                   "lab 4 calling lab 3's given recursion builds in the student's tree, and its lab4.strassen_par "
                   "tests pass (the bit-for-bit one against the given code included)",

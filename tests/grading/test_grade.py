@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of the grading script (tools/grade.py) on submissions made up here, for lab 1:
 
-  starter   the untouched starter (labs/lab1/ layout)       -> 0 points, feedback says why
+  starter   the untouched starter (labs/lab1/ layout)       -> 0 points, feedback says why, "the starter, unchanged"
   reference the reference solution (lab1/ layout)            -> full marks
   broken    does not compile (files in the folder itself)    -> 0, the compiler's message in the feedback
   hang      an endless loop in one order                     -> that test times out, the others pass
@@ -41,6 +41,7 @@ import checks  # noqa: E402
 from checks import REPO, check, replace_body, write_reference  # noqa: E402
 from grade_cli import bad_input_checks, interrupt_check, run  # noqa: E402
 from grade_verdict import VERDICT_FIXTURES, make_verdict_fixtures, verdict_checks  # noqa: E402
+from grading.outputs import safe_name as outputs_folder  # noqa: E402
 
 
 def make_fixtures(sub, scratch):
@@ -155,12 +156,16 @@ def main():
             return next(t["output"].split("\n")[0].split(":")[0] for t in results(s)["tests"]
                         if t["name"].startswith(prefix))
 
-        check(score("starter") == (0, 6) and rows["starter"]["build"] == "ok", "the untouched starter scores 0 of 6",
+        check(score("starter") == (0, 6) and rows["starter"]["build"] == "built", "the untouched starter scores 0 of 6",
               str(score("starter")))
         check("never written" in feedback("starter"), "the starter's feedback says C was never written")
+        check("the starter, unchanged" in rows["starter"]["review"] and "the starter, unchanged" in feedback("starter")
+              and "the starter, unchanged" not in rows["reference"]["review"],
+              "the untouched starter is named so in its feedback and review cell (the reference is not)",
+              f"{rows['starter']['review']!r} / {rows['reference']['review']!r}")
         check(score("reference") == (6, 6), "the reference solution (lab1/ layout) scores 6 of 6", str(score("reference")))
-        check(score("broken") == (0, 6) and rows["broken"]["build"] == "build-failed",
-              "a submission that does not compile scores 0, build-failed", str(score("broken")))
+        check(score("broken") == (0, 6) and rows["broken"]["build"] == "build failed",
+              "a submission that does not compile scores 0, build failed", str(score("broken")))
         fb = feedback("broken")
         check("BUILD FAILED" in fb and "loop_orders.cpp" in fb and "error" in fb,
               "its feedback quotes the compiler's error", fb[:400])
@@ -172,7 +177,7 @@ def main():
         # on a quiet machine; under load the reference's runs slow down and the run states a span,
         # e.g. "30-37 s" (the floor itself: test_calibration.py).
         stated = re.search(r"time limit per test case (\d+)(?:-(\d+))? s \(auto: 20x the reference's time", so)
-        hung = re.search(r"did not finish in (\d+) s", hang_out)
+        hung = re.search(r"did not finish within the test's (\d+) s limit", hang_out)
         lo, hi = (int(stated.group(1)), int(stated.group(2) or stated.group(1))) if stated else (0, -1)
         check(stated is not None and hung is not None and 30 <= lo <= int(hung.group(1)) <= hi <= 120,
               "the automatic time limit (30 s, the floor, on a quiet machine) is within the span the run states",
@@ -205,20 +210,35 @@ def main():
               and "its tasks fail" not in feedback("nested") and "loop_orders.h" in feedback("nested"),
               "files one folder deeper are found and graded; a header not handed in is not called a failed task",
               feedback("nested"))
-        check(score("zipped") == (0, 6) and rows["zipped"]["build"] == "no-files" and "lab1.zip" in feedback("zipped")
-              and "lab1.zip" in rows["zipped"]["review"], "an archive alone: 0, no-files, the archive named",
+        check(score("zipped") == (0, 6) and rows["zipped"]["build"] == "no files" and "lab1.zip" in feedback("zipped")
+              and "lab1.zip" in rows["zipped"]["review"], "an archive alone: 0, no files, the archive named",
               feedback("zipped"))
         check(score("big") == (0, 6) and "larger than 1024 KiB: refused" in feedback("big")
               and "Missing" not in feedback("big") and "larger than 1024 KiB" in rows["big"]["review"],
               "a file over 1 MiB: refused (not called missing), the starter graded, named in the review", feedback("big"))
         check(score("张三") == (6, 6) and score("李四") == (0, 6) and "6 / 6" in feedback("张三")
               and "0 / 6" in feedback("李四"), "student folders named in Chinese: graded, each in its own folder")
-        check(score("empty") == (0, 6) and rows["empty"]["build"] == "no-files" and "No lab 1 files" in feedback("empty"),
+        check(score("empty") == (0, 6) and rows["empty"]["build"] == "no files" and "No lab 1 files" in feedback("empty"),
               "an empty folder scores 0 with 'No lab 1 files'")
         check(score("'=1+1") == (0, 6), "a folder named like a formula is text in grades.csv ('=1+1), graded as any other",
               str(sorted(rows)))
         check("notes.txt" in summary, "summary.txt names the stray file notes.txt")
         verdict_checks(score, status_of, feedback, results, rows, summary, tmp)
+        # Read as a student would (checks.read_as_student): each test's verdict without the grader's own words or
+        # a phrase said twice; every feedback.txt within the width, without the sandbox (summary.txt has it).
+        wrong = {s: checks.read_as_student("\n".join("  [" + t["output"].split("\n")[0] for t in json.loads(
+                     (out / outputs_folder(s) / "results.json").read_text(encoding="utf-8"))["tests"]), width=None)
+                 for s in rows if (out / outputs_folder(s) / "results.json").is_file()}
+        wrong = {s: w for s, w in wrong.items() if w}
+        check(not wrong, "every test's verdict reads as a student's: no runner, checker or sandbox, nothing said twice",
+              str(wrong)[:1500])
+        wide = [s for s in rows if (out / outputs_folder(s) / "feedback.txt").is_file()
+                and (any(len(l) > checks.FEEDBACK_WIDTH for l in (out / outputs_folder(s) / "feedback.txt")
+                         .read_text(encoding="utf-8").splitlines())
+                     or "Sandbox:" in (out / outputs_folder(s) / "feedback.txt").read_text(encoding="utf-8"))]
+        check(not wide and "containment: " in summary,
+              "no feedback.txt has a line over 200 characters or a sandbox line; summary.txt names the containment",
+              str(wide))
         r = results("reference")
         check(r["score"] == 6 and len(r["tests"]) == 6 and
               all({"name", "score", "max_score", "output", "visibility"} <= set(t) for t in r["tests"]),

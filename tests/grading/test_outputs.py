@@ -2,7 +2,7 @@
 """Unit tests of tools/grading/outputs.py: grades.csv (cells a spreadsheet
 would run as formulas made text, empty cells for tests not graded), the
 fields of Gradescope's results.json (output_format, the leaderboard of
---perf), feedback.txt (the sandbox named), output folder names, atomic
+--perf), feedback.txt, output folder names, atomic
 writes, the checks on OUT and OUT replaced as a whole, the progress line
 with its time left, the wall-time line. No build."""
 import sys
@@ -19,7 +19,7 @@ from grading.testcases import TestResult
 
 
 def row(student, score_, cells, flags=(), statuses=None):
-    return outputs.StudentRow(student, "ok", score_, 3.0, cells, list(flags), statuses or {}, 1.5)
+    return outputs.StudentRow(student, "built", score_, 3.0, cells, list(flags), statuses or {}, 1.5)
 
 
 def grades_csv():
@@ -55,12 +55,12 @@ def card_and_results():
 def results_json():
     card, _ = card_and_results()
     notes = ["Files graded from your submission (alice): k.cpp", "", "Ignored (...): README.md"]
-    r = outputs.results_json(6, notes, card, "ok", 12.345)
+    r = outputs.results_json(6, notes, card, "built", 12.345)
     check({"score", "execution_time", "output", "visibility", "stdout_visibility", "tests", "extra_data"} <= set(r),
           "results.json has Gradescope's top-level fields", str(sorted(r)))
     check(r["score"] == 2.0 and r["execution_time"] == 12.3 and r["visibility"] == "visible"
           and r["stdout_visibility"] == "hidden", "score, execution time (0.1 s), visibility", str(r))
-    check(r["output"] == "Score: 2 / 3.5\nBuild: ok\nFiles graded from your submission (alice): k.cpp\nIgnored (...): README.md",
+    check(r["output"] == "Score: 2 / 3.5\nBuild: built\nFiles graded from your submission (alice): k.cpp\nIgnored (...): README.md",
           "output: score, build and the notes (blank lines dropped)", r["output"])
     check([t["name"] for t in r["tests"]] == ["t1", "t2", "g"], "tests: the graded ones only (not the free one)")
     t2 = r["tests"][1]
@@ -70,16 +70,16 @@ def results_json():
           "a test: name, number (a string), score, max_score, status, output (the reason), visibility", str(t2))
     check(r["tests"][0]["status"] == "passed" and r["tests"][2]["status"] == "failed",
           "status is passed or failed (not run counts as failed)")
-    check(r["extra_data"] == {"lab": 6, "build": "ok", "max_score": 3.5, "withheld": 0.0},
+    check(r["extra_data"] == {"lab": 6, "build": "built", "max_score": 3.5, "withheld": 0.0},
           str(r["extra_data"]))
     json.dumps(r)  # serialisable as it is
 
 
 def feedback():
     card, results = card_and_results()
-    text = outputs.feedback_text(6, "alice", ["Files graded from your submission (alice): k.cpp"], card, "ok", results)
+    text = outputs.feedback_text(6, "alice", ["Files graded from your submission (alice): k.cpp"], card, "built", results)
     lines = text.splitlines()
-    check(lines[:3] == ["matmul-lab, lab 6: alice", "Score: 2 / 3.5", "Build: ok"], "head: lab, student, score, build",
+    check(lines[:3] == ["matmul-lab, lab 6: alice", "Score: 2 / 3.5", "Build: built"], "head: lab, student, score, build",
           str(lines[:3]))
     check("  [0/1] t2: FAILED: wrong at 1^3" in lines and "      C[0][0] never written" in lines,
           "a test's first line beside its points, the rest indented", text)
@@ -87,7 +87,7 @@ def feedback():
           "the tests not graded are named")
     check("NOTE: the GPU tests could not run on the grading machine" in text, "a GPU test not run: the note to the student")
     check(text.endswith("\n") and not text.endswith("\n\n"), "one newline at the end")
-    no_files = outputs.feedback_text(1, "bob", ["No lab 1 files found"], score.score_student([], {}, {}, set(), 1), "no-files",
+    no_files = outputs.feedback_text(1, "bob", ["No lab 1 files found"], score.score_student([], {}, {}, set(), 1), "no files",
                                      {})
     check("Tests:" not in no_files and "No lab 1 files found" in no_files, "no results: no test list")
 
@@ -106,7 +106,7 @@ def writing(tmp):
     outputs.atomic_write(f, "c,d\n")
     check(f.read_text() == "c,d\n" and not (tmp / "grades.csv.tmp").exists(), "atomic write: the new text, no .tmp left")
     card, results = card_and_results()
-    outputs.write_student_files(tmp / "stage", 6, "a/b", [], card, "ok", results, 1.0)
+    outputs.write_student_files(tmp / "stage", 6, "a/b", [], card, "built", results, 1.0)
     d = tmp / "stage" / "a_b"
     check(json.loads((d / "results.json").read_text())["score"] == 2.0 and (d / "feedback.txt").is_file(),
           "results.json and feedback.txt in the student's safe-named folder")
@@ -171,8 +171,8 @@ def class_lines():
 def progress_and_time():
     r = row("tab\tnew\nline", 6.0, {})
     line = outputs.progress_line(r, 3, 14, 125.4)
-    check(line.startswith("[3/14] tab\\tnew\\nline — 6 / 3 ok, 1.5 s — ETA 02:05"),
-          "[k/N] student — score — ETA mm:ss, a newline in a name shown escaped (one student, one line)", line)
+    check(line.startswith("[3/14] tab\\tnew\\nline: built, 6 / 3 points, 1.5 s — ETA 02:05"),
+          "[k/N] student: build, score — ETA mm:ss, a newline in a name shown escaped (one student, one line)", line)
     check(outputs.clock(3725) == "1:02:05" and outputs.clock(59.6) == "01:00" and outputs.clock(-3) == "00:00",
           "times as mm:ss, h:mm:ss from an hour on")
     w = outputs.wall_time_line([row("a", 1.0, {}), row("b", 1.0, {})], 61, "on this machine, 2 at a time")
@@ -197,10 +197,11 @@ def leaderboard():
     check(outputs.leaderboard([stage("student", "lab1.ijk", 3.0, passed=False)]) == [] and outputs.leaderboard(None) == [],
           "leaderboard: nothing when no stage of the student's passed")
     card = score.score_student(["t1"], {"t1": TestResult("t1", "passed")}, {"t1": 1.0}, set(), 1.0)
-    r = outputs.results_json(1, [], card, "ok", 2.0, "bwrap (x)", summary)
-    check(r["output_format"] == "text" and r["leaderboard"] == board and "Sandbox: bwrap (x)" in r["output"],
-          "results.json: output_format text, the leaderboard with --perf, the sandbox named", json.dumps(r)[:300])
-    check("leaderboard" not in outputs.results_json(1, [], card, "ok", 2.0), "results.json without --perf: no leaderboard")
+    r = outputs.results_json(1, [], card, "built", 2.0, summary)
+    check(r["output_format"] == "text" and r["leaderboard"] == board and "Sandbox" not in r["output"],
+          "results.json: output_format text, the leaderboard with --perf, no sandbox named to the student",
+          json.dumps(r)[:300])
+    check("leaderboard" not in outputs.results_json(1, [], card, "built", 2.0), "results.json without --perf: no leaderboard")
 
 
 progress_and_time()

@@ -155,12 +155,12 @@ def writers_any_text(name, notes, output, flags):
     try:
         results = {"t1": TestResult("t1", "failed", output), "t2": TestResult("t2", "passed", output)}
         card = score.score_student(["t1", "t2"], results, {"t1": 1.0, "t2": 2.0}, set(), 1.0)
-        outputs.write_student_files(tmp, 1, name, notes, card, "ok", results, 1.0, "bwrap (test)")
+        outputs.write_student_files(tmp, 1, name, notes, card, "built", results, 1.0)
         d = tmp / outputs.safe_name(name)
         for f in ("results.json", "feedback.txt"):
             assert file_is_safe(d / f), (d / f).read_bytes()[:300]
         json.loads((d / "results.json").read_text(encoding="utf-8"))
-        row = outputs.StudentRow(name, "ok", card.score, card.max_score, card.cells, flags, card.statuses, 1.0)
+        row = outputs.StudentRow(name, "built", card.score, card.max_score, card.cells, flags, card.statuses, 1.0)
         outputs.atomic_write(tmp / "grades.csv", outputs.grades_csv([row, row], ["t1", "t2"], False))
         assert file_is_safe(tmp / "grades.csv")
         parsed = list(csv.reader((tmp / "grades.csv").open(encoding="utf-8", newline="")))

@@ -52,8 +52,8 @@ def command(sub, out, work):
 
 
 def graded_lines(text):
-    """The students a run graded itself: its progress lines `[k/N] name — ...`."""
-    return re.findall(r"^\[[0-9]+/[0-9]+\] (\S+) — ", text, re.M)
+    """The students a run graded itself: its progress lines `[k/N] name: built, ...`."""
+    return re.findall(r"^\[[0-9]+/[0-9]+\] (\S+): ", text, re.M)
 
 
 # The checker draws fresh inputs in every run, so a wrong answer's message names other numbers each time.

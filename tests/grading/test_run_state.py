@@ -50,11 +50,11 @@ def inputs_for(tmp, sub, out, **options):
                               user=sandbox.User(65534, 65534, "nobody", True))
 
 
-def row(name, build="ok"):
+def row(name, build="built"):
     return outputs.StudentRow(name, build, 1.0, 1.0, {"t1": 1.0}, [], {"t1": "passed"}, 2.5)
 
 
-def graded(state, folder, build="ok"):
+def graded(state, folder, build="built"):
     """As class_run does for a student: their files into state/results, then their row."""
     outputs.write_student_files(state.results, 1, folder.name, [], _Card(), build, {}, 1.0)
     state.save(folder, row(folder.name, build))
@@ -83,7 +83,7 @@ def state_folder(tmp):
     s.calibrated("cal-1")
     check(s.kept_rows(students) == {}, "a new state keeps nobody")
     graded(s, students[0])
-    graded(s, students[1], build="grader-error")
+    graded(s, students[1], build="grader error")
     s.leave(3)
     check(s.lock is None and (s.dir / "rows").is_dir(), "leaving with students done keeps them (and unlocks)")
     check("work" not in run_state.read_json(s.dir / "run.json") and work.is_dir(),

@@ -52,7 +52,7 @@ def plan_and_rows(tmp):
     folder.mkdir(parents=True)
     (folder / "a.cpp").write_text("x")
     check(slurm_state.read_row(state, folder) is None, "a student with no row is not done")
-    row = outputs.StudentRow("bob", "ok", 1.0, 1.0, {"t1": 1.0, "t2": ""}, ["flag"], {"t1": "passed"}, 2.5)
+    row = outputs.StudentRow("bob", "built", 1.0, 1.0, {"t1": 1.0, "t2": ""}, ["flag"], {"t1": "passed"}, 2.5)
     (state / "rows").mkdir(parents=True)
     (state / "rows" / "bob.json").write_text(json.dumps(slurm_state.row_to_json(row, slurm_state.submission_fingerprint(folder))))
     check(slurm_state.read_row(state, folder) is None, "a row without the student's results.json is not done")

@@ -259,7 +259,7 @@ def main():
         check(re.search(r"submitted the job array \d+: 4 task\(s\)", r.stdout) is not None
               and "submitted the prepare job" in r.stdout,
               "one prepare job, then a job array of one task per student")
-        check(all(re.search(rf"^\[\d/4\] {s} — ", r.stdout, re.M) for s in ("alice", "bob", "carol", "dan")),
+        check(all(re.search(rf"^\[\d/4\] {s}: ", r.stdout, re.M) for s in ("alice", "bob", "carol", "dan")),
               "a progress line [k/N] per student as their result comes in")
         if r.returncode != 0:
             return
@@ -280,7 +280,7 @@ def main():
         print(f"---- make grade SLURM=1 (rerun) printed:\n{r.stdout}----", flush=True)
         check(r.returncode == 0 and "3 of 4 student(s) already graded" in r.stdout
               and re.search(r"job array \d+: 1 task\(s\)", r.stdout) and "prepare job" not in r.stdout
-              and re.search(r"^\[4/4\] dan — ", r.stdout, re.M),
+              and re.search(r"^\[4/4\] dan: ", r.stdout, re.M),
               f"make grade SLURM=1 again: only the student without a result is graded ({rerun_s:.0f} s)",
               r.stdout[-1500:])
         compare(local, through, "after the rerun, the outputs are still the local run's")

@@ -55,7 +55,7 @@ def good(tmp):
     s = setup(tmp)
     row, results, feedback = grade(tmp, s, "alice", {f"{LAB.folder}/kernel.cpp": "// WORKS\nint x = system(\"ls\");\n",
                                                      f"{LAB.folder}/notes.md": "mine"})
-    check(row.build == "ok" and row.score == 2.0 and row.max == 4.0,
+    check(row.build == "built" and row.score == 2.0 and row.max == 4.0,
           "a working kernel: built; its test's 2 points of 4 (2 + 1 failing + 1 GPU not run; the free test left out)",
           f"{row.build} {row.score}/{row.max}")
     check(row.cells == {"kernel works": 2.0, "fails": 0.0, "passes": "", "on the GPU": 0.0},
@@ -81,21 +81,21 @@ def missing_and_broken(tmp):
     check("Missing, so the starter version was used (its tasks fail): kernel.cpp" in feedback,
           "a file with a task not handed in: its tasks fail, says the feedback", feedback)
     row, results, feedback = grade(tmp, s, "dan", {"kernel.cpp": "BROKEN\n"}, index=2)
-    check(row.build == "build-failed" and row.score == 0 and "BUILD FAILED" in feedback
+    check(row.build == "build failed" and row.score == 0 and "BUILD FAILED" in feedback
           and "labs/lab99/kernel.cpp:2:1: error: 'BROKEN' was not declared" in feedback and "CXX" not in feedback,
-          "a build that fails: build-failed, 0, the compiler's error quoted", feedback)
+          "a build that fails: build failed, 0, the compiler's error quoted", feedback)
     check(all(t["output"] == "NOT RUN: the code did not build" for t in results["tests"]),
           "every test: not run, the code did not build")
     row, results, feedback = grade(tmp, s, "erin", {"README.txt": "see the zip", "handin.zip": "PK"}, index=3)
-    check(row.build == "no-files" and row.score == 0 and "No lab 99 files found" in feedback
+    check(row.build == "no files" and row.score == 0 and "No lab 99 files found" in feedback
           and "handin.zip" in feedback and any("handin.zip" in f for f in row.flags),
-          "no lab files, an archive: no-files, the archive named to the student and in the review", feedback)
+          "no lab files, an archive: no files, the archive named to the student and in the review", feedback)
 
 
 def budget_and_perf(tmp):
     row, results, _ = grade(tmp, setup(tmp, student_budget=0.001), "fay", {"kernel.cpp": "// WORKS\n"})
     outputs = [t["output"] for t in results["tests"]]
-    check(outputs[0].startswith("TIMEOUT: did not finish in 0.001 s")
+    check(outputs[0].startswith("TIMEOUT: did not finish within the test's 0.001 s limit")
           and all("used up its time budget (0.001 s of tests)" in o for o in outputs[1:]),
           "a test's limit is at most what is left of the student's budget; once it is spent, the rest are not run",
           str(outputs))
@@ -122,9 +122,9 @@ def grader_error(tmp):
     s = setup(tmp)
     shutil.rmtree(s.base / LAB.folder)  # the starter tree is damaged: copying it in works, reading it does not
     row, results, feedback = grade(tmp, s, "hal", {"kernel.cpp": "// WORKS\n"})
-    check(row.build == "grader-error" and row.score == 0 and "The grading script failed on this submission" in feedback
+    check(row.build == "grader error" and row.score == 0 and "The grading script failed on this submission" in feedback
           and row.flags and row.flags[-1].startswith("grader error: "),
-          "a grader error: that student only, 'grader-error', said to both", f"{row.build} {row.flags} {feedback}")
+          "a grader error: that student only, 'grader error', said to both", f"{row.build} {row.flags} {feedback}")
     check(all(t["output"] == "NOT RUN: grading error" for t in results["tests"]), "its tests: not run, grading error")
 
 
@@ -138,7 +138,7 @@ def odd_names_and_write_errors(tmp):
     row = student.grade_student(s, 0, folder, tmp / "out")
     raw = (tmp / "out" / "ivy" / "feedback.txt").read_bytes()
     text = raw.decode("utf-8")
-    check(row.build == "ok" and row.score == 2.0 and "caf\\xe9\\xff.cpp" in text and "\x1b" not in text
+    check(row.build == "built" and row.score == 2.0 and "caf\\xe9\\xff.cpp" in text and "\x1b" not in text
           and "\\x1b[2J" in text and "6 | 6 ok\\n.cpp" in text, "file names not UTF-8 or with escape sequences: graded, named escaped in the "
           "feedback", f"{row.build} {row.score} {text[-400:]!r}")
     real = student.outputs.write_student_files
@@ -151,7 +151,7 @@ def odd_names_and_write_errors(tmp):
     finally:
         student.outputs.write_student_files = real
     fb = (tmp / "out2" / "ivy" / "feedback.txt").read_text()
-    check(row.build == "grader-error" and row.score == 0 and row.max == 4.0 and "No space left" in row.flags[0]
+    check(row.build == "grader error" and row.score == 0 and row.max == 4.0 and "No space left" in row.flags[0]
           and "failed while writing your results" in fb,
           "writing a student's files fails: that student's grader error with the reason, a short feedback",
           f"{row} {fb!r}")

@@ -54,7 +54,7 @@ def running(tree):
     r = run("labX", "crash doctest caught")
     check(r.status == "crashed" and "SIGFPE" in r.message, "a crash doctest reported: crashed, doctest's words", vars(r))
     r = run("labX", "hangs in the test", timeout=1)
-    check(r.status == "timeout" and r.message == "did not finish in 1 s (an endless loop, or far too slow)"
+    check(r.status == "timeout" and r.message == "did not finish within the test's 1 s limit (an endless loop, or far too slow)"
           and r.seconds < 10 * checks.slack(), "an endless test: stopped at its time limit", vars(r))
     r = run("labX", "fails, then hangs at exit", timeout=1)
     check(r.status == "timeout" and r.message.endswith("far too slow): C[0][0] was never written"),
@@ -95,7 +95,7 @@ def running(tree):
     kernel.write_text("// BUSY\n")
     r = testcases.run_performance_target(tree, tree / "logs4", LAB.number, results, weights, 1, None, limits)
     check(r.status == "inconclusive" and r.message.startswith("machine busy (load ")
-          and "withheld until your instructor reruns it on a quiet machine; the checker said: ijk within 1.5x: 1.4x"
+          and "withheld until your instructor reruns it on a quiet machine; the timing said: ijk within 1.5x: 1.4x"
           in r.message and len(r.machine_load) == 2,
           "--perf inconclusive twice: status inconclusive, the load the grader read and the checker's reason", vars(r))
     kernel.write_text(STARTER_KERNEL)

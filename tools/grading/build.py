@@ -26,7 +26,7 @@ import subprocess
 from dataclasses import replace
 from pathlib import Path
 
-from .common import REPO, SetupError
+from .common import BUILD_FAILED, BUILD_TIMEOUT, BUILT, REPO, SetupError
 from .environment import TRUSTED_CWD, clean_env, system_program, trusted_env
 from .sandbox import read_head, run_limited, tail_lines
 from .visible import SYSTEM_DIRS, lab_object_prerequisites
@@ -203,7 +203,7 @@ def student_tree_ignore(base, programs):
 def build_submission(tree, logs, jobs, timeout, limits, programs=None, student_tests=False):
     """Builds one student's tree: with programs (checker.Programs) only their runner (make runner LAB=N) and,
     when the lab has tests the checker cannot run, the tests linked with their code; else the tests and the
-    harness. Returns (status: ok | build-timeout | build-failed, feedback text)."""
+    harness. Returns (status: BUILT | BUILD_TIMEOUT | BUILD_FAILED, feedback text)."""
     log = logs / "build.log"
     if programs:
         goals = programs.make_goals("runner", *(["student-tests"] if student_tests else []))
@@ -218,31 +218,31 @@ def build_submission(tree, logs, jobs, timeout, limits, programs=None, student_t
     rc, timed_out, secs = run_limited(cmd, tree, tree, log, timeout, limits, timeout + 10, env,
                                       fsize_kb=STUDENT_BUILD_FILE_KB, memory_mb=build_memory(limits, jobs))
     if timed_out:
-        return "build-timeout", (f"BUILD: did not finish in {timeout:g} s (the grader's time limit for a build: "
+        return BUILD_TIMEOUT, (f"BUILD: did not finish in {timeout:g} s (the grader's time limit for a build: "
                                  "the compiler was stopped); nothing could be tested.")
     if rc == 0 and all(f.is_file() for f in made):
         included = solutions_included(tree, programs.lab) if programs else None
         if included:
-            return "build-failed", (f"REFUSED: your code includes {included}: files from solutions/ are not "
+            return BUILD_FAILED, (f"REFUSED: your code includes {included}: files from solutions/ are not "
                                     "available to submissions; nothing was tested.")
         outside = read_outside(tree, programs.lab if programs else None, limits.extra_dirs)
         if outside:
-            return "build-failed", (f"REFUSED: the build read a file outside the submission ({outside}): "
+            return BUILD_FAILED, (f"REFUSED: the build read a file outside the submission ({outside}): "
                                     "a build may read only its own tree and the system's headers; nothing was "
                                     "tested.")
-        return "ok", ""
+        return BUILT, ""
     text = read_head(log)
     stopped = build_limit_reason(text, limits)
     if stopped:
-        return "build-failed", f"BUILD FAILED: {stopped}; nothing could be tested.\n" + compiler_errors(text, tree)
+        return BUILD_FAILED, f"BUILD FAILED: {stopped}; nothing could be tested.\n" + compiler_errors(text, tree)
     symbol = reference_called(text)
     if symbol:
         why = ("code given compiled to a later lab: it is this lab's answer" if re.match(r"common::|_ZN6common", symbol)
                else "the reference solution is not part of it")
-        return "build-failed", (f"BUILD FAILED: reference functions are not available to submissions: your code "
+        return BUILD_FAILED, (f"BUILD FAILED: reference functions are not available to submissions: your code "
                                 f"calls {symbol}, which the grader's build does not have ({why}); nothing could be "
                                 "tested.")
-    return "build-failed", compiler_errors(text, tree)
+    return BUILD_FAILED, compiler_errors(text, tree)
 
 
 def build_limits(limits):

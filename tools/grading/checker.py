@@ -132,6 +132,34 @@ def runner_failure(text):
     return None
 
 
+# The checker's words for a runner's failure (harness/runner/runner_process.cpp: fail, gone, ended_text,
+# timed_out; checker.cpp: in_context) and the same in a student's: the runner is the grader's name for the
+# process that holds their code, which they know as "your code". In order: the first that matches is used.
+_WHEN = r" (?:while receiving a request|while answering|before answering)"
+STUDENT_WORDS = [
+    (r", while running (\S+) at M x N x K = (\d+) x (\d+) x (\d+)", r" while running \1 at \2x\3x\4"),
+    (r"the runner did not answer within the test's time limit \((\d+) s\): an endless loop, or far too slow",
+     r"did not finish within the test's \1 s limit (an endless loop, or far too slow)"),
+    (r"the runner crashed: ([^,;\n]*?)" + _WHEN, r"your code ended with \1"),
+    (r"the runner exited \(([^)]*)\)" + _WHEN, r"your code exited (\1) before returning"),
+    (r"the runner could not be started \(([^)]*)\)" + _WHEN, r"your code could not be started (\1)"),
+    (r"the runner closed its end of the channel" + _WHEN, "your code closed the connection the test calls it through"),
+    (r"the runner broke the protocol: ", "your code broke the protocol the test calls it through: "),
+    (r"the runner could not be watched: ", "the grading machine could not watch your code: "),
+    (r"the runner is not configured: [^\n]*", "the grading setup cannot run your code (a fault of the setup, "
+     "not of your code: your instructor regrades it)"),
+    (r"\bthe runner\b", "your code"),
+]
+
+
+def student_words(text):
+    """A runner's failure as a student reads it: "your code" for the runner, the test's shape as 64x64x64,
+    signals by name and what they mean (as ended_text says them), the limit once."""
+    for pattern, words in STUDENT_WORDS:
+        text = re.sub(pattern, words, text)
+    return text
+
+
 def runner_output(path):
     """What the student's runner printed in one checker run, for the feedback: '' when nothing, else a header
     saying how much it printed and that it costs nothing, then at most OUTPUT_SHOWN_LINES lines /

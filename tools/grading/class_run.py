@@ -186,7 +186,7 @@ def total_points(options, names, weights):
 
 
 class Progress:
-    """The `[k/N] student — score — ETA mm:ss` lines, one per student as each is done: the time left is the
+    """The `[k/N] student: built, score / max points, ... — ETA mm:ss` lines, one per student as each is done: the time left is the
     time per student so far (of the run's wall clock, so -j and a cluster's parallel tasks count) times the
     students left."""
 

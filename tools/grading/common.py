@@ -13,6 +13,13 @@ REPO = Path(__file__).resolve().parent.parent.parent
 PROG = "grade"
 
 
+# The build column's values (grades.csv, the progress line, summary.txt, feedback.txt's "Build:"): what became
+# of the build, in words that cannot be read as a verdict (an "ok" there was read as "the submission is fine").
+BUILT, BUILD_FAILED, BUILD_TIMEOUT, NO_FILES, GRADER_ERROR = (
+    "built", "build failed", "build timed out", "no files", "grader error")
+BUILD_STATES = (BUILT, BUILD_FAILED, BUILD_TIMEOUT, NO_FILES, GRADER_ERROR)
+
+
 class UsageError(Exception):
     """Bad command line or input: one line on stderr, exit 2, nothing written."""
 

@@ -77,5 +77,5 @@ def failure_text(tc):
     distinct = list(dict.fromkeys(out))  # a check repeated per thread count or subcase, once
     if len(distinct) > 5:
         distinct = distinct[:5] + [f"(and {len(distinct) - 5} more failed checks)"]
-    text = "\n".join(distinct) or "failed (doctest reported no message)"
+    text = "\n".join(distinct) or "failed (the test gave no message)"
     return text if len(text) <= TEST_MESSAGE_CHARS else text[:TEST_MESSAGE_CHARS] + " [...]"

@@ -5,7 +5,7 @@ the progress lines through common.say, the error lines of cli.py).
 Student text is anything a submission controls: folder and file names (any
 bytes, a non-UTF-8 name arrives as Python's surrogate escapes), the source
 lines review.py quotes, what the compiler and the tests printed. Shown raw, an
-escape sequence repaints a terminal ("0 / 6" drawn as "6 / 6 ok"), a newline
+escape sequence repaints a terminal ("0 / 6 points" drawn as "6 / 6 points"), a newline
 forges a line of summary.txt, a cell starting with = runs as a spreadsheet
 formula, a lone surrogate cannot even be written as UTF-8. So:
 

@@ -16,15 +16,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import escape
-from .common import UsageError, fmt
+from .common import BUILD_STATES, GRADER_ERROR, UsageError, fmt
 from .score import PERF_KEY, withheld_text
+
+
+# What a student's feedback may show of a line: longer ones are wrapped (wrap_line).
+FEEDBACK_WIDTH = 200
 
 
 @dataclass
 class StudentRow:
     """One student's line in grades.csv and summary.txt."""
     student: str          # the folder's name
-    build: str            # ok | build-failed | build-timeout | no-files | grader-error
+    build: str            # one of BUILD_STATES: what became of the build, never a verdict on the code
     score: float
     max: float
     cells: dict           # test key -> points, "" when not graded (Scorecard.cells)
@@ -76,11 +80,28 @@ def atomic_write(path, text):
     os.replace(tmp, path)
 
 
-def feedback_text(lab_number, name, notes, card, build_status, results, containment=None):
-    """feedback.txt: the score, the notes on the submission (files used, build errors), a line per test."""
+def wrap_line(line, width=FEEDBACK_WIDTH):
+    """One line of feedback as lines of at most `width` characters, broken at spaces (a word longer than a
+    line is cut), each continuation indented as the line itself is and by two more spaces."""
+    if len(line) <= width:
+        return [line]
+    indent = line[:len(line) - len(line.lstrip(" "))] + "  "
+    out, rest = [], line
+    while len(rest) > width:
+        cut = rest.rfind(" ", len(indent) + 1, width + 1)
+        if cut <= len(indent):
+            cut = width
+        out.append(rest[:cut].rstrip())
+        rest = indent + rest[cut:].lstrip(" ")
+    return out + [rest]
+
+
+def feedback_text(lab_number, name, notes, card, build_status, results):
+    """feedback.txt: the score, the notes on the submission (files used, build errors), a line per test; no
+    line over FEEDBACK_WIDTH characters. How the code was contained is the instructor's (summary.txt), not here."""
     head = [f"matmul-lab, lab {lab_number}: {escape.line(name)}",
             f"Score: {fmt(card.score)} / {fmt(card.max_score)}{withheld_text(card)}",
-            f"Build: {build_status}"] + ([f"Sandbox: {containment}"] if containment else []) + [""]
+            f"Build: {build_status}", ""]
     body = list(notes)
     if results:
         body.append("")
@@ -97,7 +118,9 @@ def feedback_text(lab_number, name, notes, card, build_status, results, containm
         body.append("")
         body.append("NOTE: the GPU tests could not run on the grading machine; they score 0 here and are not "
                     "counted as passed. Your instructor regrades them on a machine with a GPU.")
-    return "\n".join(head + body).rstrip() + "\n"
+    # Escaped first (escape.block: "\x1b" is four characters), so that the width holds as the file is written.
+    lines = [w for text in head + body for line in escape.block(text).split("\n") for w in wrap_line(line)]
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def leaderboard(perf_summary):
@@ -119,10 +142,11 @@ def leaderboard(perf_summary):
     return entries
 
 
-def results_json(lab_number, notes, card, build_status, seconds, containment=None, perf_summary=None):
-    """Gradescope's results.json (its autograder format) as a dict; with --perf, its leaderboard."""
+def results_json(lab_number, notes, card, build_status, seconds, perf_summary=None):
+    """Gradescope's results.json (its autograder format) as a dict; with --perf, its leaderboard. Its
+    "output" is what a student reads: no word of how the code was contained (that is the instructor's)."""
     output = "\n".join([f"Score: {fmt(card.score)} / {fmt(card.max_score)}{withheld_text(card)}", f"Build: {build_status}"]
-                       + ([f"Sandbox: {containment}"] if containment else []) + [l for l in notes if l]).strip()
+                       + [l for l in notes if l]).strip()
     tests = [{"name": t.name, "number": str(t.number), "score": t.points, "max_score": t.max_points,
               "status": "passed" if t.passed else "failed", "output": t.output, "visibility": "visible"}
              for t in card.tests]
@@ -135,18 +159,16 @@ def results_json(lab_number, notes, card, build_status, seconds, containment=Non
     return escape.gradescope(result)
 
 
-def write_student_files(out_dir, lab_number, name, notes, card, build_status, results, seconds, containment=None):
-    """OUT/<student>/results.json and feedback.txt (the folder named by safe_name). containment: the level's
-    description (sandbox.describe). With --perf, results[PERF_KEY].perf_summary (testcases.py) makes the
+def write_student_files(out_dir, lab_number, name, notes, card, build_status, results, seconds):
+    """OUT/<student>/results.json and feedback.txt (the folder named by safe_name). With --perf, results[PERF_KEY].perf_summary (testcases.py) makes the
     leaderboard: present (maybe empty) whenever the performance target was scored."""
     d = out_dir / safe_name(name)
     d.mkdir(parents=True, exist_ok=True)
     perf = results.get(PERF_KEY)
     perf_summary = (getattr(perf, "perf_summary", None) or []) if perf is not None else None
     atomic_write(d / "results.json", json.dumps(results_json(lab_number, notes, card, build_status, seconds,
-                                                             containment, perf_summary), indent=2) + "\n")
-    atomic_write(d / "feedback.txt", feedback_text(lab_number, name, notes, card, build_status, results,
-                                                   containment))
+                                                             perf_summary=perf_summary), indent=2) + "\n")
+    atomic_write(d / "feedback.txt", feedback_text(lab_number, name, notes, card, build_status, results))
 
 
 def grades_csv(rows, test_names, perf):
@@ -171,10 +193,10 @@ def clock(seconds):
 
 def progress_line(row, done=None, total=None, eta_seconds=None):
     """A student's line as the run prints it when that student is done:
-    `[k/N] student — score / max build, seconds — ETA mm:ss` (and the review flags)."""
+    `[k/N] student: built, score / max points, seconds — ETA mm:ss` (and the review flags)."""
     head = f"[{done}/{total}] " if done is not None else "  "
     eta = f" — ETA {clock(eta_seconds)}" if eta_seconds is not None else ""
-    return escape.line(f"{head}{escape.line(row.student)} — {fmt(row.score)} / {fmt(row.max)} {row.build}, "
+    return escape.line(f"{head}{escape.line(row.student)}: {row.build}, {fmt(row.score)} / {fmt(row.max)} points, "
                        f"{row.seconds:.1f} s{eta}" + ("   [review: " + "; ".join(row.flags) + "]" if row.flags else ""))
 
 
@@ -196,7 +218,7 @@ def class_results(order, free, rows):
             lines.append(f"     not graded  {label} (passes on the untouched starter)")
         else:
             lines.append(f"  {passed:4d} / {len(rows)}  {label}" + (f" ({pending} inconclusive)" if pending else ""))
-    errors = [r for r in rows if r.build == "grader-error"]
+    errors = [r for r in rows if r.build == GRADER_ERROR]
     if errors:
         lines.append(f"  GRADER ERRORS: {len(errors)} student(s) not graded because the grader failed on them "
                      f"(the reason is in their review line): {', '.join(escape.line(r.student) for r in errors[:20])}")
@@ -210,8 +232,8 @@ def class_results(order, free, rows):
     lines.append("")
     lines.append("per student:")
     for r in rows:
-        lines.append(f"  {escape.line(r.student):<24} {fmt(r.score):>6} / {fmt(r.max):<6} {r.build:<13} "
-                     f"{r.seconds:6.1f} s")
+        points = f"{fmt(r.score)} / {fmt(r.max)} points,"
+        lines.append(f"  {escape.line(r.student) + ':':<25} {r.build + ',':<16} {points:<20} {r.seconds:6.1f} s")
         for fl in r.flags:
             lines.append(f"      review: {escape.line(fl)}")
     return lines

@@ -31,7 +31,7 @@ import signal
 from pathlib import Path
 
 from . import escape, outputs
-from .common import UsageError, say, warn
+from .common import GRADER_ERROR, UsageError, say, warn
 from .run_state import read_json, read_row, row_path, save_row, settings_fingerprint, submission_fingerprint, \
     write_json
 
@@ -97,7 +97,7 @@ class ResumeState:
         kept = {}
         for s in students:
             row = read_row(self.dir, s)
-            if row is not None and row.build != "grader-error":
+            if row is not None and row.build != GRADER_ERROR:
                 kept[s.name] = row
                 continue
             self.fingerprints[s.name] = submission_fingerprint(s)

@@ -134,7 +134,7 @@ def kill_running(stop=True):
 
 
 def describe(limits):
-    """How student code runs, as the run, summary.txt and every feedback.txt name it."""
+    """How student code runs, as the run and summary.txt name it (the instructor's: never in a student's feedback)."""
     who = f", as user '{limits.user.name}'" if limits.user else ""
     cg = limits.cgroups
     counted = f"; {cgroup_limits.describe(cg, limits.memory_mb, limits.nproc)}" if cg else ""

@@ -4,7 +4,7 @@ code) and put the files in, flag what is worth a review (review.py), build
 their runner (build.py), run every graded test case within the student's time
 budget through the trusted checker (testcases.py, checker.py), score
 (score.py) and write results.json and feedback.txt (outputs.py). Whatever goes
-wrong with one student is that student's grade ("grader-error" at worst),
+wrong with one student is that student's grade ("grader error" at worst),
 never the end of the run.
 
 The checker's reports and every log go to a folder beside the student's tree
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from . import build, checker, escape, intake, outputs, review, score, testcases
 from .catalog import is_gpu_suite
-from .sandbox import describe
+from .common import BUILT, GRADER_ERROR, NO_FILES
 from .testcases import TestResult
 
 
@@ -42,6 +42,22 @@ class ClassSetup:
     in_process: set = field(default_factory=set)  # tests the checker cannot run (calibration.py)
     gpus: object = None   # gpu_lease.GpuPool: one student's GPU work at a time on each GPU (None: no GPU)
     lab_uses_gpu: bool = False  # the performance run uses the GPU too
+
+
+# The feedback's words and the review flag (grades.csv, summary.txt) for a submission whose lab files are all
+# the starter's own: handed in without a change (the wrong folder, say), worth the instructor's look.
+STARTER_UNCHANGED = "the starter, unchanged"
+
+
+def unchanged_starter(lab_dir, starter_dir, lab_files):
+    """True when every lab file in lab_dir (the student's tree, their files put in) reads as the starter's
+    file in starter_dir: the same words in the same order (line endings, spaces and blank lines aside)."""
+    def words(path):
+        try:
+            return path.read_bytes().split()
+        except OSError:
+            return None
+    return bool(lab_files) and all(words(lab_dir / n) == words(starter_dir / n) for n in lab_files)
 
 
 def grade_student(setup, index, folder, out_dir):
@@ -70,24 +86,24 @@ class _StudentGrading:
     def run(self, out_dir):
         s, folder, tree, logs = self.setup, self.folder, self.tree, self.logs
         t0 = time.monotonic()
-        build_status = "ok"
+        build_status = BUILT
         try:
             src, found_notes = intake.find_lab_files(folder, s.lab.number, s.lab_files)
             if src is None:
-                build_status = "no-files"
+                build_status = NO_FILES
                 self._no_lab_files(found_notes)
             else:
                 self._prepare_tree(src)
                 build_status, build_msg = build.build_submission(tree, logs, s.build_jobs, s.options.build_timeout,
                                                                  s.limits, s.programs, bool(s.in_process))
-                if build_status != "ok":
+                if build_status != BUILT:
                     self.feedback.append("")
                     self.feedback.append(build_msg)
                     self._none_run("the code did not build")
                 else:
                     self._run_tests()
         except Exception as e:  # one student's trouble must never stop the others
-            build_status = "grader-error"
+            build_status = GRADER_ERROR
             self.feedback.append(f"The grading script failed on this submission ({type(e).__name__}: {e}); "
                                  "your instructor has been told.")
             self.flags.append(f"grader error: {type(e).__name__}: {e}")
@@ -139,6 +155,10 @@ class _StudentGrading:
             self.feedback.append(f"Not submitted, so the starter version was used (it has no task, so nothing is "
                                  f"lost): {', '.join(given)}")
         self.feedback.extend(problems)
+        if used and unchanged_starter(tree / s.lab.folder, s.base / s.lab.folder, s.lab_files):
+            self.feedback.append(f"These files are {STARTER_UNCHANGED}: none of the lab's tasks is done in them yet, "
+                                 "so the tests that need your code fail.")
+            self.flags.append(STARTER_UNCHANGED)
         self.flags.extend(review.review_flags(tree / s.lab.folder, s.base / s.lab.folder, used))
 
     def _run_tests(self):
@@ -190,7 +210,7 @@ class _StudentGrading:
         order = score.graded_order([n for _, n in s.tests], s.options.perf)
         card = score.score_student(order, self.results, s.weights, s.free, s.options.perf_points)
         outputs.write_student_files(out_dir, s.lab.number, name, self.feedback, card, build_status, self.results,
-                                    seconds, containment=describe(s.limits))
+                                    seconds)
         return outputs.StudentRow(name, build_status, card.score, card.max_score, card.cells, self.flags,
                                   card.statuses, seconds)
 
@@ -211,7 +231,7 @@ class _StudentGrading:
 
 
 def grader_error_row(name, reason, seconds=0.0, max_score=0.0, flags=()):
-    """A student's row when the grader itself failed on them: 0 points, build "grader-error", the reason as
+    """A student's row when the grader itself failed on them: 0 points, build "grader error", the reason as
     the first review flag (summary.txt counts them; grades.csv and the progress line show the reason)."""
-    return outputs.StudentRow(name, "grader-error", 0.0, max_score, {}, [f"grader error: {reason}"] + list(flags),
+    return outputs.StudentRow(name, GRADER_ERROR, 0.0, max_score, {}, [f"grader error: {reason}"] + list(flags),
                               {}, seconds)

@@ -71,7 +71,9 @@ def run_test_case(tree, suites, suite, name, out_dir, index, limits, timeout, gp
            f"--test-case={doctest_filter_escape(name)}", "--reporters=xml", f"--out={xml_path}"]
     env = clean_env({"MML_IMPL": impl, "MMLAB": str(mmlab), "TMPDIR": str(tree / ".tmp"), **(extra_env or {})})
     rc, timed_out, secs = run_limited(cmd, tree, tree, log_path, timeout, limits, timeout * 4 + 10, env)
-    return _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note)
+    r = _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note)
+    r.message = checker.student_words(r.message)  # a stage it calls through a runner names it so
+    return r
 
 
 def run_checked_test_case(programs, tree, suites, suite, name, out_dir, index, limits, timeout, gpu_note,
@@ -108,16 +110,21 @@ def _checked_result(rc, timed_out, secs, log_path, xml_path, suite, name, timeou
     r = _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note)
     kind = checker.runner_failure(r.message) if r.status in ("failed", "crashed") else None
     if kind:
-        why = r.message.replace("the test threw an exception: ", "")
+        why = checker.student_words(r.message.replace("the test threw an exception: ", ""))
         if kind == "timeout":
-            return TestResult(name, "timeout", f"did not finish in {timeout:g} s (an endless loop, or far too slow): "
-                              + why, secs), False
-        return TestResult(name, "crashed", why + RUNNER_IS_YOUR_CODE, secs), False
+            # The limit as the grader set it (the checker's is rounded to whole seconds), said once.
+            where = re.search(r" while running \S+ at \d+x\d+x\d+", why)
+            return TestResult(name, "timeout", timeout_text(timeout) + (where.group(0) if where else ""), secs), False
+        return TestResult(name, "crashed", why, secs), False
+    r.message = checker.student_words(r.message)
     return r, False
 
 
-# Said once after a runner's failure: the student never sees the word otherwise.
-RUNNER_IS_YOUR_CODE = " (the runner is the process that runs your code for the tests)"
+def timeout_text(timeout):
+    """A test that ran out of time, as the student reads it (after "TIMEOUT: "): whole seconds from 1 s on, as
+    the run states the limits (calibration.timeout_text)."""
+    shown = f"{timeout:.0f}" if timeout >= 1 else f"{timeout:g}"
+    return f"did not finish within the test's {shown} s limit (an endless loop, or far too slow)"
 
 
 def _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, timeout, gpu_note):
@@ -125,7 +132,7 @@ def _result_from_report(suite, name, xml_path, log_path, rc, timed_out, secs, ti
     cases, ran, complete = parse_doctest_xml(xml_path)
     mine = [tc for s, n, tc in ran if s == suite and n == name]
     if timed_out:
-        return TestResult(name, "timeout", f"did not finish in {timeout:g} s (an endless loop, or far too slow)"
+        return TestResult(name, "timeout", timeout_text(timeout)
                           + (": " + failure_text(mine[0]) if mine and mine[0].find(".//Expression") is not None else ""),
                           secs)
     if mine:
@@ -225,7 +232,7 @@ def run_performance_target(tree, logs, lab_number, results, weights, threads, si
     if why == BUSY:
         quiet = first_before[0] is not None and first_before[0] < first_before[1]
         result.message = (f"machine busy ({load_text(*after)}) in two runs, so the points are withheld until your "
-                          f"instructor reruns it on a quiet machine; the checker said: {result.message}"
+                          f"instructor reruns it on a quiet machine; the timing said: {result.message}"
                           + (f" [the machine was quiet before the runs ({load_text(*first_before)}): the load may "
                              "be the submission's own]" if quiet else ""))
     else:
