@@ -171,6 +171,9 @@ def main():
                 stdout = (root / "results" / "stdout").read_text()
                 check("sandbox bwrap (MMLAB_GRADESCOPE_SANDBOX)" in stdout, "the instructor's stdout names the sandbox level",
                       stdout[:300])
+                shown = json.dumps({k: v for k, v in (r or {}).items() if k != "extra_data"})
+                check("Sandbox" not in shown and "bwrap" not in shown,
+                      "what the student sees (results.json's output and tests) has no sandbox line", shown[:300])
 
         # A platform without user namespaces: the level chosen in the zip's lab.env.
         lab_env = (src / "lab.env").read_text()
