@@ -40,8 +40,9 @@ Matrix rounded_copy(const Matrix& m, InputRounding r) {
 }  // namespace
 
 std::string not_written_message(const Stage& stage) {
-    return "not written yet: " + (stage.task.empty() ? std::string("its task") : stage.task) + " in handouts/lab" +
-           std::to_string(stage.lab) + ".md (C was never written: every element still holds the poison value)";
+    const std::string handout = "handouts/" + ("lab" + std::to_string(stage.lab)) + ".md";  // handouts/labN.md
+    return "not written yet: " + (stage.task.empty() ? std::string("its task") : stage.task) + " in " + handout +
+           " (C was never written: every element still holds the poison value)";
 }
 
 CheckedRun run_once_and_verify(const Stage& stage, const MatmulFn& fn, Problem& p, const StageParams& params,

@@ -23,7 +23,7 @@
 //               through the L2 (its bandwidth / NSM), those that miss both
 //               from DRAM (its bandwidth / NSM); the levels work as a
 //               pipeline, so the slowest one sets the pace.
-// handouts/data/lab10/history.md shows both, before and after.
+// The instructors' handouts/data/lab10/history.md shows both, before and after.
 #include "models/lh_kernels.h"
 
 #include <algorithm>

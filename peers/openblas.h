@@ -31,7 +31,7 @@ std::string openblas_weaker_than_cpu();
 // (OMP_WAIT_POLICY=active, or GOMP_SPINCOUNT=infinite): then the stages'
 // idle OpenMP threads keep their cores busy while the OpenBLAS row runs (its
 // pthreads build uses a pool of its own), and OpenBLAS loses up to half its
-// speed on all cores (handouts/lab5.md, "OMP_WAIT_POLICY"). Empty when not,
+// speed on all cores (handouts/lab5.md, "What to expect"). Empty when not,
 // else a warning that says why and what to do.
 std::string openmp_threads_spin_beside_openblas();
 

@@ -98,7 +98,7 @@ TEST_SUITE("lab10-given") {
         CHECK(b_strip_l2(big, g, l2).dram_bytes == doctest::Approx(128.0 / 1056));
         CHECK(b_strip_l2(big, g, l2).dram_wait == 1);
         // So B comes from DRAM 512 / 8.25 times: 4.16 GB (Nsight Compute read 4.27 GB
-        // for the whole kernel on the H100, 2026-11-25; handouts/data/lab10/history.md).
+        // for the whole kernel on the H100, 2026-11-25; the instructors' handouts/data/lab10/history.md).
         const double b_dram = double(g.grid_y) * b_strip_l2(big, g, l2).dram_bytes * 4.0 * 4096 * 4096;
         CHECK(b_dram == doctest::Approx(4.165e9).epsilon(0.001));
         // A's panel: only the first block of its grid row fetches it, and that row is in one wave.

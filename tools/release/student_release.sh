@@ -120,7 +120,7 @@ here, compiled; their source is not part of this release.
   NO_REFERENCE=1: it is not a reference, the later lab needs it to link.
 - \`include/solutions/\`: the headers that declare them (declarations only).
 
-Made by \`make student-release\` on $(date -u +%Y-%m-%d) from $(git rev-parse --short HEAD 2>/dev/null || echo "a checkout without git").
+Made by the instructors' \`make student-release\` on $(date -u +%Y-%m-%d) from $(git rev-parse --short HEAD 2>/dev/null || echo "a checkout without git").
 MD
 
 # 4. With LAB: the Classroom workflow of that lab (from the built test cases).
