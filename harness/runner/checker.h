@@ -22,7 +22,11 @@
 //
 // The runner's failures reach the test as std::runtime_error whose message
 // starts with "the runner " (kRunnerPrefix): the grader reads them from the
-// report (tools/grading/testcases.py, instructors' repository).
+// report (tools/grading/testcases.py, instructors' repository), and the
+// instructors' tools/grading/checker.py (STUDENT_WORDS) turns them into a
+// student's words ("your code ended with SIGSEGV ..."): a change to one of
+// these texts (runner_process.cpp, checker.cpp) changes STUDENT_WORDS and the
+// FAILURES of the instructors' tests/grading/test_feedback_words.py with it.
 #pragma once
 
 namespace mml::runner {
