@@ -72,8 +72,8 @@ void form_and_multiply(int product, const Quadrants& q, float* Z, float* work, s
 //     (lab 4 splits the rows over threads); the products arrive one at a time,
 //     in the order M1, M2, ..., M7, through the same Z; C holds garbage before
 //     the first product reaches it. After M7, every quadrant holds its
-//     combination. Element (i,j) of quadrant c.C11 is c.C11.p[i*c.C11.ld + j];
-//     of Z, Z[i*ldz + j].
+//     combination. A quadrant is a view (this file's header: a pointer and
+//     C's row stride, not the quadrant's width); Z's row stride is ldz.
 //   Goal: the four combinations without a second buffer per quadrant.
 //   Judged: the tests (as task 1's), then `make lab3`'s target at 2048^3 (one
 //     Strassen level, cutoff 1024): your Strassen correct and within 1.25x of
