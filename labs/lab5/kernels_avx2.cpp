@@ -13,8 +13,15 @@
 //   _mm256_set1_ps(x)              x in all 8 lanes (the broadcast)
 //   _mm256_fmadd_ps(a, b, c)       a*b + c, lane by lane, one rounding
 //   _mm256_add_ps(a, b)            a + b
-//   _mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1), _mm_add_ps,
-//   _mm_movehl_ps, _mm_movehdup_ps, _mm_add_ss, _mm_cvtss_f32: the horizontal sum
+// and for the horizontal sum (__m128 = 4 floats, lanes 0..3; which of them
+// you need, and in what order, is yours to work out):
+//   _mm_add_ps(a, b)               a + b, all 4 lanes
+//   _mm_add_ss(a, b)               lane 0: a0 + b0 (lanes 1..3: a's)
+//   _mm256_castps256_ps128(v)      lanes 0..3 of v (no instruction)
+//   _mm256_extractf128_ps(v, 1)    lanes 4..7 of v
+//   _mm_movehdup_ps(a)             (a1, a1, a3, a3)
+//   _mm_movehl_ps(a, b)            (b2, b3, a2, a3)
+//   _mm_cvtss_f32(a)               lane 0 as a float
 #include <immintrin.h>
 
 #include "labs/lab5/kernels.h"
@@ -53,8 +60,9 @@ void tile_avx2(std::int64_t K, const float* A, std::int64_t lda, const float* B,
 // Task 3: the micro-kernel, on packed panels (see packing.cpp for the layout).
 void micro_avx2(std::int64_t kc, const float* a, const float* b, float* C, std::int64_t ldc, bool accumulate) {
     // TODO(lab5, task 3): task 2's tile on packed panels (the specification:
-    //   micro_scalar): at step p, the 16 values of row p of the B micro-panel
-    //   are b[p*16 .. p*16+15] and the 6 values of A are a[p*6 .. p*6+5]. At
+    //   micro_scalar): a is one sliver of A and b one micro-panel of B in the
+    //   layouts of packing.cpp (MR = 6, NR = 16), so the values a step of k
+    //   needs lie together, right after those of the step before. At
     //   the end, store the tile into C (row stride ldc), or add it to C when
     //   accumulate. Always a whole 6 x 16 tile: your loops (task 5) hand the
     //   edges of C to the given edge_tile. Judged: the tests, then lab5.blis (with task 4).

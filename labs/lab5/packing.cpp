@@ -7,9 +7,12 @@
 namespace student::lab5 {
 
 // The mc x kc block of A at A (row stride lda) -> panels(mc, MR) micro-panels
-// of MR rows, one after the other, each stored column by column:
-//   out[(i/MR)*MR*kc + p*MR + (i%MR)] = A[i*lda + p]   for i < mc, p < kc,
-// and 0.0f for the rows i in [mc, panels(mc, MR)*MR) (the padding).
+// of MR rows (slivers), one after the other in `out`, MR*kc floats each. A
+// sliver is stored column by column, in the order the micro-kernel reads it:
+// the MR values of its column 0 (top to bottom), then those of column 1, ...,
+// up to column kc-1. The last sliver's rows past mc are 0.0f (the padding).
+// For example, MR = 2, mc = 3, kc = 2 (aij = element (i,j) of the block):
+//   out = a00 a10 a01 a11 | a20 0 a21 0
 // With the padding, the micro-kernel always computes a full tile: the extra
 // rows come out as exact zeros (never garbage, NaN or slow denormals from
 // uninitialised memory) and are simply not copied to C (the given edge_tile).
@@ -20,9 +23,13 @@ void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, 
 }
 
 // Micro-panels [first_panel, end_panel) of the kc x nc block of B at B (row
-// stride ldb); micro-panel jp holds columns [jp*NR, jp*NR + NR), row by row:
-//   out[jp*NR*kc + p*NR + c] = B[p*ldb + jp*NR + c]   for jp*NR + c < nc,
-// and 0.0f for the columns past nc. (Threads may each pack some of the panels.)
+// stride ldb). Micro-panel jp holds the block's columns jp*NR to jp*NR+NR-1,
+// NR*kc floats, stored row by row: the NR values of its row 0, then those of
+// row 1, ..., up to row kc-1; the last micro-panel's columns past nc are 0.0f.
+// The micro-panels lie one after the other in `out` as for the whole block,
+// micro-panel 0 first, whichever of them this call packs (threads may each
+// pack some). For example, NR = 2, nc = 3, kc = 2 (bij = element (i,j)):
+//   out = b00 b01 b10 b11 | b02 0 b12 0
 // TODO(lab5, task 4b): the layout above, for panels [first_panel, end_panel)
 //   only (the rest of the block's panels are packed by other calls).
 void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64_t nc, int NR, std::int64_t first_panel,
