@@ -33,6 +33,9 @@ import re
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "structure"))
+import phony  # noqa: E402
+
 TOP = ("solutions", "tools", "tests", "handouts", "labs", "harness", "cpu", "gpu", "peers", "models", "prebuilt")
 PATH = re.compile(r"(?<![\w./$-])((?:%s)/[\w./+-]*|ARCHITECTURE\.md)" % "|".join(TOP))
 SKIP_FILES = {"Makefile", ".gitignore"}
@@ -76,25 +79,8 @@ SECTION_REF = re.compile(r"((?:[\w./-]+/)?[\w.-]+\.md|\bREADME\b)\)?(?:,\s*|\s+\
 
 
 def phony_targets(rel):
-    """The .PHONY targets of a tree's Makefile and make/*.mk ($(VAR) read from its := line; LABS: the catalog's labs)."""
-    rel = Path(rel)
-    parts = [rel / "Makefile"] + sorted((rel / "make").glob("*.mk"))
-    text = "\n".join(p.read_text(errors="replace") for p in parts if p.is_file())
-    names = set()
-    for m in re.finditer(r"^\.PHONY:(.*)$", text, re.M):
-        for word in m.group(1).split():
-            var = re.fullmatch(r"\$\((\w+)\)", word)
-            if not var:
-                names.add(word)
-            elif var.group(1) == "LABS":
-                catalog = rel / "labs" / "catalog.txt"
-                if catalog.is_file():
-                    names |= {"lab" + n for n in re.findall(r"^\s*(\d+)\s*\|", catalog.read_text(), re.M)}
-            else:
-                d = re.search(r"^%s\s*:=(.*)$" % var.group(1), text, re.M)
-                if d and "$" not in d.group(1):
-                    names |= set(d.group(1).split())
-    return names
+    """The .PHONY targets of a tree's Makefile and make/*.mk (tests/structure/phony.py)."""
+    return phony.phony_targets(rel)
 
 
 def named_targets(line, in_code, targets_seen=frozenset()):

@@ -26,6 +26,8 @@ import re
 import sys
 from pathlib import Path
 
+import phony  # noqa: E402  (beside this file)
+
 REPO = Path(__file__).resolve().parent.parent.parent
 # the instructors' (and the pages README.md links, docs/*.md)
 DOCS = ["ARCHITECTURE.md", "README.md", "handouts/grading.md"] + sorted(
@@ -87,23 +89,9 @@ def layout_paths(lines):
 
 
 def phony_targets():
-    text = "\n".join(p.read_text() for p in [REPO / "Makefile"] + sorted((REPO / "make").glob("*.mk")))
-    names = set()
-    for m in re.finditer(r"^\.PHONY:(.*)$", text, re.M):
-        for word in m.group(1).split():
-            var = re.fullmatch(r"\$\((\w+)\)", word)
-            if not var:
-                names.add(word)
-                continue
-            if var.group(1) == "LABS":  # $(addprefix lab,$(LAB_NUMBERS)): the catalog's labs
-                catalog = (REPO / "labs" / "catalog.txt").read_text()
-                names |= {"lab" + n for n in re.findall(r"^\s*(\d+)\s*\|", catalog, re.M)}
-                continue
-            d = re.search(r"^%s\s*:=(.*)$" % var.group(1), text, re.M)
-            if not d or "$" in d.group(1):
-                raise SystemExit(f"FAIL doc_paths.py cannot read .PHONY's {word}: teach phony_targets() its value")
-            names |= set(d.group(1).split())
-    return names
+    def unreadable(word):
+        raise SystemExit(f"FAIL doc_paths.py cannot read .PHONY's {word}: teach phony.phony_targets() its value")
+    return phony.phony_targets(REPO, unreadable)
 
 
 def make_targets(line, in_code):
