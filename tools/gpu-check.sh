@@ -25,10 +25,13 @@ step "build"
 limited 200 make -j"$(nproc)" all > "$out/build.log" 2>&1 || { tail -30 "$out/build.log"; exit 1; }
 
 if want tests; then
-  step "every test"
-  limited 300 bash tools/run-tests.sh build/bin/mmlab-tests > "$out/tests.log" 2>&1
+  # The GPU suites only: the CPU suites are CI's (a 2-core machine without a
+  # GPU runs them on every change), and on this machine they took the whole
+  # step's time (2026-12-07: cut at 300 s before a GPU suite had run).
+  step "the GPU tests (every gpu-* suite)"
+  limited 300 bash tools/run-tests.sh build/bin/mmlab-tests --test-suite='gpu-*' > "$out/tests.log" 2>&1
   rc=$?; tail -1 "$out/tests.log"; grep -B2 -A6 "ERROR" "$out/tests.log" | head -30
-  summary+=("tests: $(tail -1 "$out/tests.log") (rc $rc)")
+  summary+=("GPU tests: $(tail -1 "$out/tests.log") (rc $rc)")
 fi
 
 if want sanitizer; then
@@ -41,7 +44,11 @@ if want sanitizer; then
   # mostly host work on one core, so the suites share the GPU and finish in
   # the time of the slowest instead of the sum (racecheck over every suite did
   # not fit one step when they ran one after another).
-  suites=$(build/bin/mmlab-tests --list-test-suites 2>/dev/null | grep '^gpu-' | grep -v '^gpu-lab12')
+  # gpu-harness checks the harness's timing (a 0.25 ms bound on a 64^3
+  # product): the sanitizer's instrumentation multiplies every time, so its
+  # checks fail there by design (0 sanitizer errors, 3 timing failures on
+  # 2026-12-07); it runs in "the GPU tests" above.
+  suites=$(build/bin/mmlab-tests --list-test-suites 2>/dev/null | grep '^gpu-' | grep -v -e '^gpu-lab12' -e '^gpu-harness')
   for tool in memcheck racecheck; do
     step "compute-sanitizer --tool $tool, GPU tests on small shapes, one process a suite: $(echo $suites)"
     for suite in $suites; do
@@ -55,8 +62,11 @@ if want sanitizer; then
       line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$log" | tail -1)
       cases=$(grep -E "test cases:" "$log" | tail -1 | sed 's/\[doctest\] //')
       [ -n "$cases" ] || cases="(no doctest summary: cut by the time limit?)"
+      [ -n "$line" ] || line="(no sanitizer summary: the process was cut or crashed)"
       echo "$suite: $line | $cases"
       summary+=("$tool $suite: $line | $cases")
+      # a failing test case's first lines, so that the summary says which
+      grep -E "ERROR:|TEST CASE:" "$log" | grep -B1 "ERROR:" | head -6
     done
   done
 fi
@@ -101,4 +111,13 @@ if want lab10; then
 fi
 
 step "summary"
-printf '%s\n' "${summary[@]}"
+printf '%s\n' "${summary[@]}" | tee "$out/summary.txt"
+# Where a caller collects $OUT, the logs travel as one archive (a folder of
+# many logs came back cut to its first few files).
+if [ -n "${OUT:-}" ]; then
+  archive=$(mktemp --suffix=.tgz)
+  if tar czf "$archive" -C "$out" .; then
+    find "$out" -mindepth 1 -maxdepth 1 ! -name summary.txt ! -name gpu.txt -exec rm -rf {} +
+    mv "$archive" "$out/logs.tgz"
+  fi
+fi
