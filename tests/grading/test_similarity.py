@@ -280,7 +280,7 @@ def hostile():
     cases = {"100,000 nested parentheses": "x = " + "(" * 100_000 + "a" + ")" * 100_000 + ";",
              "30,000 nested sums": "x = " + "(a+" * 30_000 + "a" + ")" * 30_000 + ";",
              "20,000 nested for loops": "for (i=0;i<n;++i) " * 20_000 + "x;",
-             "an unterminated comment and string": "int x; /* " + "a" * 100_000 + ' " ' + "b" * 100_000}
+             "an unterminated comment and string": "int x = f(); /* " + "a" * 100_000 + ' " ' + "b" * 100_000}
     for what, src in cases.items():
         t0 = time.monotonic()
         n = len(simtokens.tokens(src))

@@ -469,14 +469,108 @@ def _spans(toks):
             t.start = t.end = last.start
 
 
+_STATEMENT_START = {";", "{", "}"}
+# Tokens of an expression that has no effect but its value: names, numbers, subscripts, members, arithmetic
+# (no call, no assignment, no increment).
+_PURE = {"[", "]", ".", "->", "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "~", "!", "<", ">", "<=",
+         ">=", "==", "!=", "&&", "||", "?", ":"}
+_NOOP_STEP = {("+=", "0"), ("-=", "0"), ("|=", "0"), ("^=", "0"), ("*=", "1"), ("/=", "1")}
+
+
+def _pure(toks):
+    """Whether toks (an expression) computes a value and nothing else (its `(` only after an operator: no call)."""
+    for n, t in enumerate(toks):
+        if t.cat in ("ID", "NUM", "TYPE", "CHR", "STR") or t.text in _PURE:
+            continue
+        if t.text in ("(", ")") and (t.text == ")" or n == 0 or toks[n - 1].cat not in ("ID",)):
+            continue
+        return False
+    return True
+
+
+def _declaration(toks, i):
+    """(end, name) of a declaration of a variable of a built-in type at toks[i] (`float x = e;`, `INT* p;`,
+    `float a[4];`), end just past its `;`; None for anything else (a function's definition included)."""
+    if i >= len(toks) or not (toks[i].cat == "TYPE" or toks[i].text in ("bool", "char")):
+        return None
+    j = i + 1
+    while j < len(toks) and toks[j].text in ("*", "&"):
+        j += 1
+    if j + 1 >= len(toks) or toks[j].cat != "ID" or toks[j + 1].text not in ("=", ";", "[", "{", ","):
+        return None
+    return min(_expr_end(toks, j, (";",)) + 1, len(toks)), toks[j].text
+
+
+def _dead(toks):
+    """Statements that do nothing, as a student inserts them to pad a copy, dropped: `;` alone, `(void)x;`,
+    `x = x;`, `x += 0;` (and -= 0, *= 1, ...), and a variable of a built-in type that nothing else names,
+    declared with a value that has no effect of its own (`int unused = 3;`, `float t;`)."""
+    uses = {}
+    for t in toks:
+        if t.cat == "ID":
+            uses[t.text] = uses.get(t.text, 0) + 1
+    out, i = [], 0
+    while i < len(toks):
+        t = toks[i]
+        if (out[-1].text if out else ";") in _STATEMENT_START:
+            if t.text == ";":
+                i += 1
+                continue
+            end = min(_expr_end(toks, i, (";",)), len(toks))
+            body = toks[i:end]
+            texts = [x.text for x in body]
+            if end < len(toks) and texts[:3] == ["(", "void", ")"] and _pure(body[3:]):
+                i = end + 1
+                continue
+            lv = _lvalue_end(toks, i) - i
+            if lv and end < len(toks) and lv + 1 < len(texts) and _pure(body[:lv]):
+                rest = texts[lv:]
+                if (rest[0] == "=" and rest[1:] == texts[:lv]) or tuple(rest) in _NOOP_STEP:
+                    i = end + 1
+                    continue
+            decl = _declaration(toks, i)
+            if decl and uses.get(decl[1], 0) == 1 and _pure(toks[i + 1:decl[0] - 1]):
+                i = decl[0]
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _symbol_of(t):
+    """The token as compared: ID, NUM, STR, CHR for names and literals (CUDA's built-ins as themselves), INT
+    and FP for types, the text of keywords and punctuators."""
+    if t.cat == "ID" and t.text in BUILTINS:
+        return t.text
+    return t.cat if t.cat in ("ID", "NUM", "STR", "CHR") else t.text
+
+
+def _declaration_order(toks):
+    """Every run of consecutive declarations of variables of built-in types (`float a = x; INT n = y;`) in one
+    order, so that declaring them in another order changes nothing: sorted by their tokens as compared, except
+    that a declaration naming a variable declared before it in the run starts a new run (it must stay after)."""
+    out, i = [], 0
+    while i < len(toks):
+        if (out[-1].text if out else ";") in _STATEMENT_START and _declaration(toks, i):
+            run, names = [], set()
+            while i < len(toks) and (decl := _declaration(toks, i)):
+                end, name = decl
+                if run and any(t.cat == "ID" and t.text in names for t in toks[i:end]):
+                    break
+                run.append(toks[i:end])
+                names.add(name)
+                i = end
+            run.sort(key=lambda d: [_symbol_of(t) for t in d])
+            for d in run:
+                out += d
+            continue
+        out.append(toks[i])
+        i += 1
+    return out
+
+
 def tokens(src):
     """src's normalized tokens: [(symbol, start, end)], symbol the token as compared (ID, NUM, STR,
     INT, FP, a keyword or a punctuator), [start, end) the source it stands for."""
-    toks = _sums(_loops(_assignments(_clean(lex(src)))))
-    out = []
-    for t in toks:
-        sym = t.cat if t.cat in ("ID", "NUM", "STR", "CHR") else t.text
-        if t.cat == "ID" and t.text in BUILTINS:
-            sym = t.text
-        out.append((sym, t.start, t.end))
-    return out
+    toks = _declaration_order(_sums(_dead(_loops(_assignments(_clean(lex(src)))))))
+    return [(_symbol_of(t), t.start, t.end) for t in toks]
