@@ -29,8 +29,8 @@ How two programs are compared (standard library only, nothing to install):
   4. Two documents sharing a fingerprint are compared: from each shared
      k-gram the match is grown both ways while the tokens agree (never into
      the starter's code; through code common to the class, which does not
-     count), and each fragment in which K tokens or more count is kept, each
-     token in one fragment at most (greedy tiling, as JPlag's). A student's
+     count), and each fragment of K tokens or more in which MIN_COUNTED
+     tokens or more count is kept, each token in one fragment at most (greedy tiling, as JPlag's). A student's
      share is the part of their own code (not excluded) that lies in
      fragments found in the other's. The pair ranks by the higher share.
 
@@ -65,6 +65,12 @@ K, W = 20, 8
 # Places of one k-gram in a document tried as the seed of a fragment (a line repeated 10,000 times in two
 # documents would otherwise be 10^8 seeds).
 MAX_SEEDS = 16
+# A fragment (K tokens or more in a row, shared, none the starter's) counts where MIN_COUNTED of its tokens or
+# more are neither the expected code's nor the class's. Measured on the test classes of labs 1, 5 and 7
+# (tests/grading/test_similarity_labs.py): at 20 (= K) the small parts of a copy that differ from the reference,
+# between two stretches of it, were lost (an exact copy of lab 1's beta 86%, a copy of a lab 7 kernel close to
+# the reference 0%); at 5 every copy scores 53% or more and independent pairs 9% or less.
+MIN_COUNTED = 5
 # A k-gram counts as "what everybody writes" in more than this share of the submissions, and at least this many.
 COMMON_SHARE, COMMON_MIN = 0.5, 5
 
@@ -179,7 +185,7 @@ def fragments(a, b):
         while free(pa + e, pb + e):
             e += 1
         counted = min(e - s - sum(a.excluded[pa + s:pa + e]), e - s - sum(b.excluded[pb + s:pb + e]))
-        if counted >= K:
+        if e - s >= K and counted >= MIN_COUNTED:
             out.append((pa + s, pa + e, pb + s, pb + e, counted))
             used_a[pa + s:pa + e] = b"\x01" * (e - s)
             used_b[pb + s:pb + e] = b"\x01" * (e - s)

@@ -400,10 +400,13 @@ def _parse_sum(toks, i, depth=0):
                 factors.append(inner[0])
                 i = inner[1] + 1
             elif t.cat in ("ID", "NUM"):
-                if i + 1 < len(toks) and toks[i + 1].text in ("(", "[", ".", "->", "::", "++", "--"):
-                    return None  # a call, a subscript, a member: not a plain name
-                factors.append(t)
-                i += 1
+                j = i + 1  # a member of a member (blockIdx.y, job.K) is one factor, as a name is
+                while j + 1 < len(toks) and toks[j].text in (".", "->") and toks[j + 1].cat == "ID":
+                    j += 2
+                if j < len(toks) and toks[j].text in ("(", "[", ".", "->", "::", "++", "--"):
+                    return None  # a call, a subscript: not a plain name
+                factors.append(t if j == i + 1 else tuple(toks[i:j]))
+                i = j
             else:
                 return None
             if i < len(toks) and toks[i].text == "*":
@@ -419,7 +422,7 @@ def _parse_sum(toks, i, depth=0):
 
 
 def _symbol(t):
-    return t.cat if t.cat in ("ID", "NUM") else t.text
+    return _symbol_of(t)
 
 
 def _emit_sum(tree):
@@ -432,6 +435,8 @@ def _emit_sum(tree):
             if isinstance(f, list):
                 inner = _emit_sum(f)
                 emitted.append((" ".join(map(_symbol, inner)), inner, len(f) > 1))
+            elif isinstance(f, tuple):
+                emitted.append((" ".join(map(_symbol, f)), list(f), False))
             else:
                 emitted.append((_symbol(f), [f], False))
         emitted.sort(key=lambda e: e[0])
@@ -489,7 +494,7 @@ def _pure(toks):
 
 
 def _declaration(toks, i):
-    """(end, name) of a declaration of a variable of a built-in type at toks[i] (`float x = e;`, `INT* p;`,
+    """(end, name, where its initializer starts) of a declaration of a variable of a built-in type at toks[i] (`float x = e;`, `INT* p;`,
     `float a[4];`), end just past its `;`; None for anything else (a function's definition included)."""
     if i >= len(toks) or not (toks[i].cat == "TYPE" or toks[i].text in ("bool", "char")):
         return None
@@ -498,22 +503,30 @@ def _declaration(toks, i):
         j += 1
     if j + 1 >= len(toks) or toks[j].cat != "ID" or toks[j + 1].text not in ("=", ";", "[", "{", ","):
         return None
-    return min(_expr_end(toks, j, (";",)) + 1, len(toks)), toks[j].text
+    return min(_expr_end(toks, j, (";",)) + 1, len(toks)), toks[j].text, j + 1 + (toks[j + 1].text == "=")
 
 
 def _dead(toks):
     """Statements that do nothing, as a student inserts them to pad a copy, dropped: `;` alone, `(void)x;`,
     `x = x;`, `x += 0;` (and -= 0, *= 1, ...), and a variable of a built-in type that nothing else names,
-    declared with a value that has no effect of its own (`int unused = 3;`, `float t;`)."""
+    declared with a value that has no effect of its own (`int unused = 3;`, `float t;`); the braces of a
+    block that is a statement of its own (`{ int i = 0; while ... }`), its statements kept."""
     uses = {}
     for t in toks:
         if t.cat == "ID":
             uses[t.text] = uses.get(t.text, 0) + 1
-    out, i = [], 0
+    out, i, unbraced = [], 0, set()
     while i < len(toks):
         t = toks[i]
+        if i in unbraced:  # the end of a block dropped below
+            i += 1
+            continue
         if (out[-1].text if out else ";") in _STATEMENT_START:
             if t.text == ";":
+                i += 1
+                continue
+            if t.text == "{":  # a block of its own (not a body): its statements as if written without it
+                unbraced.add(_match(toks, i))
                 i += 1
                 continue
             end = min(_expr_end(toks, i, (";",)), len(toks))
@@ -529,7 +542,7 @@ def _dead(toks):
                     i = end + 1
                     continue
             decl = _declaration(toks, i)
-            if decl and uses.get(decl[1], 0) == 1 and _pure(toks[i + 1:decl[0] - 1]):
+            if decl and uses.get(decl[1], 0) == 1 and _pure(toks[decl[2]:decl[0] - 1]):
                 i = decl[0]
                 continue
         out.append(t)
@@ -554,7 +567,7 @@ def _declaration_order(toks):
         if (out[-1].text if out else ";") in _STATEMENT_START and _declaration(toks, i):
             run, names = [], set()
             while i < len(toks) and (decl := _declaration(toks, i)):
-                end, name = decl
+                end, name, _ = decl
                 if run and any(t.cat == "ID" and t.text in names for t in toks[i:end]):
                     break
                 run.append(toks[i:end])
@@ -572,5 +585,6 @@ def _declaration_order(toks):
 def tokens(src):
     """src's normalized tokens: [(symbol, start, end)], symbol the token as compared (ID, NUM, STR,
     INT, FP, a keyword or a punctuator), [start, end) the source it stands for."""
-    toks = _declaration_order(_sums(_dead(_loops(_assignments(_clean(lex(src)))))))
+    # _dead twice: `float t = 1; t = t;` leaves t unused once `t = t;` is gone.
+    toks = _declaration_order(_sums(_dead(_dead(_loops(_assignments(_clean(lex(src))))))))
     return [(_symbol_of(t), t.start, t.end) for t in toks]
