@@ -28,8 +28,15 @@ try each edit):
   - loops: `for (init; cond; step) body` becomes `init; while (cond)
     { body step; }`, and the body of every for, while, if and else is a
     braced block;
-  - the operands of + and * in an expression of names, numbers, +, - and *
-    (index arithmetic: `i*K + k` is `k + K*i`) are sorted.
+  - the operands of + and * in an expression of names, members
+    (blockIdx.y), numbers, +, - and * (index arithmetic: `i*K + k` is
+    `k + K*i`) are sorted;
+  - declaration order: a run of declarations of variables of built-in types
+    is sorted (one that names a variable declared before it in the run stays
+    after it);
+  - dead statements: `;` alone, `(void)x;`, `x = x;`, `x += 0;`, `x *= 1;`,
+    an unused variable of a built-in type whose value has no effect, and
+    the braces of a block that is a statement of its own are dropped.
 """
 
 import re
