@@ -28,7 +28,7 @@ from pathlib import Path
 
 import checks
 from checks import check
-from grading import similarity, simtokens
+from grading import similarity, similarity_report, simtokens
 from grading.common import REPO
 
 HERE = Path(__file__).resolve().parent
@@ -224,7 +224,8 @@ def lab5_helper(files):
               "        *out++ = col < nc ? brow[col] : 0.0f;\n    }\n    return out;\n}\n\n")
     check(old in t, "lab 5's helper disguise finds alpha's pack_b_panels loop")
     t = t.replace(old, "            out = copy_row(B + p * ldb, c0, nc, NR, out);\n")
-    return dict(files, **{"packing.cpp": t.replace("// Micro-panels [first_panel", helper + "// Micro-panels [first_panel", 1)})
+    mark = "// Micro-panels [first_panel"
+    return dict(files, **{"packing.cpp": t.replace(mark, helper + mark, 1)})
 
 
 def lab7_helper(files):
@@ -289,7 +290,8 @@ def measure(lab):
           "original: " + "; ".join(f"{n} {100 * v:.0f}%" for n, v in sorted(copies.items())))
     print(f"note - lab {lab.number}: independent pairs ({len(independent)}) at most {100 * worst[1]:.0f}% "
           f"({'+'.join(worst[0])}); among the originals: " + "; ".join(
-              f"{x}+{y} {100 * score.get(frozenset((x, y)), 0.0):.0f}%" for x, y in itertools.combinations(ORIGINALS, 2)))
+              f"{x}+{y} {100 * score.get(frozenset((x, y)), 0.0):.0f}%"
+              for x, y in itertools.combinations(ORIGINALS, 2)))
     print(f"note - lab {lab.number}: MARGIN {100 * (weakest[1] - worst[1]):.0f} points: the weakest copy "
           f"({weakest[0]}, {100 * weakest[1]:.0f}%) above the highest independent pair ({100 * worst[1]:.0f}%)",
           flush=True)
@@ -323,6 +325,15 @@ def expected_code():
         print(f"note - lab 1, a class of {len(small)}, {label} the reference as expected code: the plain solution "
               f"against the independent ones at most {100 * rows[label][0]:.0f}%, independent pairs at most "
               f"{100 * rows[label][1]:.0f}%, alpha's mechanical copy {100 * rows[label][2]:.0f}%", flush=True)
+    pairs, docs = similarity.compare(small, doc(lab.starter), lab.expected)
+    page = similarity_report.html_page(pairs, docs, 1, len(small), (similarity.K, similarity.W),
+                                       expected=", nor the expected code")
+    plain = f"<tr><td>plain</td><td>0%</td><td>nobody</td><td>{100 * docs['plain'].expected_share:.0f}%</td></tr>"
+    print(f"note - lab 1: the reference handed in is {100 * docs['plain'].expected_share:.0f}% the reference's code; "
+          "the independent solutions " + ", ".join(f"{100 * docs[o].expected_share:.0f}%" for o in ORIGINALS))
+    check(docs["plain"].expected_share >= similarity.REFERENCE_LIKE and plain in page,
+          "the reference handed in shares nothing with anybody, yet has its row on the page: 'reference' "
+          f"{100 * docs['plain'].expected_share:.0f}%", plain)
     check(rows["with"][0] < similarity.SHOW_AT and rows["with"][1] < similarity.SHOW_AT
           and rows["with"][2] >= similarity.SHOW_AT,
           "lab 1, a small class with the expected code: the plain solution and the independent ones not flagged, "

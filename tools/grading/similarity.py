@@ -30,9 +30,10 @@ How two programs are compared (standard library only, nothing to install):
      k-gram the match is grown both ways while the tokens agree (never into
      the starter's code; through code common to the class, which does not
      count), and each fragment of K tokens or more in which MIN_COUNTED
-     tokens or more count is kept, each token in one fragment at most (greedy tiling, as JPlag's). A student's
-     share is the part of their own code (not excluded) that lies in
-     fragments found in the other's. The pair ranks by the higher share.
+     tokens or more count is kept, each token in one fragment at most
+     (greedy tiling, as JPlag's). A student's share is the part of their
+     own code (not excluded) that lies in fragments found in the other's.
+     The pair ranks by the higher share.
 
 Written into OUT (similarity_report.py):
   similarity.html  the distribution of the pairs' scores with the threshold
@@ -71,6 +72,8 @@ MAX_SEEDS = 16
 # between two stretches of it, were lost (an exact copy of lab 1's beta 86%, a copy of a lab 7 kernel close to
 # the reference 0%); at 5 every copy scores 53% or more and independent pairs 9% or less.
 MIN_COUNTED = 5
+# summary.txt counts the submissions whose code (beyond the starter) is this share or more the reference's.
+REFERENCE_LIKE = 0.9
 # A k-gram counts as "what everybody writes" in more than this share of the submissions, and at least this many.
 COMMON_SHARE, COMMON_MIN = 0.5, 5
 
@@ -262,5 +265,10 @@ def class_similarity(students, lab, lab_files, starter_dir, out_dir, show_at=Non
              f"{len(groups)} cluster(s) of three or more; "
              "similarity.html ranks them, similarity.csv lists them"]
     lines += [f"  {100 * p.score:3.0f}%  {escape.line(p.a.name)} and {escape.line(p.b.name)}" for p in high[:10]]
+    if expected:
+        like = sum(d.expected_share >= REFERENCE_LIKE for d in docs.values())
+        lines.append(f"  {like} submission(s) {100 * REFERENCE_LIKE:.0f}% or more the reference's code, token for "
+                     "token (similarity.html's 'reference' column: the plain solution in a short lab, a question in "
+                     "a long one)")
     return lines
 

@@ -501,8 +501,9 @@ def _pure(toks):
 
 
 def _declaration(toks, i):
-    """(end, name, where its initializer starts) of a declaration of a variable of a built-in type at toks[i] (`float x = e;`, `INT* p;`,
-    `float a[4];`), end just past its `;`; None for anything else (a function's definition included)."""
+    """(end, name, where its initializer starts) of a declaration of a variable of a built-in type at toks[i]
+    (`float x = e;`, `INT* p;`, `float a[4];`), end just past its `;`; None for anything else (a function's
+    definition included)."""
     if i >= len(toks) or not (toks[i].cat == "TYPE" or toks[i].text in ("bool", "char")):
         return None
     j = i + 1
