@@ -295,6 +295,10 @@ def hostile():
     cases = {"100,000 nested parentheses": "x = " + "(" * 100_000 + "a" + ")" * 100_000 + ";",
              "30,000 nested sums": "x = " + "(a+" * 30_000 + "a" + ")" * 30_000 + ";",
              "20,000 nested for loops": "for (i=0;i<n;++i) " * 20_000 + "x;",
+             "5,000 nested braced loops": "for (;;) { int q = 1; " * 5_000 + "x;" + "}" * 5_000,
+             "20,000 nested blocks": "{" * 20_000 + "x;" + "}" * 20_000,
+             "20,000 unclosed blocks": "f(); " + "{" * 20_000,
+             "50,000 unused variables": "".join(f"int u{i} = {i}; " for i in range(50_000)) + "f();",
              "an unterminated comment and string": "int x = f(); /* " + "a" * 100_000 + ' " ' + "b" * 100_000}
     for what, src in cases.items():
         t0 = time.monotonic()

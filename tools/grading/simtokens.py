@@ -500,6 +500,18 @@ def _pure(toks):
     return True
 
 
+# The longest statement _dead and _declaration_order look at (tokens): a longer one is left as written, so
+# that a statement nested in a statement nested in ... (10,000 loops deep) is never scanned once per level.
+STATEMENT_MAX = 100
+
+
+def _short_statement_end(toks, i):
+    """The index of the `;` ending the statement at toks[i] if it is STATEMENT_MAX tokens or fewer, else None."""
+    piece = toks[i:i + STATEMENT_MAX]
+    end = _expr_end(piece, 0, (";",))
+    return i + end if end < len(piece) and piece[end].text == ";" else None
+
+
 def _declaration(toks, i):
     """(end, name, where its initializer starts) of a declaration of a variable of a built-in type at toks[i]
     (`float x = e;`, `INT* p;`, `float a[4];`), end just past its `;`; None for anything else (a function's
@@ -511,7 +523,8 @@ def _declaration(toks, i):
         j += 1
     if j + 1 >= len(toks) or toks[j].cat != "ID" or toks[j + 1].text not in ("=", ";", "[", "{", ","):
         return None
-    return min(_expr_end(toks, j, (";",)) + 1, len(toks)), toks[j].text, j + 1 + (toks[j + 1].text == "=")
+    end = _short_statement_end(toks, i)
+    return None if end is None else (end + 1, toks[j].text, j + 1 + (toks[j + 1].text == "="))
 
 
 def _dead(toks):
@@ -519,10 +532,14 @@ def _dead(toks):
     `x = x;`, `x += 0;` (and -= 0, *= 1, ...), and a variable of a built-in type that nothing else names,
     declared with a value that has no effect of its own (`int unused = 3;`, `float t;`); the braces of a
     block that is a statement of its own (`{ int i = 0; while ... }`), its statements kept."""
-    uses = {}
-    for t in toks:
+    uses, closing, stack = {}, {}, []
+    for n, t in enumerate(toks):
         if t.cat == "ID":
             uses[t.text] = uses.get(t.text, 0) + 1
+        elif t.text == "{":
+            stack.append(n)
+        elif t.text == "}" and stack:
+            closing[stack.pop()] = n  # each brace's partner, in one pass (10,000 nested blocks stay linear)
     out, i, unbraced = [], 0, set()
     while i < len(toks):
         t = toks[i]
@@ -534,17 +551,17 @@ def _dead(toks):
                 i += 1
                 continue
             if t.text == "{":  # a block of its own (not a body): its statements as if written without it
-                unbraced.add(_match(toks, i))
+                unbraced.add(closing.get(i))
                 i += 1
                 continue
-            end = min(_expr_end(toks, i, (";",)), len(toks))
-            body = toks[i:end]
+            end = _short_statement_end(toks, i) if t.cat in ("ID", "TYPE") or t.text == "(" else None
+            body = toks[i:end] if end is not None else []
             texts = [x.text for x in body]
-            if end < len(toks) and texts[:3] == ["(", "void", ")"] and _pure(body[3:]):
+            if body and texts[:3] == ["(", "void", ")"] and _pure(body[3:]):
                 i = end + 1
                 continue
-            lv = _lvalue_end(toks, i) - i
-            if lv and end < len(toks) and lv + 1 < len(texts) and _pure(body[:lv]):
+            lv = _lvalue_end(toks, i) - i if body else 0
+            if lv and lv + 1 < len(texts) and _pure(body[:lv]):
                 rest = texts[lv:]
                 if (rest[0] == "=" and rest[1:] == texts[:lv]) or tuple(rest) in _NOOP_STEP:
                     i = end + 1
