@@ -56,12 +56,13 @@ def student_names(text, starter):
 def renamed(text, starter):
     names = {w: f"my_{w[::-1]}_{n}" for n, w in enumerate(student_names(text, starter))}
     text = re.sub(r"//[^\n]*", "// mine", text)
-    return re.sub(r"\b[A-Za-z_]\w*\b", lambda m: names.get(m.group(), m.group()), text)
+    # (a member, threadIdx.y or job.K, keeps its name: the struct's is not the student's to change)
+    return re.sub(r"(?<![.\w])(?<!->)[A-Za-z_]\w*\b", lambda m: names.get(m.group(), m.group()), text)
 
 
 def reordered(text, starter):
     """The functions defined one after the other (separated by a blank line, at the same depth of braces) in
-    the opposite order."""
+    the opposite order (the declarations a compiler would then need, a student would add: a few tokens)."""
     chunks = text.split("\n\n")
     depth, groups, current = 0, [], []
     for n, c in enumerate(chunks):
