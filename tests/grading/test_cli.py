@@ -36,6 +36,10 @@ def flags():
            (["subs", "--lab", "1", "--sandbox", "full"], "invalid choice"),
            (["subs", "--lab", "1", "--slurm-chunk", "0"], "--slurm-chunk must be a positive number"),
            (["subs", "--lab", "1", "--slurm-poll", "0"], "--slurm-poll must be more than 0 seconds"),
+           (["subs", "--lab", "1", "--similarity-min", "high"], "--similarity-min takes a percentage from 0 to 100"),
+           (["subs", "--lab", "1", "--similarity-min", "101"], "--similarity-min takes a percentage from 0 to 100"),
+           (["subs", "--lab", "1", "--similarity-min", "-5"], "--similarity-min takes a percentage from 0 to 100"),
+           (["subs", "--lab", "1", "--similarity-min", "nan"], "--similarity-min takes a percentage from 0 to 100"),
            (["subs", "--lab", "1", "--no-such-flag"], "unrecognized arguments")]
     for argv, expect in bad:
         e = raises(UsageError, cli.parse_args, argv, LABS)
@@ -46,6 +50,14 @@ def flags():
     check(a.slurm and a.slurm_chunk == 1 and a.slurm_cpus == 2 and a.slurm_options == "-p gpu --mem=8G"
           and list(sandbox.LEVELS) == ["bwrap", "unshare", "net", "none"],
           "--slurm and its options; --sandbox levels bwrap, unshare, net, none", str(vars(a)))
+
+
+    a = cli.parse_args(["s", "--lab", "1"], LABS)
+    check(not a.similarity and a.similarity_min is None, "no --similarity: no report, no threshold", str(vars(a)))
+    for given, share in (("40", 0.4), ("37.5%", 0.375), ("0", 0.0), ("100", 1.0)):
+        a = cli.parse_args(["s", "--lab", "1", "--similarity-min", given], LABS)
+        check(a.similarity and a.similarity_min == share, f"--similarity-min {given}: pairs at {100 * share:g}% "
+              "or more side by side (and --similarity implied)", str(vars(a)))
 
 
 def labs():

@@ -98,6 +98,11 @@ def names():
     check(outputs.safe_name("../../etc") == ".._.._etc" and outputs.safe_name("") == "_", "no slashes; never empty")
     long = outputs.safe_name("名" * 100)
     check(len(long.encode("utf-8")) <= 200 and long == "名" * 66, "cut at 200 bytes without half a character", long)
+    for n in outputs.CLASS_FILES + ("grades.csv.tmp", "Summary.TXT", ".", ".."):
+        check(outputs.safe_name(n) == "_" + n, f"a student folder named {n!r} does not take the class's file: "
+              f"{outputs.safe_name(n)!r}")
+    check(outputs.safe_name("grades.csv2") == "grades.csv2" and outputs.safe_name("similarity") == "similarity",
+          "a name that only starts like a class file stays as it is")
 
 
 def writing(tmp):

@@ -162,7 +162,8 @@ def ranking(tmp):
     csv = (out / "similarity.csv").read_text(encoding="utf-8")
     docs = {s.name: similarity.submission_text(s, 2, FILES) for s in students}
     starter = similarity.submission_text(REPO, 2, FILES)
-    pairs = similarity.ranked_pairs(docs, starter)
+    expected = similarity.folder_text(REPO / "solutions" / "lab2", FILES)  # as class_similarity takes it
+    pairs = similarity.ranked_pairs(docs, starter, expected)
     score = {frozenset((p[1], p[2])): p[0] for p in pairs}
     names = [s.name for s in students]
     copies = {}  # each disguised copy against its original
@@ -211,7 +212,7 @@ def ranking(tmp):
     # A small class: nothing is in more than half of it and at least COMMON_MIN submissions, so only the
     # starter is excluded and the idiomatic loops independent solutions share count too.
     small = {n: docs[n] for n in ORIGINALS + ("mechanical_alpha", "while_gamma", "starter_1")}
-    small_pairs = similarity.ranked_pairs(small, starter)
+    small_pairs = similarity.ranked_pairs(small, starter, expected)
     small_score = {frozenset((p[1], p[2])): p[0] for p in small_pairs}
     small_copies = [small_score.get(frozenset(x), 0.0)
                     for x in (("alpha", "mechanical_alpha"), ("gamma", "while_gamma"))]
@@ -229,6 +230,19 @@ def ranking(tmp):
           "a long document: its start shown (escaped, marked), the rest counted", long[-60:])
     check(lines[0].startswith("similarity (--similarity; no score changed): ") and "similarity.html" in lines[0],
           "summary.txt's lines: how many pairs, where the page is", "\n".join(lines))
+    check("beyond the starter and the reference" in lines[0] and "<th>reference</th>" in page
+          and "nor the expected code (the reference solution, solutions/lab2/)" in page,
+          "the reference (solutions/lab2/) is the expected code: said in summary.txt and on the page, with each "
+          "student's share of it", lines[0])
+    strict = tmp / "strict"
+    strict.mkdir()
+    strict_lines = similarity.class_similarity(students, LAB, FILES, REPO / "labs" / "lab2", strict, show_at=1.0)
+    strict_page = (strict / "similarity.html").read_text(encoding="utf-8")
+    full = sum(1 for p in pairs if p[0] >= 1.0)
+    check("share 100% or more" in strict_lines[0] and strict_page.count('<h2 id="pair') == min(full, 50)
+          and "Clusters of three or more (pairs at 100% or more)" in strict_page
+          and page.count('<h2 id="pair') > strict_page.count('<h2 id="pair'),
+          f"--similarity-min 100: only the {full} pairs at 100% side by side, the threshold named", strict_lines[0])
 
 
 CHILD = """
@@ -239,7 +253,8 @@ from grading import similarity
 from grading.common import REPO
 files = ["locality.cpp", "locality.h"]
 docs = {s.name: similarity.submission_text(s, 2, files) for s in sorted(Path(sys.argv[1]).iterdir())}
-for p in similarity.ranked_pairs(docs, similarity.submission_text(REPO, 2, files)):
+for p in similarity.ranked_pairs(docs, similarity.submission_text(REPO, 2, files),
+                                 similarity.folder_text(REPO / "solutions" / "lab2", files)):
     print(f"{p[1]}|{p[2]}|{p[0]:.6f}")
 """
 
@@ -280,7 +295,11 @@ def hostile():
     cases = {"100,000 nested parentheses": "x = " + "(" * 100_000 + "a" + ")" * 100_000 + ";",
              "30,000 nested sums": "x = " + "(a+" * 30_000 + "a" + ")" * 30_000 + ";",
              "20,000 nested for loops": "for (i=0;i<n;++i) " * 20_000 + "x;",
-             "an unterminated comment and string": "int x; /* " + "a" * 100_000 + ' " ' + "b" * 100_000}
+             "5,000 nested braced loops": "for (;;) { int q = 1; " * 5_000 + "x;" + "}" * 5_000,
+             "20,000 nested blocks": "{" * 20_000 + "x;" + "}" * 20_000,
+             "20,000 unclosed blocks": "f(); " + "{" * 20_000,
+             "50,000 unused variables": "".join(f"int u{i} = {i}; " for i in range(50_000)) + "f();",
+             "an unterminated comment and string": "int x = f(); /* " + "a" * 100_000 + ' " ' + "b" * 100_000}
     for what, src in cases.items():
         t0 = time.monotonic()
         n = len(simtokens.tokens(src))

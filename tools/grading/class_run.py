@@ -287,7 +287,8 @@ def class_similarity(inputs, starter, staging):
         return []
     try:
         return [""] + similarity.class_similarity(inputs.students, inputs.lab, starter.lab_files,
-                                                  REPO / inputs.lab.folder, staging)
+                                                  REPO / inputs.lab.folder, staging,
+                                                  getattr(inputs.options, "similarity_min", None))
     except Exception as e:
         warn(f"the similarity report failed ({type(e).__name__}: {e}); the grades are written without it")
         return ["", f"similarity: the report failed ({type(e).__name__}: {e})"]

@@ -62,6 +62,9 @@ def parse_args(argv, labs):
     p.add_argument("--similarity", action="store_true",
                    help="also rank the pairs of submissions that share code beyond the starter (OUT/similarity.html and "
                         "similarity.csv; never changes a score: handouts/grading.md)")
+    p.add_argument("--similarity-min", metavar="P",
+                   help="with --similarity (implied): pairs scoring P%% or more are shown side by side in "
+                        f"similarity.html (a number from 0 to 100; default {100 * similarity.SHOW_AT:g})")
     p.add_argument("--fresh-build", action="store_true",
                    help="do not start from this checkout's build/ (slower; use if build/ may be stale)")
     p.add_argument("--work", help="folder for the temporary build trees (default: the system's temp folder)")
@@ -85,6 +88,9 @@ def parse_args(argv, labs):
                  "slurm_cpus"):
         if getattr(a, name) < (1 if name in ("jobs", "max_output_mb", "max_procs", "slurm_chunk", "slurm_cpus") else 0):
             raise UsageError(f"--{name.replace('_', '-')} must be a positive number")
+    if a.similarity_min is not None:
+        a.similarity_min = similarity_share(a.similarity_min)
+        a.similarity = True
     if a.perf_size is not None and not re.fullmatch(r"[0-9A-Za-z,]+", a.perf_size):
         raise UsageError(f"--perf-size takes mmlab's --size list (e.g. 256 or 300x200x100,512), not '{a.perf_size}'")
     for name in ("build_timeout", "test_timeout", "student_budget", "slurm_poll"):
@@ -93,6 +99,17 @@ def parse_args(argv, labs):
         if not getattr(a, name) > 0:
             raise UsageError(f"--{name.replace('_', '-')} must be more than 0 seconds")
     return a
+
+
+def similarity_share(text):
+    """--similarity-min's P (a percentage, "60" or "60%") as a share from 0 to 1, or a UsageError naming the fix."""
+    try:
+        p = float(text.strip().removesuffix("%"))
+    except ValueError:
+        p = None
+    if p is None or not 0 <= p <= 100:  # (NaN is neither: refused too)
+        raise UsageError(f"--similarity-min takes a percentage from 0 to 100 (e.g. --similarity-min 40), not '{text}'")
+    return p / 100
 
 
 def resolve_lab(labs, number):

@@ -63,12 +63,22 @@ def check_out(out, sub):
     return out
 
 
+# The files the grader writes into OUT beside the students' folders (and their .tmp twins while written):
+# a student's folder never takes one of these names.
+CLASS_FILES = ("grades.csv", "summary.txt", "similarity.html", "similarity.csv")
+
+
 def safe_name(name):
     # Letters and digits of any script stay (a class of 张三, 李四 must not all become "__"); what a shell or
     # a file system could trip on (spaces, quotes, slashes, control characters) becomes "_"; a byte of a name
     # that is not UTF-8 (a surrogate escape) becomes xNN, so that two such names stay two folders.
     name = re.sub("[\udc80-\udcff]", lambda m: f"x{ord(m.group()) - 0xDC00:02x}", name)
-    return re.sub(r"[^\w.@+-]", "_", name).encode("utf-8")[:200].decode("utf-8", "ignore") or "_"
+    name = re.sub(r"[^\w.@+-]", "_", name).encode("utf-8")[:200].decode("utf-8", "ignore") or "_"
+    # A student named like a class file (grades.csv, ...) or like "." or "..": a leading "_", so that their
+    # folder and the class's file (or OUT itself) stay apart. (A student named "_grades.csv" as well: cli.py
+    # refuses the two folders as sharing one output folder.)
+    taken = {n.casefold() for n in CLASS_FILES} | {n.casefold() + ".tmp" for n in CLASS_FILES} | {".", ".."}
+    return "_" + name if name.casefold() in taken else name
 
 
 def atomic_write(path, text):

@@ -15,15 +15,25 @@ How two programs are compared (standard library only, nothing to install):
      MOSS). Every shared run of K + W - 1 tokens or more is found; one
      shorter than K never is.
   3. Excluded, so that it never counts: every k-gram of the starter's lab
-     files, and every k-gram found in more than half of the submissions (and
-     in at least COMMON_MIN of them: what the lab makes everybody write).
+     files; every k-gram of the expected code, the lab's reference solution
+     (solutions/labN/, the files of the starter's names) where the checkout
+     has it: what every correct solution is bound to contain, as MOSS's base
+     file and JPlag's base code (lab 1's loop orders, written the plain way,
+     are the reference's token for token once names are folded, and would
+     otherwise make two honest students look alike in a small class); and
+     every k-gram found in more than half of the submissions (and in at
+     least COMMON_MIN of them: what the lab makes everybody write). A
+     student who hands in the reference itself is therefore not found by
+     comparing students: each student's share of the reference's k-grams is
+     shown on its own (the page's "reference" column), a question apart.
   4. Two documents sharing a fingerprint are compared: from each shared
      k-gram the match is grown both ways while the tokens agree (never into
      the starter's code; through code common to the class, which does not
-     count), and each fragment in which K tokens or more count is kept, each
-     token in one fragment at most (greedy tiling, as JPlag's). A student's
-     share is the part of their own code (not excluded) that lies in
-     fragments found in the other's. The pair ranks by the higher share.
+     count), and each fragment of K tokens or more in which MIN_COUNTED
+     tokens or more count is kept, each token in one fragment at most
+     (greedy tiling, as JPlag's). A student's share is the part of their
+     own code (not excluded) that lies in fragments found in the other's.
+     The pair ranks by the higher share.
 
 Written into OUT (similarity_report.py):
   similarity.html  the distribution of the pairs' scores with the threshold
@@ -41,8 +51,10 @@ import hashlib
 import itertools
 import os
 from collections import defaultdict
+from pathlib import Path
 
 from . import escape, intake, simtokens
+from .common import REPO
 from .similarity_report import SHOW_AT, clusters, csv_text, html_page
 
 # A k-gram is K tokens; winnowing keeps one of every W consecutive k-grams (shared runs of K + W - 1 tokens
@@ -54,6 +66,14 @@ K, W = 20, 8
 # Places of one k-gram in a document tried as the seed of a fragment (a line repeated 10,000 times in two
 # documents would otherwise be 10^8 seeds).
 MAX_SEEDS = 16
+# A fragment (K tokens or more in a row, shared, none the starter's) counts where MIN_COUNTED of its tokens or
+# more are neither the expected code's nor the class's. Measured on the test classes of labs 1, 5 and 7
+# (tests/grading/test_similarity_labs.py): at 20 (= K) the small parts of a copy that differ from the reference,
+# between two stretches of it, were lost (an exact copy of lab 1's beta 86%, a copy of a lab 7 kernel close to
+# the reference 0%); at 5 every copy scores 53% or more and independent pairs 9% or less.
+MIN_COUNTED = 5
+# summary.txt counts the submissions whose code (beyond the starter) is this share or more the reference's.
+REFERENCE_LIKE = 0.9
 # A k-gram counts as "what everybody writes" in more than this share of the submissions, and at least this many.
 COMMON_SHARE, COMMON_MIN = 0.5, 5
 
@@ -82,22 +102,29 @@ class Document:
         self.symbols = [t[0] for t in self.tokens]
         self.hashes = kgram_hashes(self.symbols)
         self.prints = winnow(self.hashes)
-        self.excluded = bytearray(len(self.tokens))  # the starter's tokens and those common to the class
+        self.excluded = bytearray(len(self.tokens))  # the starter's tokens, the expected code's, the class's
         self.boiler = bytearray(len(self.tokens))  # the starter's
         self.own = len(self.tokens)  # tokens not excluded
+        self.expected_share = 0.0  # the share of the tokens not the starter's that lie in the expected code
 
-    def exclude(self, starter, common):
-        """Marks the tokens of the k-grams in starter (a fragment never crosses them) and in common (a fragment
-        may run through them, they never count); drops both from the fingerprint."""
+    def exclude(self, starter, common, expected=frozenset()):
+        """Marks the tokens of the k-grams in starter (a fragment never crosses them) and in common or expected
+        (a fragment may run through them, they never count); drops all three from the fingerprint."""
         self.boiler = bytearray(len(self.tokens))
+        in_expected = bytearray(len(self.tokens))
         for p, h in enumerate(self.hashes):
             if h in starter:
                 self.boiler[p:p + K] = b"\x01" * K
                 self.excluded[p:p + K] = b"\x01" * K
-            elif h in common:
+            elif h in common or h in expected:
                 self.excluded[p:p + K] = b"\x01" * K
+                if h in expected:
+                    in_expected[p:p + K] = b"\x01" * K
         self.own = len(self.tokens) - sum(self.excluded)
-        self.prints = {h: ps for h, ps in self.prints.items() if h not in starter and h not in common}
+        mine = len(self.tokens) - sum(self.boiler)
+        self.expected_share = sum(e and not b for e, b in zip(in_expected, self.boiler)) / mine if mine else 0.0
+        self.prints = {h: ps for h, ps in self.prints.items()
+                       if h not in starter and h not in common and h not in expected}
 
     def span(self, start, end):
         """The source [start, end) of tokens [start, end)."""
@@ -161,18 +188,19 @@ def fragments(a, b):
         while free(pa + e, pb + e):
             e += 1
         counted = min(e - s - sum(a.excluded[pa + s:pa + e]), e - s - sum(b.excluded[pb + s:pb + e]))
-        if counted >= K:
+        if e - s >= K and counted >= MIN_COUNTED:
             out.append((pa + s, pa + e, pb + s, pb + e, counted))
             used_a[pa + s:pa + e] = b"\x01" * (e - s)
             used_b[pb + s:pb + e] = b"\x01" * (e - s)
     return sorted(out)
 
 
-def compare(documents, starter_text):
-    """[Pair] of every two documents ({name: text}) sharing fragments beyond the starter, highest score
-    first, and {name: Document}."""
+def compare(documents, starter_text, expected_text=""):
+    """[Pair] of every two documents ({name: text}) sharing fragments beyond the starter (and the expected
+    code, expected_text), highest score first, and {name: Document}."""
     docs = {n: Document(n, t) for n, t in sorted(documents.items()) if t.strip()}
     starter = set(kgram_hashes(simtokens_symbols(starter_text))) if starter_text else set()
+    expected = set(kgram_hashes(simtokens_symbols(expected_text))) - starter if expected_text else set()
     seen = defaultdict(int)
     for d in docs.values():
         for h in set(d.hashes):
@@ -180,7 +208,7 @@ def compare(documents, starter_text):
     common = {h for h, c in seen.items() if c > COMMON_SHARE * len(docs) and c >= COMMON_MIN}
     index = defaultdict(list)
     for d in docs.values():
-        d.exclude(starter, common)
+        d.exclude(starter, common, expected)
         for h in d.prints:
             index[h].append(d.name)
     candidates = set()
@@ -199,30 +227,48 @@ def simtokens_symbols(text):
     return [t[0] for t in simtokens.tokens(text)]
 
 
-def ranked_pairs(documents, starter_text):
+def ranked_pairs(documents, starter_text, expected_text=""):
     """[(score, name_a, name_b, (share_a, share_b), shared tokens, Pair)], highest score first."""
     return [(p.score, p.a.name, p.b.name, (p.share_a, p.share_b), p.tokens, p)
-            for p in compare(documents, starter_text)[0]]
+            for p in compare(documents, starter_text, expected_text)[0]]
 
 
-def class_similarity(students, lab, lab_files, starter_dir, out_dir):
+def folder_text(folder, lab_files):
+    """The lab files of one folder (the starter's, the reference's) as submission_text puts them together."""
+    return "\n".join(f"// ==== {n} ====\n" + (folder / n).read_text("utf-8", "replace")
+                     for n in sorted(lab_files) if (folder / n).is_file())
+
+
+def class_similarity(students, lab, lab_files, starter_dir, out_dir, show_at=None, expected_dir=None):
     """Writes out_dir/similarity.html and similarity.csv for the student folders; returns summary.txt's
-    lines about them."""
+    lines about them. show_at: the score from which a pair is shown side by side (SHOW_AT by default);
+    expected_dir: the expected code's folder (default: the reference, solutions/labN/, where it exists)."""
+    show_at = SHOW_AT if show_at is None else show_at
     documents = {s.name: submission_text(s, lab.number, lab_files) for s in students}
-    starter = "\n".join(f"// ==== {n} ====\n" + (starter_dir / n).read_text("utf-8", "replace")
-                        for n in sorted(lab_files) if (starter_dir / n).is_file())
-    pairs, docs = compare(documents, starter)
-    for name, text in ((("similarity.html", html_page(pairs, docs, lab.number, len(students), (K, W)))),
+    starter = folder_text(starter_dir, lab_files)
+    expected_dir = expected_dir or REPO / "solutions" / Path(lab.folder).name
+    expected = folder_text(expected_dir, lab_files) if expected_dir.is_dir() else ""
+    pairs, docs = compare(documents, starter, expected)
+    where = expected_dir.relative_to(REPO) if expected_dir.is_relative_to(REPO) else expected_dir.name
+    said = f", nor the expected code (the reference solution, {escape.line(str(where))}/)" if expected else ""
+    for name, text in ((("similarity.html", html_page(pairs, docs, lab.number, len(students), (K, W), show_at,
+                                                      said))),
                        ("similarity.csv", csv_text(pairs))):
         page = out_dir / name
         tmp = page.with_name(page.name + ".tmp")
         tmp.write_text(text, encoding="utf-8")
         os.replace(tmp, page)
-    high = [p for p in pairs if p.score >= SHOW_AT]
-    groups = clusters(pairs)
-    lines = [f"similarity (--similarity; no score changed): {len(high)} pair(s) share {100 * SHOW_AT:.0f}% or more "
-             f"beyond the starter, {len(pairs)} share something, {len(groups)} cluster(s) of three or more; "
+    high = [p for p in pairs if p.score >= show_at]
+    groups = clusters(pairs, show_at)
+    lines = [f"similarity (--similarity; no score changed): {len(high)} pair(s) share {100 * show_at:.0f}% or more "
+             f"beyond the starter{' and the reference' if expected else ''}, {len(pairs)} share something, "
+             f"{len(groups)} cluster(s) of three or more; "
              "similarity.html ranks them, similarity.csv lists them"]
     lines += [f"  {100 * p.score:3.0f}%  {escape.line(p.a.name)} and {escape.line(p.b.name)}" for p in high[:10]]
+    if expected:
+        like = sum(d.expected_share >= REFERENCE_LIKE for d in docs.values())
+        lines.append(f"  {like} submission(s) {100 * REFERENCE_LIKE:.0f}% or more the reference's code, token for "
+                     "token (similarity.html's 'reference' column: the plain solution in a short lab, a question in "
+                     "a long one)")
     return lines
 

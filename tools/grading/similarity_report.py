@@ -71,10 +71,11 @@ def histogram(pairs, at=SHOW_AT):
             "bulk at the bottom; a copy stands apart above it.</p><table>" + "".join(rows) + "</table>")
 
 
-def html_page(pairs, docs, lab_number, n_students, k_w):
-    """similarity.html's text (pairs: similarity.Pair, highest score first; k_w: the k-gram and window)."""
+def html_page(pairs, docs, lab_number, n_students, k_w, show_at=SHOW_AT, expected=""):
+    """similarity.html's text (pairs: similarity.Pair, highest score first; k_w: the k-gram and window; show_at:
+    the score from which a pair is shown side by side; expected: a sentence on the expected code excluded)."""
     K, W = k_w
-    shown = [p for p in pairs if p.score >= SHOW_AT][:SHOW_MAX]
+    shown = [p for p in pairs if p.score >= show_at][:SHOW_MAX]
     anchor = {id(p): i for i, p in enumerate(shown)}
     parts = [f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>Similarity, lab {lab_number}</title>"
              f"<style>{STYLE}</style></head><body>",
@@ -82,22 +83,31 @@ def html_page(pairs, docs, lab_number, n_students, k_w):
              f"<p>{n_students} submission(s), {len(pairs)} pair(s) sharing code beyond the starter. Compared as "
              f"normalized tokens (names, literals, layout, comments, increment and loop forms, operand order and "
              f"integer types ignored); a fragment is {K} tokens or more, every one of {K + W - 1} or more is "
-             "found; the starter's code and code in more than half of the submissions never count. A share is "
-             "the part of one student's code also found in the other's. Similar code is a reason to look, not "
-             "a verdict; no score was changed. similarity.csv has every pair.</p>",
-             histogram(pairs)]
-    groups = clusters(pairs)
-    parts.append(f"<h2>Clusters of three or more (pairs at {_pct(SHOW_AT)} or more)</h2>")
+             f"found; the starter's code and code in more than half of the submissions never count{expected}. "
+             "A share is the part of one student's code also found in the other's. Similar code is a reason to "
+             "look, not a verdict; no score was changed. similarity.csv has every pair.</p>",
+             histogram(pairs, show_at)]
+    groups = clusters(pairs, show_at)
+    parts.append(f"<h2>Clusters of three or more (pairs at {_pct(show_at)} or more)</h2>")
     parts.append("<ul>" + "".join(f"<li>{len(g)}: " + ", ".join(_name(n) for n in g) + "</li>" for g in groups)
                  + "</ul>" if groups else "<p>None.</p>")
     best = highest(pairs)
     rows = []
-    for me, (share, p) in sorted(best.items(), key=lambda kv: (-kv[1][0], kv[0]))[:TABLE_MAX]:
-        other = p.b.name if p.a.name == me else p.a.name
+    # Every submission, those that share nothing with anybody too (one that is the reference itself is one).
+    alone = {n: (0.0, None) for n in docs if n not in best}
+    order = sorted({**best, **alone}.items(),
+                   key=lambda kv: (-kv[1][0], -getattr(docs.get(kv[0]), "expected_share", 0.0), kv[0]))
+    for me, (share, p) in order[:TABLE_MAX]:
+        other = "" if p is None else p.b.name if p.a.name == me else p.a.name
         link = f'<a href="#pair{anchor[id(p)]}">{_pct(share)}</a>' if id(p) in anchor else _pct(share)
-        rows.append(f"<tr><td>{_name(me)}</td><td>{link}</td><td>{_name(other)}</td></tr>")
-    parts.append("<h2>Each student's highest match</h2><table><tr><th>student</th><th>share of their code</th>"
-                 "<th>found in</th></tr>" + "".join(rows) + "</table>")
+        ref = f"<td>{_pct(docs[me].expected_share)}</td>" if expected else ""
+        rows.append(f"<tr><td>{_name(me)}</td><td>{link}</td><td>{_name(other) or 'nobody'}</td>{ref}</tr>")
+    ref = ("<th>reference</th>" if expected else "")
+    parts.append("<h2>Each student's highest match</h2>" + ("<p>reference: the share of the student's code (beyond "
+                 "the starter) that is also the reference's, token for token once names are folded; high in a lab "
+                 "whose plain solution is short (lab 1), telling in a long one.</p>" if expected else "")
+                 + "<table><tr><th>student</th><th>share of their code</th><th>found in</th>" + ref + "</tr>"
+                 + "".join(rows) + "</table>")
     rows = []
     for i, p in enumerate(pairs[:TABLE_MAX]):
         link = f'<a href="#pair{anchor[id(p)]}">{i + 1}</a>' if id(p) in anchor else str(i + 1)

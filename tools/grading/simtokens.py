@@ -28,8 +28,15 @@ try each edit):
   - loops: `for (init; cond; step) body` becomes `init; while (cond)
     { body step; }`, and the body of every for, while, if and else is a
     braced block;
-  - the operands of + and * in an expression of names, numbers, +, - and *
-    (index arithmetic: `i*K + k` is `k + K*i`) are sorted.
+  - the operands of + and * in an expression of names, members
+    (blockIdx.y), numbers, +, - and * (index arithmetic: `i*K + k` is
+    `k + K*i`) are sorted;
+  - declaration order: a run of declarations of variables of built-in types
+    is sorted (one that names a variable declared before it in the run stays
+    after it);
+  - dead statements: `;` alone, `(void)x;`, `x = x;`, `x += 0;`, `x *= 1;`,
+    an unused variable of a built-in type whose value has no effect, and
+    the braces of a block that is a statement of its own are dropped.
 """
 
 import re
@@ -400,10 +407,13 @@ def _parse_sum(toks, i, depth=0):
                 factors.append(inner[0])
                 i = inner[1] + 1
             elif t.cat in ("ID", "NUM"):
-                if i + 1 < len(toks) and toks[i + 1].text in ("(", "[", ".", "->", "::", "++", "--"):
-                    return None  # a call, a subscript, a member: not a plain name
-                factors.append(t)
-                i += 1
+                j = i + 1  # a member of a member (blockIdx.y, job.K) is one factor, as a name is
+                while j + 1 < len(toks) and toks[j].text in (".", "->") and toks[j + 1].cat == "ID":
+                    j += 2
+                if j < len(toks) and toks[j].text in ("(", "[", ".", "->", "::", "++", "--"):
+                    return None  # a call, a subscript: not a plain name
+                factors.append(t if j == i + 1 else tuple(toks[i:j]))
+                i = j
             else:
                 return None
             if i < len(toks) and toks[i].text == "*":
@@ -419,7 +429,7 @@ def _parse_sum(toks, i, depth=0):
 
 
 def _symbol(t):
-    return t.cat if t.cat in ("ID", "NUM") else t.text
+    return _symbol_of(t)
 
 
 def _emit_sum(tree):
@@ -432,6 +442,8 @@ def _emit_sum(tree):
             if isinstance(f, list):
                 inner = _emit_sum(f)
                 emitted.append((" ".join(map(_symbol, inner)), inner, len(f) > 1))
+            elif isinstance(f, tuple):
+                emitted.append((" ".join(map(_symbol, f)), list(f), False))
             else:
                 emitted.append((_symbol(f), [f], False))
         emitted.sort(key=lambda e: e[0])
@@ -469,14 +481,135 @@ def _spans(toks):
             t.start = t.end = last.start
 
 
+_STATEMENT_START = {";", "{", "}"}
+# Tokens of an expression that has no effect but its value: names, numbers, subscripts, members, arithmetic
+# (no call, no assignment, no increment).
+_PURE = {"[", "]", ".", "->", "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^", "~", "!", "<", ">", "<=",
+         ">=", "==", "!=", "&&", "||", "?", ":"}
+_NOOP_STEP = {("+=", "0"), ("-=", "0"), ("|=", "0"), ("^=", "0"), ("*=", "1"), ("/=", "1")}
+
+
+def _pure(toks):
+    """Whether toks (an expression) computes a value and nothing else (its `(` only after an operator: no call)."""
+    for n, t in enumerate(toks):
+        if t.cat in ("ID", "NUM", "TYPE", "CHR", "STR") or t.text in _PURE:
+            continue
+        if t.text in ("(", ")") and (t.text == ")" or n == 0 or toks[n - 1].cat not in ("ID",)):
+            continue
+        return False
+    return True
+
+
+# The longest statement _dead and _declaration_order look at (tokens): a longer one is left as written, so
+# that a statement nested in a statement nested in ... (10,000 loops deep) is never scanned once per level.
+STATEMENT_MAX = 100
+
+
+def _short_statement_end(toks, i):
+    """The index of the `;` ending the statement at toks[i] if it is STATEMENT_MAX tokens or fewer, else None."""
+    piece = toks[i:i + STATEMENT_MAX]
+    end = _expr_end(piece, 0, (";",))
+    return i + end if end < len(piece) and piece[end].text == ";" else None
+
+
+def _declaration(toks, i):
+    """(end, name, where its initializer starts) of a declaration of a variable of a built-in type at toks[i]
+    (`float x = e;`, `INT* p;`, `float a[4];`), end just past its `;`; None for anything else (a function's
+    definition included)."""
+    if i >= len(toks) or not (toks[i].cat == "TYPE" or toks[i].text in ("bool", "char")):
+        return None
+    j = i + 1
+    while j < len(toks) and toks[j].text in ("*", "&"):
+        j += 1
+    if j + 1 >= len(toks) or toks[j].cat != "ID" or toks[j + 1].text not in ("=", ";", "[", "{", ","):
+        return None
+    end = _short_statement_end(toks, i)
+    return None if end is None else (end + 1, toks[j].text, j + 1 + (toks[j + 1].text == "="))
+
+
+def _dead(toks):
+    """Statements that do nothing, as a student inserts them to pad a copy, dropped: `;` alone, `(void)x;`,
+    `x = x;`, `x += 0;` (and -= 0, *= 1, ...), and a variable of a built-in type that nothing else names,
+    declared with a value that has no effect of its own (`int unused = 3;`, `float t;`); the braces of a
+    block that is a statement of its own (`{ int i = 0; while ... }`), its statements kept."""
+    uses, closing, stack = {}, {}, []
+    for n, t in enumerate(toks):
+        if t.cat == "ID":
+            uses[t.text] = uses.get(t.text, 0) + 1
+        elif t.text == "{":
+            stack.append(n)
+        elif t.text == "}" and stack:
+            closing[stack.pop()] = n  # each brace's partner, in one pass (10,000 nested blocks stay linear)
+    out, i, unbraced = [], 0, set()
+    while i < len(toks):
+        t = toks[i]
+        if i in unbraced:  # the end of a block dropped below
+            i += 1
+            continue
+        if (out[-1].text if out else ";") in _STATEMENT_START:
+            if t.text == ";":
+                i += 1
+                continue
+            if t.text == "{":  # a block of its own (not a body): its statements as if written without it
+                unbraced.add(closing.get(i))
+                i += 1
+                continue
+            end = _short_statement_end(toks, i) if t.cat in ("ID", "TYPE") or t.text == "(" else None
+            body = toks[i:end] if end is not None else []
+            texts = [x.text for x in body]
+            if body and texts[:3] == ["(", "void", ")"] and _pure(body[3:]):
+                i = end + 1
+                continue
+            lv = _lvalue_end(toks, i) - i if body else 0
+            if lv and lv + 1 < len(texts) and _pure(body[:lv]):
+                rest = texts[lv:]
+                if (rest[0] == "=" and rest[1:] == texts[:lv]) or tuple(rest) in _NOOP_STEP:
+                    i = end + 1
+                    continue
+            decl = _declaration(toks, i)
+            if decl and uses.get(decl[1], 0) == 1 and _pure(toks[decl[2]:decl[0] - 1]):
+                i = decl[0]
+                continue
+        out.append(t)
+        i += 1
+    return out
+
+
+def _symbol_of(t):
+    """The token as compared: ID, NUM, STR, CHR for names and literals (CUDA's built-ins as themselves), INT
+    and FP for types, the text of keywords and punctuators."""
+    if t.cat == "ID" and t.text in BUILTINS:
+        return t.text
+    return t.cat if t.cat in ("ID", "NUM", "STR", "CHR") else t.text
+
+
+def _declaration_order(toks):
+    """Every run of consecutive declarations of variables of built-in types (`float a = x; INT n = y;`) in one
+    order, so that declaring them in another order changes nothing: sorted by their tokens as compared, except
+    that a declaration naming a variable declared before it in the run starts a new run (it must stay after)."""
+    out, i = [], 0
+    while i < len(toks):
+        if (out[-1].text if out else ";") in _STATEMENT_START and _declaration(toks, i):
+            run, names = [], set()
+            while i < len(toks) and (decl := _declaration(toks, i)):
+                end, name, _ = decl
+                if run and any(t.cat == "ID" and t.text in names for t in toks[i:end]):
+                    break
+                run.append(toks[i:end])
+                names.add(name)
+                i = end
+            run.sort(key=lambda d: [_symbol_of(t) for t in d])
+            for d in run:
+                out += d
+            continue
+        out.append(toks[i])
+        i += 1
+    return out
+
+
 def tokens(src):
     """src's normalized tokens: [(symbol, start, end)], symbol the token as compared (ID, NUM, STR,
     INT, FP, a keyword or a punctuator), [start, end) the source it stands for."""
-    toks = _sums(_loops(_assignments(_clean(lex(src)))))
-    out = []
-    for t in toks:
-        sym = t.cat if t.cat in ("ID", "NUM", "STR", "CHR") else t.text
-        if t.cat == "ID" and t.text in BUILTINS:
-            sym = t.text
-        out.append((sym, t.start, t.end))
-    return out
+    # _dead twice: `float t = 1; t = t;` leaves t unused once `t = t;` is gone.
+    toks = _declaration_order(_sums(_dead(_dead(_loops(_assignments(_clean(lex(src))))))))
+    return [(_symbol_of(t), t.start, t.end) for t in toks]

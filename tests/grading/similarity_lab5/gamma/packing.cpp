@@ -1,0 +1,54 @@
+// Lab 5 - your code, task 4: packing. Read handouts/lab5.md ("Feeding the tile:
+// packing and the five loops") first. Your loops (blis.cpp, task 5) call
+// these with the kernel set's MR and NR (6 and 16 for your AVX2 kernels and
+// the given scalar ones).
+#include <algorithm>
+
+#include "labs/lab5/gemm.h"
+
+namespace student::lab5 {
+
+// The mc x kc block of A at A (row stride lda) -> panels(mc, MR) micro-panels
+// of MR rows (slivers), one after the other in `out`, MR*kc floats each. A
+// sliver is stored column by column, in the order the micro-kernel reads it:
+// the MR values of its column 0 (top to bottom), then those of column 1, ...,
+// up to column kc-1. The last sliver's rows past mc are 0.0f (the padding).
+// For example, MR = 2, mc = 3, kc = 2 (aij = element (i,j) of the block):
+//   out = a00 a10 a01 a11 | a20 0 a21 0
+// With the padding, the micro-kernel always computes a full tile: the extra
+// rows come out as exact zeros (never garbage, NaN or slow denormals from
+// uninitialised memory) and are simply not copied to C (the given edge_tile).
+// TODO(lab5, task 4a): the layout above. Judged (4a and 4b): the tests, then
+//   lab5.blis. Stuck: handouts/lab5.md, hints 5.4.x.
+void pack_a(const float* A, std::int64_t lda, std::int64_t mc, std::int64_t kc, int MR, float* out) {
+    // zeros everywhere first (the padding), then each row of the block to its place
+    const std::int64_t total = panels(mc, MR) * MR * kc;
+    std::fill(out, out + total, 0.0f);
+    for (std::int64_t i = 0; i < mc; i++) {
+        const std::int64_t panel = i / MR, r = i % MR;
+        float* dst = out + panel * MR * kc + r;
+        for (std::int64_t p = 0; p < kc; p++) dst[p * MR] = A[i * lda + p];
+    }
+}
+
+// Micro-panels [first_panel, end_panel) of the kc x nc block of B at B (row
+// stride ldb). Micro-panel jp holds the block's columns jp*NR to jp*NR+NR-1,
+// NR*kc floats, stored row by row: the NR values of its row 0, then those of
+// row 1, ..., up to row kc-1; the last micro-panel's columns past nc are 0.0f.
+// The micro-panels lie one after the other in `out` as for the whole block,
+// micro-panel 0 first, whichever of them this call packs (threads may each
+// pack some). For example, NR = 2, nc = 3, kc = 2 (bij = element (i,j)):
+//   out = b00 b01 b10 b11 | b02 0 b12 0
+// TODO(lab5, task 4b): the layout above, for panels [first_panel, end_panel)
+//   only (the rest of the block's panels are packed by other calls).
+void pack_b_panels(const float* B, std::int64_t ldb, std::int64_t kc, std::int64_t nc, int NR, std::int64_t first_panel,
+                   std::int64_t end_panel, float* out) {
+    const std::int64_t first_col = first_panel * NR;
+    const std::int64_t end_col = end_panel * NR;
+    std::fill(out + first_col * kc, out + end_col * kc, 0.0f);
+    for (std::int64_t p = 0; p < kc; p++)
+        for (std::int64_t j = first_col; j < end_col && j < nc; j++)
+            out[(j / NR) * NR * kc + p * NR + j % NR] = B[p * ldb + j];
+}
+
+}  // namespace student::lab5

@@ -1,0 +1,69 @@
+// Lab 7, task 2 - your code. Read handouts/lab7.md first.
+//
+// The bank-conflict lesson. Take your tiled kernel with TILE = 32 and store
+// B's tile TRANSPOSED (row c of BsT is column c of B's tile) so that each thread
+// reads its column of B as a row of shared memory (the trick that made lab 2
+// fast on the CPU). The template parameter PAD is the number of extra columns
+// of BsT: the launch code runs PAD = 0 as lab7.transposed_b and PAD = 1 as
+// lab7.transposed_b_padded. Predict before you time: which is faster, and by
+// how much? (Shared memory: 32 banks, word w in bank w % 32.)
+#include "gpu/cuda_check.h"
+#include "gpu/grid.h"
+#include "labs/lab7/lab7.h"
+
+namespace student::lab7 {
+namespace {
+
+constexpr int kTile = 32;
+
+template <int PAD>
+__global__ void __launch_bounds__(kTile * kTile)
+transposed_b_kernel(const float* __restrict__ A, const float* __restrict__ B,
+                    float* __restrict__ C, std::int64_t M, std::int64_t N, std::int64_t K) {
+    __shared__ float As[kTile][kTile];         // As[r][k] = A[row0 + r][k0 + k]
+    __shared__ float BsT[kTile][kTile + PAD];  // BsT[c][k] = B[k0 + k][col0 + c]
+    const int lr = threadIdx.y, lc = threadIdx.x;
+    const std::int64_t gr = (std::int64_t)blockIdx.y * kTile + lr, gc = (std::int64_t)blockIdx.x * kTile + lc;
+    const bool in_rows = gr < M, in_cols = gc < N;
+    const float* a = A + gr * K + lc;  // walks right along its row of A
+    const float* b = B + lr * N + gc;  // walks down its column of B
+    float total = 0.0f;
+    for (std::int64_t left = K, k0 = 0; left > 0; left -= kTile, k0 += kTile) {
+        float av = 0.0f, bv = 0.0f;
+        if (in_rows && lc < left) av = a[k0];
+        if (in_cols && lr < left) bv = b[k0 * N];
+        As[lr][lc] = av;
+        BsT[lc][lr] = bv;
+        __syncthreads();
+        const int n = left < kTile ? (int)left : kTile;  // only the valid part of a short last tile
+        for (int q = 0; q < n; ++q) total += As[lr][q] * BsT[lc][q];
+        __syncthreads();
+    }
+    if (in_rows && in_cols) C[gr * N + gc] = total;
+}
+
+template <int PAD>
+void launch_transposed_b(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                         std::int64_t K) {
+    using namespace mml::gpu;
+    const dim3 block(kTile, kTile);
+    for_each_row_chunk(M, kTile, [&](std::int64_t first_row, std::int64_t rows) {
+        const dim3 grid(grid_x_blocks(N, kTile), grid_y_blocks(rows, kTile));
+        transposed_b_kernel<PAD><<<grid, block>>>(A + first_row * K, B, C + first_row * N, rows, N, K);
+        CUDA_CHECK_LAUNCH();
+    });
+}
+
+}  // namespace
+
+void matmul_transposed_b(const float* A, const float* B, float* C, std::int64_t M, std::int64_t N,
+                         std::int64_t K) {
+    launch_transposed_b<0>(A, B, C, M, N, K);
+}
+
+void matmul_transposed_b_padded(const float* A, const float* B, float* C, std::int64_t M,
+                                std::int64_t N, std::int64_t K) {
+    launch_transposed_b<1>(A, B, C, M, N, K);
+}
+
+}  // namespace student::lab7
