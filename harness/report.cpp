@@ -189,8 +189,9 @@ const Measurement* baseline_of(const std::vector<Measurement>& rows, const Measu
     return nullptr;
 }
 
-// A ratio as the slide prints it: whole above 10 ("62"), one decimal below ("5.2").
-std::string ratio_digits(double x) { return fixed(x, x >= 9.95 ? 0 : 1); }
+// A number as the slide prints it, two significant digits or more: whole from
+// 10 ("62"), one decimal from 1 ("5.2"), two below ("0.04": a row slower than its baseline).
+std::string slide_digits(double x) { return fixed(x, x >= 9.95 ? 0 : x >= 0.995 ? 1 : 2); }
 
 }  // namespace
 
@@ -289,8 +290,8 @@ TimeRatio speedup_range(const std::vector<Measurement>& rows, const Measurement&
 }
 
 std::string ratio_text(const TimeRatio& r) {
-    const std::string low = ratio_digits(r.low), high = ratio_digits(r.high);
-    return low == high ? ratio_digits(r.value) + "x" : low + "-" + high + "x";
+    const std::string low = slide_digits(r.low), high = slide_digits(r.high);
+    return low == high ? slide_digits(r.value) + "x" : low + "-" + high + "x";
 }
 
 std::vector<std::string> slide_table_lines(const std::vector<Measurement>& rows, int columns) {
@@ -345,10 +346,12 @@ std::vector<std::string> slide_table_lines(const std::vector<Measurement>& rows,
         if (!timed(r)) {
             lines.push_back(line_of(r.stage, summary, shape_text(r.shape), std::to_string(r.threads), "-", "-", "-",
                                     r.skipped ? "-" : "✗"));
-            not_timed.push_back(r.stage + (r.skipped ? " skipped: " + r.skip_reason : " WRONG: " + r.failure));
+            const std::string why = r.stage + (r.skipped ? " skipped: " + r.skip_reason : " WRONG: " + r.failure);
+            if (std::find(not_timed.begin(), not_timed.end(), why) == not_timed.end()) not_timed.push_back(why);  // once, not per shape
             continue;
         }
-        lines.push_back(line_of(r.stage, summary, shape_text(r.shape), std::to_string(r.threads), fixed(r.gflops, 1),
+        lines.push_back(line_of(r.stage, summary, shape_text(r.shape), std::to_string(r.threads),
+                                fixed(r.gflops, r.gflops >= 0.995 ? 1 : 2),
                                 ijk_cells[i], r.percent_of_peak >= 0 ? fixed(r.percent_of_peak, 1) : "?", "✓"));
     }
     lines.push_back("");

@@ -39,8 +39,8 @@ void print_table(const std::vector<Measurement>& rows);  // both, as run and lab
 // All 0 where the row has no speedup.
 TimeRatio speedup_range(const std::vector<Measurement>& rows, const Measurement& row);
 // "62x" where the repetitions agree on the digits printed (whole numbers from
-// 10, one decimal below), else the range they span, "28-49x": the ratio moved
-// more than those digits can hold, and the slide says so.
+// 10, one decimal from 1, two below), else the range they span, "28-49x": the
+// ratio moved more than those digits can hold, and the slide says so.
 std::string ratio_text(const TimeRatio& r);
 // The slide's table: stage, what it is (its summary, shortened to the room
 // left), [shape, where the rows differ], threads, GFLOP/s, x ijk, % peak and

@@ -117,6 +117,18 @@ TEST_SUITE("cli") {
         CHECK(has(slide, "x ijk  : speedup over the triple loop"));
         CHECK(has(slide, "% peak : "));
 
+        // A GPU machine's rows: other shapes (lab 9's skinny one), so a shape column, still within 100.
+        std::vector<Measurement> gpu_rows = rows;
+        Measurement skinny = mml::testing::made_up_row("lab9.one_pass", Impl::Reference, {32, 32, 1048576}, 0.0021);
+        skinny.percent_of_peak = 3.2;
+        gpu_rows.push_back(skinny);
+        const std::vector<std::string> gpu_slide = mml::slide_table_lines(gpu_rows, mml::kSlideColumns);
+        CHECK(has(gpu_slide, "32x32x1048576"));
+        for (const auto& l : gpu_slide) {
+            INFO(l);
+            CHECK(mml::display_width(l) <= mml::kSlideColumns);
+        }
+
         // --wide (written to a file: nothing wrapped): the full table, every note in full.
         const std::vector<std::string> wide = mml::demo_lines(rows, true, 0, busy_notes());
         CHECK(has(wide, "check: worst error / bound"));
