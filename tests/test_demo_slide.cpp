@@ -3,12 +3,14 @@
 // speedup whose repetitions disagree on its digits shows their range.
 #include <doctest/doctest.h>
 
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "harness/format.h"
 #include "harness/report.h"
 #include "tests/made_up_row.h"
+#include "tests/run_mmlab.h"
 
 namespace {
 
@@ -167,5 +169,23 @@ TEST_SUITE("cli") {
         CHECK(has(slide, "a-bx   : the repetitions put the speedup anywhere from a to b"));
         // Where every ratio is steady, no range and no such legend line.
         CHECK_FALSE(has(mml::slide_table_lines(steady, mml::kSlideColumns), "a-bx"));
+    }
+
+    TEST_CASE("mmlab demo into a pipe: every line it prints within 100 columns; --wide is the demo's alone") {
+        const mml::testing::Outcome o = mml::testing::run_mmlab("demo --size 24 --reps 1 --threads 2");
+        INFO(o.output);
+        CHECK(o.exit_code == 0);
+        CHECK(o.output.find("what it is") != std::string::npos);
+        std::istringstream lines(o.output);
+        for (std::string line; std::getline(lines, line);) {
+            INFO(line);
+            CHECK(mml::display_width(line) <= mml::kSlideColumns);
+        }
+        const mml::testing::Outcome wide = mml::testing::run_mmlab("demo --size 24 --reps 1 --threads 2 --quiet --wide");
+        CHECK(wide.exit_code == 0);
+        CHECK(wide.output.find("check: worst error / bound") != std::string::npos);
+        const mml::testing::Outcome run = mml::testing::run_mmlab("run --stage lab1.ikj --size 8 --wide");
+        CHECK(run.exit_code == 2);
+        CHECK(run.output.find("--wide is for 'mmlab demo'") != std::string::npos);
     }
 }
