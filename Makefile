@@ -7,7 +7,8 @@
 #   make test-all          make test plus the instructors' tooling: grading end to end, the hostile set,
 #                          Slurm, Gradescope, Classroom, the release, the golden outputs, set-up
 #                          simulations (what CI runs)
-#   make demo [PLOT=dir]   the whole progression (reference solutions); PLOT=dir also writes its JSON and charts
+#   make demo [PLOT=dir]   the whole progression (reference solutions); PLOT=dir also writes its JSON and charts;
+#                          it fits 100 columns (a slide) unless the terminal is wider; WIDE=1: every column
 #   make demo LAB=N        one lab's demo: every stage of lab N (reference) beside the baseline, same knobs
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
 #   make list              every stage and lab, one line each (mmlab list)

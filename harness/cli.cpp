@@ -34,6 +34,8 @@ std::string shared_options_text() {
                        outside the timed region (cold, as nvbench times)
   --no-baseline        (run) leave out the lab1.ijk baseline row that `run` adds at each size
                        for the "x ijk" column (it takes 7 s at 1024^3 on one core)
+  --wide               (demo) every column of the table and every note in full; by default the
+                       demo fits 100 columns (a projected slide) unless the terminal is wider
   --help               this text
 
 What is timed: CPU stages, the wall-clock time of one call (inputs already in
@@ -231,6 +233,11 @@ Options parse_options(const std::string& command, const std::vector<std::string>
         else if (a == "--force") o.force = true;
         else if (a == "--quiet") o.quiet = true;
         else if (a == "--no-baseline") o.no_baseline = true;
+        else if (a == "--wide") {
+            if (command != "demo")  // run and lab print every column already
+                throw UsageError("--wide is for 'mmlab demo'; '" + command + "' prints the full table already");
+            o.wide = true;
+        }
         else if (a == "--l2") {
             const std::string v = value(a);
             if (v != "warm" && v != "flush")

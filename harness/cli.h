@@ -34,6 +34,7 @@ struct Options {
     bool quiet = false;                // no progress on stderr
     bool no_baseline = false;          // --no-baseline (run only): no lab1.ijk row
     bool flush_l2 = false;             // --l2 flush: cold L2 before each timed GPU run
+    bool wide = false;                 // --wide (demo only): the full table and notes, not the slide
     std::vector<std::string> rest;     // positional words after the command
 };
 

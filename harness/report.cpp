@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -14,6 +15,7 @@
 #include "cpu/peak.h"
 #include "harness/format.h"
 #include "harness/gpu_backend.h"
+#include "harness/targets.h"
 
 namespace mml {
 
@@ -55,35 +57,50 @@ std::string peak_spread_note(const PeakSpread& peak) {
            "a little between runs";
 }
 
-void print_machine_header(bool include_gpu) {
+namespace {
+
+constexpr int kLabelWidth = 10;  // "machine : ": a header line's continuation starts under its text
+
+// A header line, wrapped to `columns` (0: as one line).
+void print_fitted(const std::string& line, int columns) {
+    for (const std::string& l : wrap(line, columns, kLabelWidth)) std::printf("%s\n", l.c_str());
+}
+
+}  // namespace
+
+void print_machine_header(bool include_gpu, int columns, bool spread_note) {
     const MachineInfo m = describe_machine();
-    std::printf("machine : %s, %d logical cores, widest SIMD %s\n", m.cpu_model.c_str(),
-                m.logical_cores, simd_name(m.simd));
+    print_fitted("machine : " + m.cpu_model + ", " + std::to_string(m.logical_cores) + " logical cores, widest SIMD " +
+                 simd_name(m.simd), columns);
     const PeakSpread peak = measured_peak_spread(1);
-    std::printf("peak    : %.1f GFLOP/s on 1 thread (measured: back-to-back %s FMAs, 2 flops each; best of %d runs "
-                "of %.2f s)\n", peak.best, simd_name(m.simd), kPeakRuns, kPeakRunSeconds);
-    if (const std::string note = peak_spread_note(peak); !note.empty()) std::printf("          %s\n", note.c_str());
-    std::printf("compiler: %s | flags: %s\n", m.compiler.c_str(), m.flags.c_str());
+    print_fitted("peak    : " + fixed(peak.best, 1) + " GFLOP/s on 1 thread (measured: back-to-back " +
+                 simd_name(m.simd) + " FMAs, 2 flops each; best of " + std::to_string(kPeakRuns) + " runs of " +
+                 fixed(kPeakRunSeconds, 2) + " s)", columns);
+    if (const std::string note = peak_spread_note(peak); spread_note && !note.empty())
+        print_fitted("          " + note, columns);
+    print_fitted("compiler: " + m.compiler + " | flags: " + m.flags, columns);
     if (const std::string placement = openmp_placement_in_environment(); !placement.empty())
-        std::printf("environ : %s (honoured: OpenMP places the threaded stages' threads as it says, and a place list "
-                    "narrower than --threads makes them share cores; unset it to let the OS place them)\n",
-                    placement.c_str());
+        print_fitted("environ : " + placement + " (honoured: OpenMP places the threaded stages' threads as it says, and "
+                     "a place list narrower than --threads makes them share cores; unset it to let the OS place them)",
+                     columns);
     if (include_gpu) {
         const gpu::DeviceInfo g = gpu::probe();
         if (g.available)
-            std::printf("gpu     : %s (sm_%d%d, %d SMs, %.2f GHz, FP32 peak %.0f GFLOP/s from the spec, %.1f GB)\n",
-                        g.name.c_str(), g.cc_major, g.cc_minor, g.sm_count, g.sm_clock_ghz,
-                        g.fp32_peak_gflops, g.total_bytes / 1e9);
+            print_fitted("gpu     : " + g.name + " (sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor) +
+                         ", " + std::to_string(g.sm_count) + " SMs, " + fixed(g.sm_clock_ghz, 2) + " GHz, FP32 peak " +
+                         fixed(g.fp32_peak_gflops, 0) + " GFLOP/s from the spec, " + fixed(g.total_bytes / 1e9, 1) +
+                         " GB)", columns);
         else
-            std::printf("gpu     : none (%s)\n", g.why_not.c_str());
+            print_fitted("gpu     : none (" + g.why_not + ")", columns);
         if (g.available)
-            std::printf("gpu L2  : %s\n", gpu::flush_l2()
+            print_fitted(std::string("gpu L2  : ") + (gpu::flush_l2()
                                                ? "flushed before each timed run (--l2 flush: cold, inputs from DRAM)"
-                                               : "warm: inputs left in L2 between timed runs (--l2 flush: cold)");
+                                               : "warm: inputs left in L2 between timed runs (--l2 flush: cold)"),
+                         columns);
     }
 }
 
-void print_peer_libraries(const std::vector<Job>& jobs) {
+void print_peer_libraries(const std::vector<Job>& jobs, int columns) {
     // (description, the stages that use it), in the order of the run: two
     // cuBLAS rows (FP32 and TF32) share one line.
     std::vector<std::pair<std::string, std::string>> lines;
@@ -97,38 +114,109 @@ void print_peer_libraries(const std::vector<Job>& jobs) {
         if (same == lines.end()) lines.push_back({library, s->name});
         else same->second += ", " + s->name;
     }
-    for (const auto& [library, stages] : lines) std::printf("peer    : %s = %s\n", stages.c_str(), library.c_str());
+    for (const auto& [library, stages] : lines) print_fitted("peer    : " + stages + " = " + library, columns);
 }
 
-void print_table(const std::vector<Measurement>& rows) {
+namespace {
+
+std::string cell(const char* format, ...) __attribute__((format(printf, 1, 2)));
+std::string cell(const char* format, ...) {
+    char buf[512];
+    va_list args;
+    va_start(args, format);
+    std::vsnprintf(buf, sizeof buf, format, args);
+    va_end(args);
+    return buf;
+}
+
+bool timed(const Measurement& r) { return !r.skipped && r.passed; }
+
+// Thread counts of the CPU rows whose % peak divides by a measured peak, smallest first.
+std::vector<int> cpu_thread_counts(const std::vector<Measurement>& rows) {
+    std::vector<int> counts;
+    for (const auto& r : rows) {
+        const Stage* s = Registry::instance().find(r.stage);
+        if (s && s->device == Device::Cpu && timed(r) && r.gflops > 0 &&
+            std::find(counts.begin(), counts.end(), r.threads) == counts.end())
+            counts.push_back(r.threads);
+    }
+    std::sort(counts.begin(), counts.end());
+    return counts;
+}
+
+// The thread counts whose measured peak is well under threads x the 1-thread
+// one: other programs held cores while this ran, and those rows are slowed with it.
+std::vector<int> low_threaded_peaks(const std::vector<Measurement>& rows) {
+    std::vector<int> low;
+    const int cores = describe_machine().logical_cores;
+    const double one = measured_peak_gflops(1);
+    for (int t : cpu_thread_counts(rows))
+        if (t > 1 && measured_peak_gflops(t) < 0.8 * std::min(t, cores) * one) low.push_back(t);
+    return low;
+}
+
+std::string low_peak_warning(int t) {
+    const int cores = std::min(t, describe_machine().logical_cores);
+    return "WARNING: the peak on " + std::to_string(t) + " threads is well under " + std::to_string(cores) +
+           " times the 1-thread peak: other programs held cores while this ran, so the " + std::to_string(t) +
+           "-thread rows are slowed too; rerun when the machine is quiet.";
+}
+
+// Each extrapolated x ijk said as one: which shape the triple loop ran at, for which.
+std::vector<std::string> scaled_baseline_notes(const std::vector<Measurement>& rows) {
+    std::vector<std::pair<Shape, Shape>> scaled;  // (timed at, standing for)
+    for (const auto& r : rows)
+        if (r.baseline_scaled_from.flops() > 0 &&
+            std::find(scaled.begin(), scaled.end(), std::make_pair(r.baseline_scaled_from, r.shape)) == scaled.end())
+            scaled.push_back({r.baseline_scaled_from, r.shape});
+    std::vector<std::string> notes;
+    for (const auto& [from, to] : scaled)
+        notes.push_back("x ijk*: at " + shape_text(to) + " lab1.ijk is too slow for this table; it was timed at " +
+                        shape_text(from) + " and its time scaled by M*N*K (x" + fixed(to.flops() / from.flops(), 0) +
+                        "): an extrapolation, and a low one (the triple loop only slows further at larger n).");
+    return notes;
+}
+
+void add_fitted(std::vector<std::string>& lines, const std::string& text, int columns, int indent) {
+    for (std::string& l : wrap(text, columns, indent)) lines.push_back(std::move(l));
+}
+
+// The baseline row that `row`'s x ijk divides (nullptr: none).
+const Measurement* baseline_of(const std::vector<Measurement>& rows, const Measurement& row) {
+    const Shape at = row.baseline_scaled_from.flops() > 0 ? row.baseline_scaled_from : row.shape;
+    for (const auto& b : rows)
+        if (b.stage == kBaselineStage && b.impl == Impl::Reference && timed(b) && b.shape == at) return &b;
+    return nullptr;
+}
+
+// A number as the slide prints it, two significant digits or more: whole from
+// 10 ("62"), one decimal from 1 ("5.2"), two below ("0.04": a row slower than its baseline).
+std::string slide_digits(double x) { return fixed(x, x >= 9.95 ? 0 : x >= 0.995 ? 1 : 2); }
+
+}  // namespace
+
+std::vector<std::string> table_lines(const std::vector<Measurement>& rows) {
+    std::vector<std::string> lines;
     // The x ijk column only where some row has a speedup over the baseline
     // (lab 4's 2048^3 is over the triple loop's limit: a column of dashes).
     const bool ijk = std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.speedup_vs_baseline > 0; });
-    const auto ijk_cell = [ijk](const std::string& text) {
-        if (ijk) std::printf(" %9s", text.c_str());
-    };
+    // The x prev column only where the lab names its previous lab's best stage (Lab::previous_best).
+    const bool prev = std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.speedup_vs_previous > 0; });
     // The kernels column only where a stage has several code paths (lab 5's kernel sets).
     const bool kernels = std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return !r.kernel_set.empty(); });
-    std::printf("\n%-18s %-9s %-15s %4s %s%11s %9s %9s %7s", "stage", "version", "shape (MxNxK)", "thr",
-                kernels ? "kernels  " : "", "median", "reps", "GFLOP/s", "% peak");
-    ijk_cell("x ijk");
-    // The x prev column only where the lab names its previous lab's best stage (Lab::previous_best).
-    const auto with_prev = std::find_if(rows.begin(), rows.end(), [](const Measurement& r) { return r.speedup_vs_previous > 0; });
-    const bool prev = with_prev != rows.end();
-    const auto prev_cell = [prev](const std::string& text) {
-        if (prev) std::printf(" %9s", text.c_str());
+    const auto ratio_cells = [&](const std::string& speedup, const std::string& previous) {
+        return (ijk ? cell(" %9s", speedup.c_str()) : "") + (prev ? cell(" %9s", previous.c_str()) : "");
     };
-    prev_cell("x prev");
-    std::printf("  %s\n", "check: worst error / bound");
+    lines.push_back(cell("%-18s %-9s %-15s %4s %s%11s %9s %9s %7s", "stage", "version", "shape (MxNxK)", "thr",
+                         kernels ? "kernels  " : "", "median", "reps", "GFLOP/s", "% peak") +
+                    ratio_cells("x ijk", "x prev") + "  check: worst error / bound");
     for (const auto& r : rows) {
-        std::printf("%-18s %-9s %-15s %4d ", r.stage.c_str(), impl_name(r.impl), shape_text(r.shape).c_str(),
-                    r.threads);
-        if (kernels) std::printf("%-9s", r.kernel_set.empty() ? "-" : r.kernel_set.c_str());
-        if (r.skipped || !r.passed) {
-            std::printf("%11s %9s %9s %7s", "-", "-", "-", "-");
-            ijk_cell("-");
-            prev_cell("-");
-            std::printf("  %s: %s\n", r.skipped ? "skipped" : "WRONG", (r.skipped ? r.skip_reason : r.failure).c_str());
+        std::string line = cell("%-18s %-9s %-15s %4d ", r.stage.c_str(), impl_name(r.impl), shape_text(r.shape).c_str(),
+                                r.threads);
+        if (kernels) line += cell("%-9s", r.kernel_set.empty() ? "-" : r.kernel_set.c_str());
+        if (!timed(r)) {
+            lines.push_back(line + cell("%11s %9s %9s %7s", "-", "-", "-", "-") + ratio_cells("-", "-") +
+                            "  " + (r.skipped ? "skipped: " + r.skip_reason : "WRONG: " + r.failure));
             continue;
         }
         const std::string peak = r.percent_of_peak >= 0 ? fixed(r.percent_of_peak, 1) : "?";
@@ -138,65 +226,207 @@ void print_table(const std::vector<Measurement>& rows) {
                                                              : "-";
         const std::string reps = std::to_string(r.repetitions) + "x" + std::to_string(r.iterations);
         // Reduced-precision rows (lab 11) add their error against the unrounded inputs.
-        char unrounded[48] = "";
-        if (r.error_vs_unrounded >= 0)
-            std::snprintf(unrounded, sizeof unrounded, "; vs fp32 inputs %.1e", r.error_vs_unrounded);
-        std::printf("%11s %9s %9.2f %7s", format_seconds(r.median_seconds).c_str(), reps.c_str(), r.gflops,
-                    peak.c_str());
-        ijk_cell(speedup);
-        prev_cell(r.speedup_vs_previous > 0 ? fixed(r.speedup_vs_previous, 2) + "x" : "-");
-        std::printf("  ok %.3f (%s%s)\n", r.worst_ratio, r.check_method.c_str(), unrounded);
+        const std::string unrounded =
+            r.error_vs_unrounded >= 0 ? cell("; vs fp32 inputs %.1e", r.error_vs_unrounded) : "";
+        lines.push_back(line + cell("%11s %9s %9.2f %7s", format_seconds(r.median_seconds).c_str(), reps.c_str(),
+                                    r.gflops, peak.c_str()) +
+                        ratio_cells(speedup, r.speedup_vs_previous > 0 ? fixed(r.speedup_vs_previous, 2) + "x" : "-") +
+                        cell("  ok %.3f (%s%s)", r.worst_ratio, r.check_method.c_str(), unrounded.c_str()));
     }
-    std::printf("\nmedian: of the timed repetitions (reps = repetitions x calls per repetition; CPU: wall clock "
-                "of the call; GPU: kernel time between CUDA events); %% peak: of the measured FMA peak on the "
-                "stage's threads (GPU: of the spec FP32 peak); %scheck: largest |error| / error bound (<= 1 "
-                "passes), full or randomized check.\n",
-                ijk ? "x ijk: speedup over the reference triple loop at the same shape; " : "");
-    // Each extrapolated x ijk said as one: which shape the triple loop ran at, for which.
-    std::vector<std::pair<Shape, Shape>> scaled;  // (timed at, standing for)
-    for (const auto& r : rows)
-        if (r.baseline_scaled_from.flops() > 0 &&
-            std::find(scaled.begin(), scaled.end(), std::make_pair(r.baseline_scaled_from, r.shape)) == scaled.end())
-            scaled.push_back({r.baseline_scaled_from, r.shape});
-    for (const auto& [from, to] : scaled)
-        std::printf("x ijk*: at %s lab1.ijk is too slow for this table; it was timed at %s and its time scaled "
-                    "by M*N*K (x%s): an extrapolation, and a low one (the triple loop only slows further at larger n).\n",
-                    shape_text(to).c_str(), shape_text(from).c_str(), fixed(to.flops() / from.flops(), 0).c_str());
-    if (prev)
-        std::printf("x prev: speedup over the previous lab's best stage, %s (reference), at the same shape (its row shows the threads it ran on).\n",
-                    with_prev->previous_best.c_str());
+    return lines;
+}
+
+std::vector<std::string> table_notes(const std::vector<Measurement>& rows, int columns, bool machine_warnings) {
+    std::vector<std::string> lines;
+    const bool ijk = std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.speedup_vs_baseline > 0; });
+    // The legend, a short line a column.
+    add_fitted(lines, "median : of the timed repetitions; reps = repetitions x calls per repetition", columns, 9);
+    add_fitted(lines, "         (CPU: wall clock of the call; GPU: kernel time between CUDA events)", columns, 9);
+    add_fitted(lines, "% peak : of the measured FMA peak on the stage's threads (GPU: of the spec FP32 peak)", columns, 9);
+    if (ijk) add_fitted(lines, "x ijk  : speedup over the reference triple loop at the same shape", columns, 9);
+    add_fitted(lines, "check  : largest |error| / error bound (<= 1 passes), full or randomized check", columns, 9);
+    for (const std::string& note : scaled_baseline_notes(rows)) add_fitted(lines, note, columns, 8);
+    const auto with_prev = std::find_if(rows.begin(), rows.end(), [](const Measurement& r) { return r.speedup_vs_previous > 0; });
+    if (with_prev != rows.end())
+        add_fitted(lines, "x prev: speedup over the previous lab's best stage, " + with_prev->previous_best +
+                              " (reference), at the same shape (its row shows the threads it ran on).", columns, 8);
     // Said only when a reduced-precision row (lab 11) is in the table.
     if (std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.error_vs_unrounded >= 0; }))
-        std::printf("bf16/tf32 rows: checked against the float64 product of the ROUNDED inputs under the FP32 "
-                    "accumulation bound; 'vs fp32 inputs' is the relative error ||C - AB|| / ||AB|| against the "
-                    "float32 inputs as given (4096 sampled entries): what the precision costs, not judged.\n");
+        add_fitted(lines, "bf16/tf32 rows: checked against the float64 product of the ROUNDED inputs under the FP32 "
+                          "accumulation bound; 'vs fp32 inputs' is the relative error ||C - AB|| / ||AB|| against the "
+                          "float32 inputs as given (4096 sampled entries): what the precision costs, not judged.",
+                   columns, 0);
     // The CPU peaks the % peak column divided by, per thread count, measured
     // in this run (the header shows the first 1-thread measurement; a row
-    // faster than a remembered peak has it measured again). A threaded peak
-    // well under threads x the 1-thread one means other programs held cores
-    // while this ran, and the threaded rows are slowed with it.
-    std::vector<int> counts;
-    for (const auto& r : rows) {
-        const Stage* s = Registry::instance().find(r.stage);
-        if (s && s->device == Device::Cpu && r.passed && !r.skipped && r.gflops > 0 &&
-            std::find(counts.begin(), counts.end(), r.threads) == counts.end())
-            counts.push_back(r.threads);
-    }
-    std::sort(counts.begin(), counts.end());
+    // faster than a remembered peak has it measured again).
+    const std::vector<int> counts = cpu_thread_counts(rows);
     if (!counts.empty()) {
-        std::printf("%% peak divides by the FMA peak measured in this run:");
+        std::string text = "% peak divides by the FMA peak measured in this run:";
         for (std::size_t i = 0; i < counts.size(); ++i)
-            std::printf("%s %.1f GFLOP/s on %d thread%s", i ? "," : "", measured_peak_gflops(counts[i]), counts[i],
-                        counts[i] > 1 ? "s" : "");
-        std::printf(".\n");
-        const int cores = describe_machine().logical_cores;
-        const double one = measured_peak_gflops(1);
-        for (int t : counts)
-            if (t > 1 && measured_peak_gflops(t) < 0.8 * std::min(t, cores) * one)
-                std::printf("WARNING: the peak on %d threads is well under %d times the 1-thread peak: other programs "
-                            "held cores while this ran, so the %d-thread rows are slowed too; rerun when the machine "
-                            "is quiet.\n", t, std::min(t, cores), t);
+            text += std::string(i ? "," : "") + " " + fixed(measured_peak_gflops(counts[i]), 1) + " GFLOP/s on " +
+                    std::to_string(counts[i]) + " thread" + (counts[i] > 1 ? "s" : "");
+        add_fitted(lines, text + ".", columns, 0);
     }
+    if (machine_warnings)
+        for (int t : low_threaded_peaks(rows)) add_fitted(lines, low_peak_warning(t), columns, 0);
+    return lines;
+}
+
+void print_table(const std::vector<Measurement>& rows) {
+    std::printf("\n");
+    for (const std::string& line : table_lines(rows)) std::printf("%s\n", line.c_str());
+    std::printf("\n");
+    for (const std::string& line : table_notes(rows, 0, true)) std::printf("%s\n", line.c_str());
+}
+
+TimeRatio speedup_range(const std::vector<Measurement>& rows, const Measurement& row) {
+    if (!(row.speedup_vs_baseline > 0)) return {};
+    const Measurement* base = baseline_of(rows, row);
+    // The baseline's own row is 1x by definition, not a ratio of two timings.
+    if (!base || base == &row) return {row.speedup_vs_baseline, row.speedup_vs_baseline, row.speedup_vs_baseline};
+    const TimeRatio times = time_ratio(*base, row);
+    const double scale = row.speedup_vs_baseline / times.value;  // M*N*K where the baseline ran smaller (x ijk*)
+    return {row.speedup_vs_baseline, times.low * scale, times.high * scale};
+}
+
+std::string ratio_text(const TimeRatio& r) {
+    const std::string low = slide_digits(r.low), high = slide_digits(r.high);
+    return low == high ? slide_digits(r.value) + "x" : low + "-" + high + "x";
+}
+
+std::vector<std::string> slide_table_lines(const std::vector<Measurement>& rows, int columns) {
+    std::vector<std::string> lines;
+    // One shape for all rows (the CPU-only demo): said once above the table, not in a column.
+    const bool shapes = std::any_of(rows.begin(), rows.end(), [&](const Measurement& r) { return !(r.shape == rows[0].shape); });
+    const bool ijk = std::any_of(rows.begin(), rows.end(), [](const Measurement& r) { return r.speedup_vs_baseline > 0; });
+    std::vector<std::string> ijk_cells;
+    bool ranges = false, scaled = false;
+    for (const auto& r : rows) {
+        std::string text = "-";
+        if (timed(r) && r.speedup_vs_baseline > 0) {
+            text = ratio_text(speedup_range(rows, r));
+            ranges = ranges || text.find('-') != std::string::npos;
+            if (r.baseline_scaled_from.flops() > 0) text += "*";
+            scaled = scaled || r.baseline_scaled_from.flops() > 0;
+        }
+        ijk_cells.push_back(text);
+    }
+    int stage_w = display_width("stage"), shape_w = display_width("shape"), ijk_w = display_width("x ijk");
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        stage_w = std::max(stage_w, display_width(rows[i].stage));
+        shape_w = std::max(shape_w, display_width(shape_text(rows[i].shape)));
+        ijk_w = std::max(ijk_w, display_width(ijk_cells[i]));
+    }
+    // The columns after "what it is": [shape] thr GFLOP/s [x ijk] % peak ok, two spaces apart.
+    const int numbers_w = (shapes ? 2 + shape_w : 0) + 2 + 3 + 2 + 8 + (ijk ? 2 + ijk_w : 0) + 2 + 6 + 2 + 2;
+    // "what it is" takes what is left of the slide (no more than the longest
+    // summary), down to none on a narrow terminal.
+    int summaries_w = 0;
+    for (const auto& r : rows)
+        if (const Stage* s = Registry::instance().find(r.stage)) summaries_w = std::max(summaries_w, display_width(s->summary));
+    const int what_w = std::min(summaries_w, columns - stage_w - 2 - numbers_w);
+    const bool what = what_w >= display_width("what it is");
+    const auto line_of = [&](const std::string& stage, const std::string& summary, const std::string& shape,
+                             const std::string& thr, const std::string& gflops, const std::string& ijk_cell,
+                             const std::string& peak, const std::string& ok) {
+        std::string l = pad_right(stage, stage_w);
+        if (what) l += "  " + pad_right(shorten(summary, what_w), what_w);
+        if (shapes) l += "  " + pad_left(shape, shape_w);
+        l += "  " + pad_left(thr, 3) + "  " + pad_left(gflops, 8);
+        if (ijk) l += "  " + pad_left(ijk_cell, ijk_w);
+        return l + "  " + pad_left(peak, 6) + "  " + ok;
+    };
+    if (!shapes && !rows.empty()) lines.push_back("every row at " + shape_text(rows[0].shape) + " (M x N x K)");
+    lines.push_back(line_of("stage", "what it is", "shape", "thr", "GFLOP/s", "x ijk", "% peak", "ok"));
+    std::vector<std::string> not_timed;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Measurement& r = rows[i];
+        const Stage* s = Registry::instance().find(r.stage);
+        const std::string summary = s ? s->summary : "";
+        if (!timed(r)) {
+            lines.push_back(line_of(r.stage, summary, shape_text(r.shape), std::to_string(r.threads), "-", "-", "-",
+                                    r.skipped ? "-" : "✗"));
+            const std::string why = r.stage + (r.skipped ? " skipped: " + r.skip_reason : " WRONG: " + r.failure);
+            if (std::find(not_timed.begin(), not_timed.end(), why) == not_timed.end()) not_timed.push_back(why);  // once, not per shape
+            continue;
+        }
+        lines.push_back(line_of(r.stage, summary, shape_text(r.shape), std::to_string(r.threads),
+                                fixed(r.gflops, r.gflops >= 0.995 ? 1 : 2),
+                                ijk_cells[i], r.percent_of_peak >= 0 ? fixed(r.percent_of_peak, 1) : "?", "✓"));
+    }
+    lines.push_back("");
+    for (const std::string& why : not_timed) add_fitted(lines, why, columns, 2);
+    // The legend, a short line a column.
+    add_fitted(lines, "GFLOP/s: 2 flops per multiply-add over the median timed run (CPU: wall clock; GPU: CUDA "
+                      "events)", columns, 9);
+    if (ijk) add_fitted(lines, "x ijk  : speedup over the triple loop (lab1.ijk, reference) at the same shape", columns, 9);
+    if (ranges)
+        add_fitted(lines, "a-bx   : the repetitions put the speedup anywhere from a to b: it moved more than the "
+                          "digits shown", columns, 9);
+    add_fitted(lines, "% peak : of the FMA peak measured on the row's threads (GPU: of the spec FP32 peak)", columns, 9);
+    add_fitted(lines, "ok     : ✓ the result matched a float64 product within its error bound, ✗ it did not",
+               columns, 9);
+    if (scaled)
+        for (const std::string& note : scaled_baseline_notes(rows)) add_fitted(lines, note, columns, 8);
+    return lines;
+}
+
+std::vector<MachineNote> machine_notes(const std::vector<Measurement>& rows, const std::string& busy) {
+    std::vector<MachineNote> notes;
+    const PeakSpread peak = measured_peak_spread(1);
+    if (const std::string spread = peak_spread_note(peak); !spread.empty()) {
+        const bool others = peak.others_busy_cores < 0 || peak.others_busy_cores >= 0.25;  // as peak_spread_note says
+        notes.push_back({others ? (peak.others_busy_cores < 0 ? std::string("other programs ran")
+                                                              : "other programs used " +
+                                                                    fixed(peak.others_busy_cores, 1) + " cores")
+                                : "the CPU's clock moved",
+                         "peak: " + spread});
+    }
+    for (int t : low_threaded_peaks(rows))
+        notes.push_back({"the " + std::to_string(t) + "-thread peak was low", low_peak_warning(t)});
+    if (!busy.empty()) {
+        double load[1] = {0};
+        const std::string brief = getloadavg(load, 1) == 1 ? "load " + fixed(load[0], 1) + " on " +
+                                                                 std::to_string(describe_machine().logical_cores) +
+                                                                 " cores"
+                                                           : "the machine was busy";
+        notes.push_back({brief, "load: " + busy});
+    }
+    if (const std::string why = impossible_numbers(rows); !why.empty())
+        notes.push_back({"a peak measured on a busy machine", "% peak: " + why});
+    return notes;
+}
+
+std::string note_line(const std::vector<MachineNote>& notes, int columns) {
+    if (notes.empty()) return "";
+    const std::string tail = " - numbers may move between runs; details: make demo WIDE=1";
+    // As many of the notes as fit, in order; the first one shortened if even it alone does not.
+    std::string briefs = notes[0].brief;
+    for (std::size_t i = 1; i < notes.size(); ++i) {
+        const std::string more = briefs + "; " + notes[i].brief;
+        if (display_width("note: " + more + tail) > columns) break;
+        briefs = more;
+    }
+    const int room = columns - display_width("note: " + tail);
+    return "note: " + (room > 0 ? shorten(briefs, room) : briefs) + tail;
+}
+
+std::vector<std::string> demo_lines(const std::vector<Measurement>& rows, bool wide, int columns,
+                                    const std::vector<MachineNote>& notes) {
+    std::vector<std::string> full = table_lines(rows);
+    int full_w = 0;
+    for (const std::string& l : full) full_w = std::max(full_w, display_width(l));
+    std::vector<std::string> lines{""};
+    if (wide || (columns > 0 && full_w <= columns)) {
+        lines.insert(lines.end(), full.begin(), full.end());
+        lines.push_back("");
+        for (std::string& l : table_notes(rows, columns, false)) lines.push_back(std::move(l));
+        for (const MachineNote& n : notes) add_fitted(lines, n.full, columns, 0);
+        return lines;
+    }
+    for (std::string& l : slide_table_lines(rows, columns)) lines.push_back(std::move(l));
+    if (const std::string note = note_line(notes, columns); !note.empty()) lines.push_back(note);
+    return lines;
 }
 
 namespace {

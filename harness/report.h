@@ -9,17 +9,64 @@
 #include "cpu/peak.h"
 #include "harness/bench.h"
 #include "harness/cli.h"
+#include "harness/targets.h"
 
 namespace mml {
 
-void print_machine_header(bool include_gpu);
+// columns > 0: each line wrapped to that many columns (make demo); 0: as one
+// line each. spread_note: false leaves the peak's spread out (the demo says
+// it under its table, machine_notes).
+void print_machine_header(bool include_gpu, int columns = 0, bool spread_note = true);
 // The header's line under the peak when its runs spread (empty when they did
 // not): who moved them - other programs, or the CPU's clock on an idle machine.
 std::string peak_spread_note(const PeakSpread& peak);
 // One line per peer row in `jobs` (OpenBLAS, cuBLAS): the library version and
 // the kernel it picked (Stage::describe_library), once per stage.
-void print_peer_libraries(const std::vector<Job>& jobs);
-void print_table(const std::vector<Measurement>& rows);
+void print_peer_libraries(const std::vector<Job>& jobs, int columns = 0);
+
+// The results table of run, lab and the demo's full view: every column, one
+// line a row (table_lines), then its legend and notes (table_notes), wrapped
+// to `columns` (0: not wrapped); machine_warnings: with the WARNING that a
+// threaded peak came out low (the demo says it among machine_notes instead).
+std::vector<std::string> table_lines(const std::vector<Measurement>& rows);
+std::vector<std::string> table_notes(const std::vector<Measurement>& rows, int columns, bool machine_warnings);
+void print_table(const std::vector<Measurement>& rows);  // both, as run and lab print them
+
+// make demo on a projector (issue #40): what its slide shows.
+// A row's x ijk and how far its repetitions move it: the baseline's and the
+// row's fastest and slowest runs (time_ratio), scaled as the speedup is
+// where the baseline ran at a smaller shape; the baseline's own row is 1x.
+// All 0 where the row has no speedup.
+TimeRatio speedup_range(const std::vector<Measurement>& rows, const Measurement& row);
+// "62x" where the repetitions agree on the digits printed (whole numbers from
+// 10, one decimal from 1, two below), else the range they span, "28-49x": the
+// ratio moved more than those digits can hold, and the slide says so.
+std::string ratio_text(const TimeRatio& r);
+// The slide's table: stage, what it is (its summary, shortened to the room
+// left), [shape, where the rows differ], threads, GFLOP/s, x ijk, % peak and
+// a check mark, in at most `columns` columns; then why a row was skipped or
+// wrong, and the legend, a short line a column.
+std::vector<std::string> slide_table_lines(const std::vector<Measurement>& rows, int columns);
+
+// What the demo says about the machine it ran on: a warning's few words for
+// the one note line under the slide's table, and its full text (--wide).
+struct MachineNote {
+    std::string brief;  // "other programs used 1.7 cores"
+    std::string full;   // the sentence the full view prints
+};
+// The peak's spread (peak_spread_note), a low threaded peak, a busy machine
+// (`busy`: targets.h's machine_busy()) and numbers above the peak
+// (impossible_numbers), each as a note; none on a quiet machine.
+std::vector<MachineNote> machine_notes(const std::vector<Measurement>& rows, const std::string& busy);
+// The notes as one line of at most `columns` (as many briefs as fit, and
+// where to read them in full); "" when there are none.
+std::string note_line(const std::vector<MachineNote>& notes, int columns);
+// Everything the demo prints after measuring: the slide's table, legend and
+// note line when it fits `columns`; the full table and every note in full
+// when `wide` (--wide) or when the full table fits the terminal anyway.
+// columns 0 (--wide into a file): nothing wrapped.
+std::vector<std::string> demo_lines(const std::vector<Measurement>& rows, bool wide, int columns,
+                                    const std::vector<MachineNote>& notes);
 std::string format_seconds(double s);
 
 // A row's benchmark name in --json, in Google Benchmark's style and stable

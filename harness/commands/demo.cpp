@@ -1,12 +1,17 @@
 // mmlab demo (make demo): each lab's main stages (the catalog's demo column),
-// reference code, CPU at 1000^3 and GPU at 4096^3 unless --size says otherwise.
+// reference code, CPU at 1000^3 and GPU at 4096^3 unless --size says otherwise;
+// shown as a slide of at most 100 columns (--wide: every column and note).
+#include <unistd.h>
+
 #include <cstdio>
 
 #include "harness/catalog.h"
 #include "harness/commands.h"
+#include "harness/format.h"
 #include "harness/gpu_backend.h"
 #include "harness/jobs.h"
 #include "harness/report.h"
+#include "harness/targets.h"
 
 namespace mml {
 namespace {
@@ -36,13 +41,19 @@ int demo_command(const std::vector<std::string>& args) {
     validate(jobs, o.params);
     check_json_path(o.json_path);
     const BenchSettings settings = settings_from(o);  // before the header, which says how L2 is treated
+    // A projected terminal holds about 100 columns (format.h, kSlideColumns):
+    // every line fits the terminal, and the table is the slide's unless the
+    // full one fits too or --wide asks for it (written to a file, --wide
+    // wraps nothing).
+    const int columns = o.wide && !isatty(STDOUT_FILENO) ? 0 : terminal_columns();
     std::printf("== matmul-lab: the progression, reference solutions ==\n");
-    print_machine_header(true);
-    print_peer_libraries(jobs);
+    print_machine_header(true, columns, false);  // the peak's spread: among the notes under the table
+    print_peer_libraries(jobs, columns);
     if (!gpu && !gpu_stages.empty())
         std::printf("(the %zu GPU stages are left out: no usable GPU)\n", gpu_stages.size());
     const BenchOutput out = measure(jobs, settings);
-    print_table(out.rows);
+    for (const std::string& line : demo_lines(out.rows, o.wide, columns, machine_notes(out.rows, machine_busy())))
+        std::printf("%s\n", line.c_str());
     if (!o.json_path.empty()) write_json(o.json_path, o, out, std::nullopt, "");
     return all_passed(out) ? 0 : 1;
 }
