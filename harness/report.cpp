@@ -14,6 +14,7 @@
 #include "cpu/peak.h"
 #include "harness/format.h"
 #include "harness/gpu_backend.h"
+#include "harness/targets.h"
 
 namespace mml {
 
@@ -42,13 +43,22 @@ std::string openmp_placement_in_environment() {
 
 // The spread, when it moved, and its cause: other programs (they used CPU
 // time meanwhile), or the clock (an idle 16-core GPU host's turbo moved its
-// runs 140-175 GFLOP/s, and this line used to blame other programs there).
+// runs 140-175 GFLOP/s, and this line used to blame other programs there);
+// and which peak % peak divides by where this run's was not trustworthy
+// (cpu/peak.h, choose_peak: the stored quiet one, or none).
 std::string peak_spread_note(const PeakSpread& peak) {
-    if (!(peak.lowest < 0.9 * peak.best)) return "";
-    const std::string range = "its runs ranged " + fixed(peak.lowest, 1) + "-" + fixed(peak.best, 1) + " GFLOP/s";
-    if (peak.others_busy_cores < 0 || peak.others_busy_cores >= 0.25)
-        return range + ": other programs were using the cores" +
-               (peak.others_busy_cores < 0 ? "" : " (" + fixed(peak.others_busy_cores, 1) + " cores' worth)") +
+    const double top = peak.measured > 0 ? peak.measured : peak.best;  // this run's own best
+    const std::string others =
+        peak.others_busy_cores < 0 ? "" : " (" + fixed(peak.others_busy_cores, 1) + " cores' worth)";
+    if (!peak.unsure.empty()) return peak.unsure + ": no speed verdict from this run; " + rerun_advice();
+    if (peak.stored)
+        return "this run measured " + fixed(top, 1) + " GFLOP/s while other programs used the cores" + others +
+               ": % peak divides by this machine's stored quiet peak instead (" + peak_store_path() +
+               ", kept from a run that had the cores to itself)";
+    if (!(peak.lowest < 0.9 * top)) return "";
+    const std::string range = "its runs ranged " + fixed(peak.lowest, 1) + "-" + fixed(top, 1) + " GFLOP/s";
+    if (peak.others_busy_cores < 0 || peak.others_busy_cores >= kQuietCores)
+        return range + ": other programs were using the cores" + others +
                ", so timings and % peak may move between runs; rerun when the machine is quiet";
     return range + " while other programs were idle (" + fixed(peak.others_busy_cores, 2) +
            " cores' worth): the CPU's clock moved (turbo, power or heat limits), so timings and % peak may move "
@@ -57,11 +67,13 @@ std::string peak_spread_note(const PeakSpread& peak) {
 
 void print_machine_header(bool include_gpu) {
     const MachineInfo m = describe_machine();
-    std::printf("machine : %s, %d logical cores, widest SIMD %s\n", m.cpu_model.c_str(),
-                m.logical_cores, simd_name(m.simd));
+    const std::string limited = simd_limited();
+    std::printf("machine : %s, %d logical cores, widest SIMD %s%s\n", m.cpu_model.c_str(), m.logical_cores,
+                simd_name(m.simd), limited.empty() ? "" : (" (" + limited + ")").c_str());
     const PeakSpread peak = measured_peak_spread(1);
     std::printf("peak    : %.1f GFLOP/s on 1 thread (measured: back-to-back %s FMAs, 2 flops each; best of %d runs "
-                "of %.2f s)\n", peak.best, simd_name(m.simd), kPeakRuns, kPeakRunSeconds);
+                "of %.2f s, more while other programs hold the cores; or the stored quiet peak where higher)\n",
+                peak.best, simd_name(m.simd), kPeakRuns, kPeakRunSeconds);
     if (const std::string note = peak_spread_note(peak); !note.empty()) std::printf("          %s\n", note.c_str());
     std::printf("compiler: %s | flags: %s\n", m.compiler.c_str(), m.flags.c_str());
     if (const std::string placement = openmp_placement_in_environment(); !placement.empty())
@@ -186,9 +198,13 @@ void print_table(const std::vector<Measurement>& rows) {
     if (!counts.empty()) {
         std::printf("%% peak divides by the FMA peak measured in this run:");
         for (std::size_t i = 0; i < counts.size(); ++i)
-            std::printf("%s %.1f GFLOP/s on %d thread%s", i ? "," : "", measured_peak_gflops(counts[i]), counts[i],
-                        counts[i] > 1 ? "s" : "");
+            std::printf("%s %.1f GFLOP/s on %d thread%s%s", i ? "," : "", measured_peak_gflops(counts[i]), counts[i],
+                        counts[i] > 1 ? "s" : "", measured_peak_spread(counts[i]).stored ? " (the stored quiet peak)" : "");
         std::printf(".\n");
+        // The threaded peaks' own notes (the header has the 1-thread one's).
+        for (int t : counts)
+            if (const PeakSpread p = measured_peak_spread(t); t > 1 && (p.stored || !p.unsure.empty()))
+                std::printf("          %d threads: %s\n", t, peak_spread_note(p).c_str());
         const int cores = describe_machine().logical_cores;
         const double one = measured_peak_gflops(1);
         for (int t : counts)
