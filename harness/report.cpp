@@ -72,7 +72,7 @@ void print_machine_header(bool include_gpu) {
                 simd_name(m.simd), limited.empty() ? "" : (" (" + limited + ")").c_str());
     const PeakSpread peak = measured_peak_spread(1);
     std::printf("peak    : %.1f GFLOP/s on 1 thread (measured: back-to-back %s FMAs, 2 flops each; best of %d runs "
-                "of %.2f s, more while other programs hold the cores; or the stored quiet peak where higher)\n",
+                "of %.2f s, more while other programs hold the cores; on a busy machine the stored quiet peak where higher)\n",
                 peak.best, simd_name(m.simd), kPeakRuns, kPeakRunSeconds);
     if (const std::string note = peak_spread_note(peak); !note.empty()) std::printf("          %s\n", note.c_str());
     std::printf("compiler: %s | flags: %s\n", m.compiler.c_str(), m.flags.c_str());
@@ -208,7 +208,8 @@ void print_table(const std::vector<Measurement>& rows) {
         const int cores = describe_machine().logical_cores;
         const double one = measured_peak_gflops(1);
         for (int t : counts)
-            if (t > 1 && measured_peak_gflops(t) < 0.8 * std::min(t, cores) * one)
+            if (t > 1 && measured_peak_gflops(t) < 0.8 * std::min(t, cores) * one &&
+                measured_peak_spread(t).unsure.empty())  // (else the line above said why already)
                 std::printf("WARNING: the peak on %d threads is well under %d times the 1-thread peak: other programs "
                             "held cores while this ran, so the %d-thread rows are slowed too; rerun when the machine "
                             "is quiet.\n", t, std::min(t, cores), t);

@@ -15,6 +15,7 @@
 #include "harness/report.h"
 #include "harness/run_stage.h"
 #include "harness/targets.h"
+#include "peers/openblas.h"
 #include "tests/made_up_row.h"
 
 namespace {
@@ -238,7 +239,11 @@ TEST_SUITE("targets") {
             auto verdict = [&](const std::vector<Measurement>& rows) {
                 return mml::distrust_impossible(mml::settle(lab5->judge(rows), ""), rows);
             };
-            auto no_wider_word = [&](const std::string& text) {
+            auto no_wider_word = [&](std::string text) {
+                // The judge adds this process's own OpenBLAS's warnings (an environment's OPENBLAS_CORETYPE
+                // on this CPU): that part is the machine the test runs on, not the kind it plays.
+                const std::string live = mml::peers::openblas_weaker_than_cpu();
+                for (std::size_t at; !live.empty() && (at = text.find(live)) != std::string::npos;) text.erase(at, live.size());
                 CHECK_FALSE(has(text, "AMX"));
                 if (!k.avx2_rows) {  // an AVX2 machine hears of no AVX-512 row or advice
                     CHECK_FALSE(has(text, "AVX-512"));
