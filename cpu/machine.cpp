@@ -1,5 +1,6 @@
 #include "cpu/machine.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -17,7 +18,10 @@ const char* simd_name(SimdLevel level) {
     }
 }
 
-bool cpu_has_avx2_fma() {
+namespace {
+
+// What the CPU itself supports, before MMLAB_SIMD.
+bool hardware_avx2_fma() {
 #if defined(__x86_64__) || defined(__i386__)
     return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #else
@@ -25,12 +29,44 @@ bool cpu_has_avx2_fma() {
 #endif
 }
 
-bool cpu_has_avx512() {
+bool hardware_avx512() {
 #if defined(__x86_64__) || defined(__i386__)
-    return __builtin_cpu_supports("avx512f") && cpu_has_avx2_fma();
+    return __builtin_cpu_supports("avx512f") && hardware_avx2_fma();
 #else
     return false;
 #endif
+}
+
+SimdLevel hardware_widest() {
+    return hardware_avx512() ? SimdLevel::Avx512 : hardware_avx2_fma() ? SimdLevel::Avx2 : SimdLevel::Scalar;
+}
+
+// The widest level MMLAB_SIMD allows (Avx512: no limit), read once.
+SimdLevel environment_limit() {
+    static const SimdLevel limit = [] {
+        const char* v = std::getenv("MMLAB_SIMD");
+        if (!v) return SimdLevel::Avx512;
+        const std::string s = v;
+        if (s == "scalar") return SimdLevel::Scalar;
+        if (s == "avx2") return SimdLevel::Avx2;
+        return SimdLevel::Avx512;  // "avx512", or a word it does not know: nothing taken away
+    }();
+    return limit;
+}
+
+bool allowed(SimdLevel level) { return static_cast<int>(level) <= static_cast<int>(environment_limit()); }
+
+}  // namespace
+
+bool cpu_has_avx2_fma() { return hardware_avx2_fma() && allowed(SimdLevel::Avx2); }
+
+bool cpu_has_avx512() { return hardware_avx512() && allowed(SimdLevel::Avx512); }
+
+std::string simd_limited() {
+    const SimdLevel cpu = hardware_widest();
+    if (static_cast<int>(environment_limit()) >= static_cast<int>(cpu)) return "";
+    return std::string("limited to ") + simd_name(environment_limit()) + " by MMLAB_SIMD=" + std::getenv("MMLAB_SIMD") +
+           " (this CPU has " + simd_name(cpu) + ")";
 }
 
 int simd_lanes(SimdLevel level) { return level == SimdLevel::Avx512 ? 16 : level == SimdLevel::Avx2 ? 8 : 1; }

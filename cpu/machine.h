@@ -21,6 +21,15 @@ SimdLevel detect_simd();
 bool cpu_has_avx2_fma();
 bool cpu_has_avx512();
 
+// MMLAB_SIMD=avx2 (or scalar) runs this machine as one without the wider sets:
+// every function above answers as such a CPU would (the kernels, the peak, lab
+// 5's bars), so that an AVX2-only machine can be tried on an AVX-512 one. It
+// only takes away: a set the CPU lacks is never claimed (MMLAB_SIMD=avx512 on
+// an AVX2 CPU changes nothing). Every verdict of such a run says so
+// (harness/commands/lab.cpp). Empty when the CPU runs as it is; else the
+// sentence to print, e.g. "limited to AVX2+FMA by MMLAB_SIMD=avx2 (this CPU has AVX-512)".
+std::string simd_limited();
+
 struct MachineInfo {
     std::string cpu_model;
     int logical_cores = 1;

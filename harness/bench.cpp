@@ -259,6 +259,8 @@ void refresh_percent_of_peak(const std::vector<Job>& jobs, BenchOutput& out) {
             m.peak_ceiling_percent = 100.0 * (1.0 + peak_tolerance(measured_peak_spread(m.threads)));
             m.peak_gflops = measured_peak_gflops(m.threads);
             m.peak_gflops_one_thread = measured_peak_gflops(1);
+            m.peak_unsure = measured_peak_spread(m.threads).unsure;
+            m.peak_simd = simd_name(detect_simd());
         }
     }
 }

@@ -44,13 +44,22 @@ std::string openmp_placement_in_environment() {
 
 // The spread, when it moved, and its cause: other programs (they used CPU
 // time meanwhile), or the clock (an idle 16-core GPU host's turbo moved its
-// runs 140-175 GFLOP/s, and this line used to blame other programs there).
+// runs 140-175 GFLOP/s, and this line used to blame other programs there);
+// and which peak % peak divides by where this run's was not trustworthy
+// (cpu/peak.h, choose_peak: the stored quiet one, or none).
 std::string peak_spread_note(const PeakSpread& peak) {
-    if (!(peak.lowest < 0.9 * peak.best)) return "";
-    const std::string range = "its runs ranged " + fixed(peak.lowest, 1) + "-" + fixed(peak.best, 1) + " GFLOP/s";
-    if (peak.others_busy_cores < 0 || peak.others_busy_cores >= 0.25)
-        return range + ": other programs were using the cores" +
-               (peak.others_busy_cores < 0 ? "" : " (" + fixed(peak.others_busy_cores, 1) + " cores' worth)") +
+    const double top = peak.measured > 0 ? peak.measured : peak.best;  // this run's own best
+    const std::string others =
+        peak.others_busy_cores < 0 ? "" : " (" + fixed(peak.others_busy_cores, 1) + " cores' worth)";
+    if (!peak.unsure.empty()) return peak.unsure + ": no speed verdict from this run; " + rerun_advice();
+    if (peak.stored)
+        return "this run measured " + fixed(top, 1) + " GFLOP/s while other programs used the cores" + others +
+               ": % peak divides by this machine's stored quiet peak instead (" + peak_store_path() +
+               ", kept from a run that had the cores to itself)";
+    if (!(peak.lowest < 0.9 * top)) return "";
+    const std::string range = "its runs ranged " + fixed(peak.lowest, 1) + "-" + fixed(top, 1) + " GFLOP/s";
+    if (peak.others_busy_cores < 0 || peak.others_busy_cores >= kQuietCores)
+        return range + ": other programs were using the cores" + others +
                ", so timings and % peak may move between runs; rerun when the machine is quiet";
     return range + " while other programs were idle (" + fixed(peak.others_busy_cores, 2) +
            " cores' worth): the CPU's clock moved (turbo, power or heat limits), so timings and % peak may move "
@@ -70,12 +79,14 @@ void print_fitted(const std::string& line, int columns) {
 
 void print_machine_header(bool include_gpu, int columns, bool spread_note) {
     const MachineInfo m = describe_machine();
+    const std::string limited = simd_limited();
     print_fitted("machine : " + m.cpu_model + ", " + std::to_string(m.logical_cores) + " logical cores, widest SIMD " +
-                 simd_name(m.simd), columns);
+                 simd_name(m.simd) + (limited.empty() ? "" : " (" + limited + ")"), columns);
     const PeakSpread peak = measured_peak_spread(1);
     print_fitted("peak    : " + fixed(peak.best, 1) + " GFLOP/s on 1 thread (measured: back-to-back " +
                  simd_name(m.simd) + " FMAs, 2 flops each; best of " + std::to_string(kPeakRuns) + " runs of " +
-                 fixed(kPeakRunSeconds, 2) + " s)", columns);
+                 fixed(kPeakRunSeconds, 2) + " s, more while other programs hold the cores; on a busy machine the "
+                 "stored quiet peak where higher)", columns);
     if (const std::string note = peak_spread_note(peak); spread_note && !note.empty())
         print_fitted("          " + note, columns);
     print_fitted("compiler: " + m.compiler + " | flags: " + m.flags, columns);
@@ -151,7 +162,9 @@ std::vector<int> low_threaded_peaks(const std::vector<Measurement>& rows) {
     const int cores = describe_machine().logical_cores;
     const double one = measured_peak_gflops(1);
     for (int t : cpu_thread_counts(rows))
-        if (t > 1 && measured_peak_gflops(t) < 0.8 * std::min(t, cores) * one) low.push_back(t);
+        // (a peak that could not be measured has its own note, which says why)
+        if (t > 1 && measured_peak_gflops(t) < 0.8 * std::min(t, cores) * one && measured_peak_spread(t).unsure.empty())
+            low.push_back(t);
     return low;
 }
 
@@ -264,8 +277,14 @@ std::vector<std::string> table_notes(const std::vector<Measurement>& rows, int c
         std::string text = "% peak divides by the FMA peak measured in this run:";
         for (std::size_t i = 0; i < counts.size(); ++i)
             text += std::string(i ? "," : "") + " " + fixed(measured_peak_gflops(counts[i]), 1) + " GFLOP/s on " +
-                    std::to_string(counts[i]) + " thread" + (counts[i] > 1 ? "s" : "");
+                    std::to_string(counts[i]) + " thread" + (counts[i] > 1 ? "s" : "") +
+                    (measured_peak_spread(counts[i]).stored ? " (the stored quiet peak)" : "");
         add_fitted(lines, text + ".", columns, 0);
+        // The threaded peaks' own notes (the header has the 1-thread one's).
+        if (machine_warnings)
+            for (int t : counts)
+                if (const PeakSpread p = measured_peak_spread(t); t > 1 && (p.stored || !p.unsure.empty()))
+                    add_fitted(lines, "          " + std::to_string(t) + " threads: " + peak_spread_note(p), columns, 10);
     }
     if (machine_warnings)
         for (int t : low_threaded_peaks(rows)) add_fitted(lines, low_peak_warning(t), columns, 0);

@@ -18,7 +18,9 @@ namespace mml {
 // it under its table, machine_notes).
 void print_machine_header(bool include_gpu, int columns = 0, bool spread_note = true);
 // The header's line under the peak when its runs spread (empty when they did
-// not): who moved them - other programs, or the CPU's clock on an idle machine.
+// not): who moved them - other programs, or the CPU's clock on an idle machine;
+// and where this run's peak was not used: the stored quiet one instead, or none
+// (no speed verdict).
 std::string peak_spread_note(const PeakSpread& peak);
 // One line per peer row in `jobs` (OpenBLAS, cuBLAS): the library version and
 // the kernel it picked (Stage::describe_library), once per stage.

@@ -162,6 +162,12 @@ struct Measurement {
     // other programs held cores, and no % peak or verdict may rest on it.
     double peak_gflops = 0;
     double peak_gflops_one_thread = 0;
+    // Why the peak on the row's threads cannot be trusted ("" when it can:
+    // cpu/peak.h, PeakSpread::unsure): no verdict rests on such a row.
+    std::string peak_unsure;
+    // The SIMD level that peak was measured with ("AVX-512"; "" where not
+    // measured): the verdicts name it from the row, not from this machine.
+    std::string peak_simd;
     double speedup_vs_baseline = 0;  // 0 when the baseline was not run
     // Where the baseline was too slow to run at this shape (Lab::baseline_limit_macs):
     // the shape it was timed at, its time scaled by M*N*K to this one; {0,0,0} when

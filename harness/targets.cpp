@@ -60,6 +60,7 @@ TargetVerdict settle(TargetVerdict v, const std::string& busy) {
 
 std::string impossible_numbers(const std::vector<Measurement>& rows) {
     for (const auto& r : rows) {
+        if (!r.skipped && r.passed && !r.peak_unsure.empty()) return r.peak_unsure;
         if (!r.skipped && r.passed && r.threads > 1 && r.peak_gflops > 0 && r.peak_gflops_one_thread > 0 &&
             r.peak_gflops < r.peak_gflops_one_thread)
             return "the measured " + std::to_string(r.threads) + "-thread peak (" + fixed(r.peak_gflops, 1) +
@@ -69,7 +70,7 @@ std::string impossible_numbers(const std::vector<Measurement>& rows) {
         if (r.skipped || !r.passed || r.peak_ceiling_percent <= 0 || r.percent_of_peak <= r.peak_ceiling_percent)
             continue;
         return r.stage + " (" + impl_name(r.impl) + ") ran at " + fixed(r.percent_of_peak, 0) + "% of the measured " +
-               std::to_string(r.threads) + "-thread " + simd_name(detect_simd()) + " peak (the peak's own runs allow up to " +
+               std::to_string(r.threads) + "-thread " + (r.peak_simd.empty() ? "" : r.peak_simd + " ") + "peak (the peak's own runs allow up to " +
                fixed(r.peak_ceiling_percent, 0) + "%): nothing runs above its peak, so the peak was measured while "
                "other programs held the cores and this run's timings were taken on a machine that changed under them";
     }

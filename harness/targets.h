@@ -29,8 +29,10 @@ std::string machine_busy();
 // shows to be the code's (TargetVerdict::code_gap_shown).
 TargetVerdict settle(TargetVerdict v, const std::string& busy = machine_busy());
 // Why this run's timings cannot be believed ("" when they can): a timed row
-// above its peak ceiling (Measurement::peak_ceiling_percent), or a threaded
-// row whose measured peak is below the 1-thread one. Nothing runs
+// whose peak could not be measured (Measurement::peak_unsure: other programs
+// held the cores through every try, no quiet peak stored), a row above its
+// peak ceiling (Measurement::peak_ceiling_percent), or a threaded row whose
+// measured peak is below the 1-thread one. Nothing runs
 // above the FMA peak, so the peak was measured while other programs held the
 // cores, and every comparison in the run is between different machines.
 std::string impossible_numbers(const std::vector<Measurement>& rows);

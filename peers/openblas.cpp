@@ -82,6 +82,14 @@ constexpr const char* kSetAside = "MMLAB_OPENBLAS_CORETYPE_SET_ASIDE";
 
 void run_openblas_with_its_own_kernel(char** argv) {
     const char* forced = std::getenv("OPENBLAS_CORETYPE");
+    // MMLAB_SIMD=avx2 tries this CPU as an AVX2 one (cpu/machine.h): the peer
+    // runs the kernel such a CPU would get (Haswell), or the bars compare widths.
+    if (!forced && detect_simd() == SimdLevel::Avx2 && !simd_limited().empty()) {
+        setenv("OPENBLAS_CORETYPE", "Haswell", 1);
+        execv("/proc/self/exe", argv);
+        unsetenv("OPENBLAS_CORETYPE");  // no /proc: the peer keeps its wider kernel, which the run shows
+        return;
+    }
     if (!forced || std::getenv("MMLAB_KEEP_OPENBLAS_CORETYPE") || !narrower(kernel_simd(forced))) return;
     // Silently: the notice belongs beside the OpenBLAS row (openblas_description),
     // not before every message - a bad --size must still get exactly one line.

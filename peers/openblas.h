@@ -42,6 +42,8 @@ std::string openmp_threads_spin_beside_openblas();
 // once, beside the OpenBLAS peer (openblas_description), so that every other
 // output - a one-line error above all - is the same as without the variable.
 // MMLAB_KEEP_OPENBLAS_CORETYPE=1 keeps the setting (and the warning).
+// Under MMLAB_SIMD=avx2 on a wider CPU it runs itself again with
+// OPENBLAS_CORETYPE=Haswell: the peer an AVX2 machine would have.
 void run_openblas_with_its_own_kernel(char** argv);
 // " (OPENBLAS_CORETYPE=Haswell set aside: ...)" in the process that
 // run_openblas_with_its_own_kernel ran again; empty otherwise.

@@ -200,16 +200,23 @@ TEST_SUITE("cli") {
 
     TEST_CASE("the peak's spread names its cause: other programs only where they used the CPU meanwhile") {
         using mml::PeakSpread;
-        CHECK(mml::peak_spread_note(PeakSpread{100, 95, 1.0}).empty());  // within 10 %: nothing to say
-        const std::string busy = mml::peak_spread_note(PeakSpread{175.1, 139.6, 1.4});
+        auto spread = [](double best, double lowest, double others) {
+            PeakSpread p;
+            p.best = best;
+            p.lowest = lowest;
+            p.others_busy_cores = others;
+            return p;
+        };
+        CHECK(mml::peak_spread_note(spread(100, 95, 1.0)).empty());  // within 10 %: nothing to say
+        const std::string busy = mml::peak_spread_note(spread(175.1, 139.6, 1.4));
         CHECK(busy.find("other programs were using the cores (1.4 cores' worth)") != std::string::npos);
         // The idle 16-core GPU host: turbo moved the runs, nothing else ran.
-        const std::string idle = mml::peak_spread_note(PeakSpread{175.1, 139.6, 0.03});
+        const std::string idle = mml::peak_spread_note(spread(175.1, 139.6, 0.03));
         CHECK(idle.find("other programs were using") == std::string::npos);
         CHECK(idle.find("clock moved") != std::string::npos);
         CHECK(idle.find("139.6-175.1") != std::string::npos);
         // Without /proc/stat the cause is unknown: the old advice stands.
-        CHECK(mml::peak_spread_note(PeakSpread{175.1, 139.6, -1}).find("rerun when the machine is quiet") != std::string::npos);
+        CHECK(mml::peak_spread_note(spread(175.1, 139.6, -1)).find("rerun when the machine is quiet") != std::string::npos);
     }
 
     TEST_CASE("% peak: every row of one thread count divides by the same measured peak, which the table prints") {

@@ -7,6 +7,7 @@
 // reference's internals (its kernel sets, the AVX-512 tile geometry,
 // mmlab blis-levels) are tested in the instructors'
 // tests/reference/test_lab5.cpp.
+#include <sstream>
 #include <thread>
 
 #include "cpu/machine.h"
@@ -446,6 +447,27 @@ TEST_SUITE("targets") {
         CHECK_FALSE(v.code_gap_shown);
         CHECK(v.explanation.find("gap is in your code") == std::string::npos);
         CHECK(v.explanation.find("on its AVX-512 kernels, yours on AVX2+FMA") != std::string::npos);
+    }
+
+    // The AVX2-only kind of 2-core machine, tried on a wider one (cpu/machine.h, simd_limited); the
+    // verdicts of every kind on made-up rows: tests/test_targets.cpp.
+    TEST_CASE("MMLAB_SIMD=avx2: the machine runs as an AVX2 one (kernels, peak, OpenBLAS), and the run says so") {
+        const auto run = mml::testing::run_mmlab("lab 5 --size 48 --solution --reps 1 --threads 1", "MMLAB_SIMD=avx2");
+        INFO(run.output);
+        CHECK(run.exit_code == 0);
+        CHECK(run.output.find("simd=8") == std::string::npos);  // no same-width rows: the peers are AVX2 too
+        std::istringstream lines(run.output);
+        for (std::string line; std::getline(lines, line);)
+            if (line.rfind("lab5.", 0) == 0) CHECK(line.find("AVX-512") == std::string::npos);  // no row ran it
+        const bool wider = mml::cpu_has_avx512();  // (this process runs without the variable)
+        CHECK((run.output.find("widest SIMD AVX2+FMA (limited to AVX2+FMA by MMLAB_SIMD=avx2 (this CPU has AVX-512))") !=
+               std::string::npos) == wider);
+        CHECK((run.output.find("; this run was limited to AVX2+FMA by MMLAB_SIMD=avx2 (this CPU has AVX-512), not as "
+                               "the CPU is") != std::string::npos) == wider);
+        if (wider) CHECK(run.output.find("kernel Haswell") != std::string::npos);  // the peer an AVX2 machine gets
+        // It only takes away: asking for more than the CPU has claims nothing.
+        const auto more = mml::testing::run_mmlab("machine", "MMLAB_SIMD=avx512");
+        CHECK(more.output.find("limited") == std::string::npos);
     }
 
     TEST_CASE("make lab5's table: the BLIS row only where BLIS is installed (else the peer line says why)") {

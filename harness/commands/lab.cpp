@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "cpu/machine.h"
 #include "harness/catalog.h"
 #include "harness/commands.h"
 #include "harness/gpu_backend.h"
@@ -68,6 +69,8 @@ int lab_command(const std::vector<std::string>& args) {
     TargetVerdict v = lab.judge ? lab.judge(out.rows) : TargetVerdict{true, "no target set"};
     if (entry.kind == Device::Cpu) v = settle(v);
     v = distrust_impossible(v, out.rows);  // a row above its peak: no verdict from this run
+    if (const std::string limited = simd_limited(); !limited.empty())
+        v.explanation += "; this run was " + limited + ", not as the CPU is";
     std::printf("\ntarget : %s\nresult : %s - %s%s\n", lab.target.c_str(), verdict_word(v).c_str(),
                 v.explanation.c_str(), v.inconclusive ? ("\nwhat now: " + rerun_advice()).c_str() : "");
     if (!o.json_path.empty()) write_json(o.json_path, o, out, v, lab.target);

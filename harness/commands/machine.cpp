@@ -28,7 +28,17 @@ int peak_command(const std::vector<std::string>& args) {
             const PeakResult r = measure_fma_peak(level, t, 0.3);
             std::printf("%-10s %8d %12.1f\n", simd_name(level), t, r.gflops);
         }
-    if (!cpu_has_avx512()) std::printf("(no AVX-512 on this CPU)\n");
+    if (const std::string limited = simd_limited(); !limited.empty()) std::printf("(%s)\n", limited.c_str());
+    else if (!cpu_has_avx512()) std::printf("(no AVX-512 on this CPU)\n");
+    // The peak the tables' % peak divides by: shorter runs, a quiet stored one where higher.
+    std::printf("%% peak in make labN divides by (%s, best of %d runs of %.2f s):\n", simd_name(detect_simd()), kPeakRuns,
+                kPeakRunSeconds);
+    for (int t = 1; t <= max_threads; ++t) {
+        const PeakSpread p = measured_peak_spread(t);
+        const std::string note = peak_spread_note(p);
+        std::printf("  %d thread%s: %.1f GFLOP/s%s%s\n", t, t > 1 ? "s" : "", p.best, note.empty() ? "" : "; ",
+                    note.c_str());
+    }
     return 0;
 }
 

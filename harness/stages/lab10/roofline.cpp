@@ -166,8 +166,22 @@ int roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gp
     std::printf("CPU: measured FMA peak %.1f GFLOP/s (1 thread), %.1f (%d threads); measured read bandwidth %.1f GB/s "
                 "(1 thread), %.1f (%d threads); triad %.1f / %.1f GB/s\n",
                 peak1, peakt, threads, bw1.read_gbs, bwt.read_gbs, threads, bw1.triad_gbs, bwt.triad_gbs);
-    std::printf("     ridge point: %.1f FLOP/byte (1 thread), %.1f (%d threads): below it memory sets the bound\n",
-                peak1 / bw1.read_gbs, peakt / bwt.read_gbs, threads);
+    // A ridge from a peak that a busy machine lowered (or kept from being measured) says nothing: it is
+    // left out where that peak could not be measured, and the threaded one where it came out below the 1-thread one.
+    const PeakSpread spread1 = measured_peak_spread(1), spreadt = measured_peak_spread(threads);
+    const bool ridge1 = spread1.unsure.empty();
+    const bool ridget = threads == 1 ? ridge1 : peakt >= peak1 && spreadt.unsure.empty();
+    std::printf("     ridge point: %s (1 thread), %s (%d threads): below it memory sets the bound\n",
+                ridge1 ? (fixed(peak1 / bw1.read_gbs, 1) + " FLOP/byte").c_str() : "not shown",
+                ridget ? fixed(peakt / bwt.read_gbs, 1).c_str() : "not shown", threads);
+    for (const PeakSpread* p : {&spread1, &spreadt}) {
+        if (p->stored || !p->unsure.empty()) std::printf("     %s\n", peak_spread_note(*p).c_str());
+        if (threads == 1) break;
+    }
+    if (threads > 1 && peakt < peak1 && spreadt.unsure.empty())
+        std::printf("     the %d-thread peak came out below the 1-thread one: other programs held cores while it was "
+                    "measured, so its ridge is not shown and the threaded rows' %% of roof rest on it: rerun when quiet\n",
+                    threads);
     std::fflush(stdout);
     const auto ms = time_cpu_stages(cpu_shapes, threads, settings);
     auto peak = [&](const Measurement& m, const RooflineStage&) { return m.threads > 1 ? peakt : peak1; };

@@ -156,7 +156,7 @@ TargetVerdict judge_lab5(const std::vector<Measurement>& rows) {
                     " on " + std::to_string(own->threads) + " thread(s), runs at " +
                     fixed(vs_blas * 100, 0) + "% of the strongest peer's speed (" + peer_name + ", on " +
                     std::to_string(blas->threads) + " thread(s); goal >= 75%) at " + shape_text(largest) + ", " +
-                    fixed(own->percent_of_peak, 0) + "% of the measured " + simd_name(detect_simd()) + " peak";
+                    fixed(own->percent_of_peak, 0) + "% of the measured " + (own->peak_simd.empty() ? "" : own->peak_simd + " ") + "peak";
     const std::string weaker = openblas_warnings();
     if (!weaker.empty() && blas->stage == "lab5.openblas") v.explanation += "; " + weaker;
     // Repetitions on both sides of the goal: no verdict from the median alone.
