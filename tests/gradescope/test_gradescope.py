@@ -204,6 +204,7 @@ def main():
             make_submission(subs / kind, kind)
             r, proc = run_autograder(root, subs / kind)
             check_format(r, kind)
+            print(f"       {kind}: graded in {(r or {}).get('execution_time')} s (results.json's execution_time)")
             got = (r or {}).get("score")
             n_tests = len((r or {}).get("tests", []))
             check(got == score and (tests is None or n_tests == tests),
