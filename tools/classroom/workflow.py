@@ -1,7 +1,6 @@
 #!/usr/bin/env python3
 """Writes the GitHub Actions workflow of one lab for students' repositories (the
-template repository a course hands out; handouts/grading.md, "GitHub
-Classroom"): one step per test case of the lab (the lab's suites in
+template repository a course hands out): one step per test case of the lab (the lab's suites in
 labs/catalog.txt, as the built test program lists them), each running `make
 check LAB=N TEST=<name>`, worth its points; then a step that adds up the points
 and fails the run unless every test case passed.
