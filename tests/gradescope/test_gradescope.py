@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -83,8 +84,10 @@ def run_autograder(root, submission):
         results.unlink()
     env = dict(os.environ, AUTOGRADER_ROOT=str(root))
     # As Gradescope runs it: the copied script itself (its #! line), from ROOT.
+    t0 = time.monotonic()
     p = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
                        timeout=1800)
+    print(f"       run_autograder ({submission.name}): {time.monotonic() - t0:.0f} s wall time", flush=True)
     (root / "results" / "stdout").write_text(p.stdout)  # what Gradescope keeps for the instructor
     try:
         return json.loads(results.read_text()), p
@@ -204,7 +207,6 @@ def main():
             make_submission(subs / kind, kind)
             r, proc = run_autograder(root, subs / kind)
             check_format(r, kind)
-            print(f"       {kind}: graded in {(r or {}).get('execution_time')} s (results.json's execution_time)")
             got = (r or {}).get("score")
             n_tests = len((r or {}).get("tests", []))
             check(got == score and (tests is None or n_tests == tests),
