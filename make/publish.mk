@@ -1,5 +1,5 @@
 # What a course hands out: the student release, the Gradescope autograder,
-# and make check (GitHub Classroom's test run).
+# and make check (the test run of the template repository's GitHub Actions workflow).
 
 # make student-release OUT=dir: the tree a course publishes - starters, harness,
 # tests, handouts, the references prebuilt (no solutions/ source, no grader).
@@ -17,8 +17,8 @@ gradescope:
 
 # make check LAB=N [TEST=name]: lab N's tests only, on the student's code: no
 # timing, no prompts, one line per test case, everything on stdout, exit 0
-# only when all pass (GitHub Classroom; handouts/grading.md, "GitHub
-# Classroom"). Each test case has a time limit and an output cap of its own
+# only when all pass (the workflow of a student's repository; handouts/grading.md,
+# "GitHub Classroom"). Each test case has a time limit and an output cap of its own
 # (CHECK_TIME_LIMIT, CHECK_OUTPUT_CAP: tools/check.sh). The build's own
 # output goes to build/check-build.log and is shown only when it fails.
 .PHONY: check

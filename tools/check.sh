@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make check LAB=N [TEST=name]: lab N's tests on the student's code and
 # nothing else - no timing, no prompts, one line per test case (PASS/FAIL and
-# why), everything on stdout (GitHub Classroom's command grader counts any
-# stderr as a failure). Exit 0 only when every test case ran and passed.
+# why), everything on stdout (a CI log, such as the template repository's
+# GitHub Actions run, then reads in order; some graders also count any stderr
+# as a failure). Exit 0 only when every test case ran and passed.
 #
 # Each test case runs in its own process with a time limit and an output cap
 # of its own, so that one endless loop or printing flood costs seconds, not

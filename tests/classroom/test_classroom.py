@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """The GitHub Classroom path, by running the commands its workflow runs.
 
-tools/classroom/workflow.py writes lab 1's workflow; every `command:` of it
-(one `make check LAB=1 TEST=...` per test case) is run
+tools/classroom/workflow.py writes lab 1's workflow (plain GitHub Actions: GitHub
+Classroom and its autograding actions were retired in 2026); the `run:` of every
+test step (one `make check LAB=1 TEST=...` per test case) is run
   - here, on the untouched starter: each exits non-zero with a FAIL line
     that says why, and
   - in a copy of this checkout whose labs/lab1/ holds the reference as a
     student would hand it in: each exits 0, prints PASS, and writes nothing
-    on stderr (Classroom's command grader fails a step on any stderr).
-Also: the points of the steps add up to one per test case, and bad input
+    on stderr.
+Also: the points of the steps add up to one per test case; every test step
+may fail without stopping the others (continue-on-error) and has its time
+limit (timeout-minutes); the workflow uses GitHub's own actions only (no
+classroom-resources/ action); the last step, run with the steps' outcomes,
+says "Points P/N" in the run's summary and fails unless all passed; bad input
 (`make check` without LAB, an unknown lab) is one line and an error exit.
 make check's own limits (tools/check.sh), in the same copy: a lab 1 whose
 ikj loops forever fails that test case within CHECK_TIME_LIMIT (+ 10 s) with a
@@ -55,7 +60,7 @@ def compiled(tree):
 
 def step_run(text, name_start):
     """The `run:` command of the workflow step whose name starts with name_start (one line, quoted)."""
-    m = re.search(r"^    - name: " + re.escape(name_start) + r".*\n(?:      (?!run:).*\n)*      run: (.*)$", text, re.M)
+    m = re.search(r"^    - name: " + re.escape(name_start) + r".*\n(?:      (?!run:).*\n|        .*\n)*      run: (.*)$", text, re.M)
     return yaml_unquote(m.group(1)) if m else None
 
 
@@ -91,14 +96,32 @@ def main():
                        capture_output=True, text=True)
     check(p.returncode == 0, "the workflow of lab 1 is written", p.stderr)
     text = p.stdout
-    commands = [yaml_unquote(m) for m in re.findall(r"^\s+command: (.*)$", text, re.M)]
-    scores = [float(m) for m in re.findall(r"^\s+max-score: (.*)$", text, re.M)]
+    commands = [yaml_unquote(m) for m in re.findall(r"^      run: (.*make --no-print-directory check LAB=.*)$", text, re.M)]
+    scores = [float(m) for m in re.findall(r"^      # points: (.*)$", text, re.M)]
     listed = subprocess.run([str(binary), "--test-suite=lab1", "--list-test-cases"], capture_output=True,
                             text=True).stdout
     n_cases = len([l for l in listed.splitlines() if l.strip() and not l.startswith(("[", "="))])
     check(len(commands) == n_cases and sum(scores) == n_cases,
           f"one step per test case ({n_cases}), one point each", f"{len(commands)} commands, {sum(scores)} points")
-    check(f"runners: {','.join(f'test-{i}' for i in range(1, n_cases + 1))}" in text, "the reporter lists every step")
+    tests_steps = re.findall(r"^    - name: .*\n      id: test-\d+\n((?:      .*\n)+?)      run: ", text, re.M)
+    check(len(tests_steps) == n_cases and all("continue-on-error: true" in t and "timeout-minutes: " in t for t in tests_steps),
+          "every test step runs whatever the others did (continue-on-error) and has a time limit (timeout-minutes)")
+    uses = re.findall(r"^\s+uses: (\S+)$", text, re.M)
+    check(uses and all(u.startswith("actions/") for u in uses), "the workflow uses GitHub's own actions only",
+          " ".join(uses))
+    check(all(f"OUTCOME_{i}: ${{{{ steps.test-{i}.outcome }}}}" in text for i in range(1, n_cases + 1)),
+          "the points step reads every test step's outcome")
+    points_cmd = step_run(text, "Points")
+    for outcomes, want_rc, want in ((["success"] * n_cases, 0, f"Points {n_cases}/{n_cases}"),
+                                    (["failure"] + ["success"] * (n_cases - 1), 1, f"Points {n_cases - 1}/{n_cases}")):
+        summary = Path(tempfile.mkdtemp(prefix="mmlab-summary-")) / "summary"
+        penv = dict(os.environ, GITHUB_STEP_SUMMARY=str(summary), **{f"OUTCOME_{i}": o for i, o in enumerate(outcomes, 1)})
+        q = subprocess.run(["bash", "-e", "-c", points_cmd or "false"], env=penv, capture_output=True, text=True)
+        got = summary.read_text() if summary.is_file() else ""
+        check(q.returncode == want_rc and got.startswith(want),
+              f"the points step: {outcomes.count('success')} of {n_cases} passed -> '{want}' in the summary, exit {want_rc}",
+              f"exit {q.returncode}; summary {got!r}; {q.stderr[-200:]}")
+        shutil.rmtree(summary.parent, ignore_errors=True)
     key_cmd = step_run(text, "The cache key")
     mtime_cmd = step_run(text, "The files outside labs/lab1/")
     check(key_cmd is not None and mtime_cmd is not None

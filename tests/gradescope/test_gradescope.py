@@ -22,10 +22,14 @@ ROOT/results/results.json, run_autograder's stdout kept in ROOT/results/stdout
 (Gradescope shows it to instructors; "stdout_visibility" must be "hidden").
 The zip holds no reference source (nothing under solutions/; the references
 prebuilt in prebuilt/lib/, their declarations in prebuilt/include/).
+setup.sh and run_autograder are executable at the zip's root, and
+run_autograder is executed as Gradescope does (the script itself, from ROOT).
 Each results.json is checked for Gradescope's fields (score, output,
 output_format, stdout_visibility, tests with name, number, score, max_score,
-status, output, visibility). Also: bad `make gradescope` input (unknown lab,
-unwritable OUT) is one line, exit 2, no zip.
+status, output, visibility) and their values against its specification
+(visibilities, output formats, test statuses, numbers, leaderboard entries).
+Also: bad `make gradescope` input (unknown lab, unwritable OUT) is one line,
+exit 2, no zip.
 As root, the grader runs as the user `nobody` (never root). Prints one line
 per check; exits 1 if any fails.
 """
@@ -35,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import zipfile
 from pathlib import Path
 
@@ -78,8 +83,11 @@ def run_autograder(root, submission):
     if results.exists():
         results.unlink()
     env = dict(os.environ, AUTOGRADER_ROOT=str(root))
-    p = subprocess.run(["bash", str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
+    # As Gradescope runs it: the copied script itself (its #! line), from ROOT.
+    t0 = time.monotonic()
+    p = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
                        timeout=1800)
+    print(f"       run_autograder ({submission.name}): {time.monotonic() - t0:.0f} s wall time", flush=True)
     (root / "results" / "stdout").write_text(p.stdout)  # what Gradescope keeps for the instructor
     try:
         return json.loads(results.read_text()), p
@@ -87,14 +95,53 @@ def run_autograder(root, submission):
         return None, p
 
 
+# Gradescope's "Autograder Specifications" ("Output format"): the values its fields may take.
+VISIBILITIES = {"hidden", "after_due_date", "after_published", "visible"}
+FORMATS = {"text", "html", "simple_format", "md", "ansi"}
+STATUSES = {"passed", "failed"}
+
+
+def number(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def check_format(r, name):
+    """results.json against Gradescope's specification: the fields this autograder writes, each with a value the
+    specification allows (a visibility, a format, a test status, numbers for scores, strings for text)."""
     keys = {"score", "output", "output_format", "stdout_visibility", "tests"}
     check(r is not None and keys <= set(r), f"{name}: results.json has {sorted(keys)}", str(r)[:300])
-    for t in (r or {}).get("tests", []):
-        tkeys = {"name", "number", "score", "max_score", "status", "output", "visibility"}
+    if r is None:
+        return
+    bad = []
+    if not number(r.get("score")):
+        bad.append(f"score {r.get('score')!r} is not a number")
+    if not isinstance(r.get("output"), str):
+        bad.append("output is not a string")
+    if r.get("output_format") not in FORMATS:
+        bad.append(f"output_format {r.get('output_format')!r}")
+    for k in ("visibility", "stdout_visibility"):
+        if k in r and r[k] not in VISIBILITIES:
+            bad.append(f"{k} {r[k]!r}")
+    if "execution_time" in r and not number(r["execution_time"]):
+        bad.append("execution_time is not a number")
+    if "extra_data" in r and not isinstance(r["extra_data"], dict):
+        bad.append("extra_data is not an object")
+    if not isinstance(r.get("tests"), list):
+        bad.append("tests is not a list")
+    tkeys = {"name", "number", "score", "max_score", "status", "output", "visibility"}
+    for t in r.get("tests") or []:
         if not tkeys <= set(t):
-            check(False, f"{name}: every test has {sorted(tkeys)}", str(t)[:300])
-            return
+            bad.append(f"a test lacks {sorted(tkeys - set(t))}")
+            continue
+        if not (number(t["score"]) and number(t["max_score"])) or t["status"] not in STATUSES \
+                or t["visibility"] not in VISIBILITIES or not all(isinstance(t[k], str) for k in ("name", "number", "output")) \
+                or t.get("output_format", "text") not in FORMATS:
+            bad.append(f"test {str(t)[:160]}")
+    for e in r.get("leaderboard") or []:
+        if not (isinstance(e, dict) and isinstance(e.get("name"), str) and "value" in e
+                and e.get("order", "desc") in ("asc", "desc")):
+            bad.append(f"leaderboard entry {e!r}")
+    check(not bad, f"{name}: every field of results.json has a value Gradescope's specification allows", "; ".join(bad)[:400])
 
 
 def main():
@@ -120,6 +167,13 @@ def main():
         print(f"       zip size: {zip_path.stat().st_size / 1024:.0f} KiB, {len(names)} entries")
         check("setup.sh" in names and "run_autograder" in names and "lab.env" in names,
               "the zip holds setup.sh, run_autograder and lab.env at its root")
+        # Gradescope runs run_autograder itself ("an executable script ... with appropriate #! line").
+        modes = {n: zipfile.ZipFile(zip_path).getinfo(n).external_attr >> 16 for n in ("setup.sh", "run_autograder")
+                 if n in names}
+        first = zipfile.ZipFile(zip_path).read("run_autograder").split(b"\n", 1)[0] if "run_autograder" in names else b""
+        check(len(modes) == 2 and all(m & 0o111 for m in modes.values()) and first.startswith(b"#!"),
+              "setup.sh and run_autograder are executable in the zip, run_autograder with a #! line",
+              f"{ {n: oct(m) for n, m in modes.items()} } {first!r}")
         leaked = [n for n in names if n.startswith(("solutions/", "tests/reference/"))
                   or ("solutions/" in n and not n.endswith((".h", ".cuh", "/")))]
         check(not leaked, "the zip holds no reference source (solutions/, tests/reference/)", " ".join(leaked[:8]))
@@ -133,8 +187,10 @@ def main():
         # zipfile's own extract does not, which would rebuild everything.
         if shutil.which("unzip"):
             subprocess.run(["unzip", "-q", str(zip_path), "-d", str(src)], check=True)
-        else:
+        else:  # (extractall drops the modes: set the executable bits the zip holds, checked above)
             zipfile.ZipFile(zip_path).extractall(src)
+            for n in ("setup.sh", "run_autograder"):
+                os.chmod(src / n, 0o755)
         shutil.copy(src / "run_autograder", root / "run_autograder")
         if (REPO / "build" / "obj").is_dir():  # seed: setup's build then compiles little
             shutil.copytree(REPO / "build", src / "build", symlinks=True,

@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
-"""Writes the GitHub Classroom workflow of one lab: one autograding step per
-test case of the lab (the lab's suites in labs/catalog.txt, as the built test
-program lists them), each worth its points, each running `make check LAB=N
-TEST=<name>`; then Classroom's reporter, which adds up the points.
+"""Writes the GitHub Actions workflow of one lab for students' repositories (the
+template repository a course hands out): one step per test case of the lab (the lab's suites in
+labs/catalog.txt, as the built test program lists them), each running `make
+check LAB=N TEST=<name>`, worth its points; then a step that adds up the points
+and fails the run unless every test case passed.
 
   python3 tools/classroom/workflow.py LAB TESTS_BINARY [--points-per-test P] > classroom.yml
 
 The instructors' `make student-release OUT=dir LAB=N` puts it at .github/workflows/classroom.yml
-of the release (the template repository of the Classroom assignment).
-The steps install the build's packages (Ubuntu runner), build once (CPU only),
-then run the test cases; each has a time limit in minutes (and `make check`
-its own per test case, tools/check.sh).
+of the release.
+
+Only GitHub's own actions are used (checkout, cache): GitHub Classroom, whose
+autograding actions (classroom-resources/autograding-*) the workflow once
+used, was retired on 28 August 2026 and those actions are deprecated; plain
+`run:` steps work in any repository made from the template, with or without
+a classroom tool around it. Each test step may fail without stopping the
+others (continue-on-error); its outcome, not its conclusion, is what the
+points step reads (GitHub's "Contexts reference": outcome is the result
+before continue-on-error applies). Each step has a time limit in minutes
+(timeout-minutes) and `make check` its own per test case (tools/check.sh).
 
 The build is cached between pushes (actions/cache), keyed on the content of
 every file outside the lab's folder (labs/labN/, the student's files) and
@@ -81,39 +89,44 @@ def doctest_filter(name):
     return name.replace("\\", "\\\\").replace(",", "\\,")
 
 
+def points_command(n, points):
+    """The last step's script: the points of the test steps that succeeded, in the run's summary
+    ($GITHUB_STEP_SUMMARY) and as a notice; exit 1 unless all passed. OUTCOME_i is step test-i's outcome."""
+    return ('passed=0; for i in $(seq 1 ' + str(n) + '); do v="OUTCOME_$i"; [ "${!v}" = success ] && passed=$((passed + 1)); done; '
+            f'line="Points $(awk -v p=$passed \'BEGIN {{ print p * {points:g} }}\')/{n * points:g} ($passed of {n} test cases passed)"; '
+            'echo "$line" >> "$GITHUB_STEP_SUMMARY"; echo "::notice title=Autograding::$line"; '
+            f'[ "$passed" = {n} ]')
+
+
 def workflow(lab, kind, names, points):
     steps = []
     for i, name in enumerate(names, 1):
         command = f"make --no-print-directory check LAB={lab} TEST={shell_quote(doctest_filter(name))}"
         steps.append(f"""    - name: {yaml_quote(name)}
       id: test-{i}
-      uses: classroom-resources/autograding-command-grader@v1
-      with:
-        test-name: {yaml_quote(name)}
-        setup-command: ''
-        command: {yaml_quote(command)}
-        timeout: 10
-        max-score: {points:g}""")
-    env = "\n".join(f"        TEST-{i}_RESULTS: \"${{{{steps.test-{i}.outputs.result}}}}\"" for i in range(1, len(names) + 1))
-    runners = ",".join(f"test-{i}" for i in range(1, len(names) + 1))
+      continue-on-error: true
+      timeout-minutes: 10
+      # points: {points:g}
+      run: {yaml_quote(command)}""")
+    env = "\n".join(f"        OUTCOME_{i}: ${{{{ steps.test-{i}.outcome }}}}" for i in range(1, len(names) + 1))
     gpu_note = ("\n# Lab {0} is a GPU lab: GitHub's hosted runners have no GPU, so its tests need a\n"
                 "# self-hosted runner with an NVIDIA GPU (runs-on) and CUDA=1 builds.\n".format(lab)) if kind == "gpu" else ""
-    return f"""# GitHub Classroom autograding for lab {lab} of matmul-lab: one step per test
-# case, each worth {points:g} point(s). Written by tools/classroom/workflow.py from
-# the lab's test cases; regenerate it (make student-release OUT=dir LAB={lab})
-# when the tests change, rather than editing it by hand.{gpu_note}
+    return f"""# Autograding for lab {lab} of matmul-lab on every push: one step per test
+# case, each worth {points:g} point(s); the last step adds them up (the run's
+# summary) and fails the run unless all passed. Written by
+# tools/classroom/workflow.py from the lab's test cases; regenerate it
+# (make student-release OUT=dir LAB={lab}) when the tests change, rather than
+# editing it by hand.{gpu_note}
 name: Autograding Tests
 'on':
 - push
-- repository_dispatch
+- workflow_dispatch
 permissions:
-  checks: write
-  actions: read
   contents: read
 jobs:
   run-autograding-tests:
     runs-on: ubuntu-latest
-    if: github.actor != 'github-classroom[bot]'
+    timeout-minutes: 60
     steps:
     - name: Checkout code
       uses: actions/checkout@v4
@@ -139,17 +152,16 @@ jobs:
         path: build
         key: ${{{{ steps.key.outputs.key }}}}
 {chr(10).join(steps)}
-    - name: Autograding Reporter
-      uses: classroom-resources/autograding-grader-reporter@v1
+    - name: Points
+      if: ${{{{ !cancelled() }}}}
       env:
 {env}
-      with:
-        runners: {runners}
+      run: {yaml_quote(points_command(len(names), points))}
 """
 
 
 def main(argv):
-    p = argparse.ArgumentParser(description="GitHub Classroom workflow for one lab")
+    p = argparse.ArgumentParser(description="the autograding workflow (GitHub Actions) of one lab")
     p.add_argument("lab", type=int)
     p.add_argument("tests_binary")
     p.add_argument("--points-per-test", type=float, default=1.0)
