@@ -70,7 +70,9 @@ TargetVerdict judge_lab3(const std::vector<Measurement>& rows) {
                     "above 1.00, where a level's 1/8 fewer multiplications outweigh what it adds) at " + where + " (" +
                     std::to_string(levels) + (levels == 1 ? " level" : " levels") + ")";
     if (ref) v.explanation += "; the reference: " + fixed(classical->median_seconds / ref->median_seconds, 2) + "x";
-    if (!v.met) {
+    // A miss beyond the repetitions' noise: which decision it comes from. (A miss
+    // inside it gets no advice: inside_noise below makes it INCONCLUSIVE.)
+    if (!v.met && r.high < 1.0) {
         // Which decision: the reference, same cutoff, same run. Beyond its own
         // noise below 1 too, with levels below the first: the cutoff recurses
         // where a level no longer pays. Beyond it above 1: the same levels pay
