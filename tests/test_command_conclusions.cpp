@@ -226,6 +226,11 @@ TEST_SUITE("cli") {
         INFO(roof.output);
         CHECK(has(roof.output, "model: your lab 10 functions, labs/lab10/"));
         CHECK(has(roof.output, "lab2.blocked             reference 40^3"));
+        CHECK(has(run_mmlab("roofline --size 40 --threads 1 --no-gpu --quiet").output,
+                  "model: the reference's lab 10 functions"));
+        // lh-model: the same line (no GPU needed: the paper's C1060 and the recorded rows).
+        CHECK(has(run_mmlab("lh-model --student --sizes 1056").output, "model: your lab 10 functions, labs/lab10/"));
+        CHECK(has(run_mmlab("lh-model --sizes 1056").output, "model: the reference's lab 10 functions"));
     }
 
     TEST_CASE("roofline and gpu-vs-cpu take --quiet like run, sweep, scaling and crossover") {
