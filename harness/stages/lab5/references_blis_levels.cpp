@@ -236,7 +236,7 @@ int run_levels(const std::vector<std::string>& args) {
     std::printf("peer    : OpenBLAS sgemm = %s\n", peers::openblas_description().c_str());
     // Whose code the levels are: said once here and on every row (the code column).
     std::printf("\ntimed: %s code (%s)\n", v.whose,
-                impl == Impl::Student ? "labs/lab5/, --impl student" : "solutions/lab5/; --impl student times yours");
+                impl == Impl::Student ? "labs/lab5/, --impl student" : "--impl student times yours");
     std::printf("lab5.blis level by level: %s kernels (MR x NR = %lld x %lld), MC %lld, KC %lld, NC %lld, n = %lld, 1 thread\n",
                 k.name, (long long)MR, (long long)NR, (long long)mc, (long long)KC, (long long)nc, (long long)n);
     std::fprintf(stderr, "measuring the %s FMA peak and %zu levels in %d rounds ...\n", simd_name(simd),
