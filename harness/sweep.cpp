@@ -17,6 +17,7 @@ const char* kUsage = R"(usage: mmlab sweep --stage NAME --sweep name=v1,v2,... [
                    [--size LIST] [--threads T] [--reps R] [--impl student|reference] [--quiet]
 Times the stage at every combination of the listed parameter values (the
 reference unless --impl student), verifies each, and marks the fastest per shape.
+Each row says whose code it timed (version: student = yours, or reference).
 )";
 
 int run_sweep(const std::vector<std::string>& args) {
@@ -74,8 +75,11 @@ int run_sweep(const std::vector<std::string>& args) {
     }
     print_machine_header(stage->device == Device::Gpu);
     const BenchOutput out = measure(jobs, settings);
-    std::printf("\n%-18s %-15s %-28s %11s %9s %7s  %s\n", "stage", "shape", "parameters", "median", "GFLOP/s",
-                "% peak", "check");
+    // Whose code every row timed, said once above the table and on every row (the version column).
+    std::printf("\ntimed: %s\n", impl == Impl::Student ? "your code (--impl student)"
+                                                        : "the reference's code (--impl student times yours)");
+    std::printf("%-18s %-9s %-15s %-28s %11s %9s %7s  %s\n", "stage", "version", "shape", "parameters", "median",
+                "GFLOP/s", "% peak", "check");
     bool all_ok = true;
     int not_ok = 0;
     for (Shape s : shapes) {
@@ -108,13 +112,13 @@ int run_sweep(const std::vector<std::string>& args) {
             if (!m.passed) {
                 all_ok = false;
                 ++not_ok;
-                std::printf("%-18s %-15s %-28s %11s %9s %7s  %s: %s\n", m.stage.c_str(), shape_text(s).c_str(),
-                            params.c_str(), "-", "-", "-", m.skipped ? "SKIPPED" : "WRONG",
+                std::printf("%-18s %-9s %-15s %-28s %11s %9s %7s  %s: %s\n", m.stage.c_str(), impl_name(m.impl),
+                            shape_text(s).c_str(), params.c_str(), "-", "-", "-", m.skipped ? "SKIPPED" : "WRONG",
                             (m.skipped ? m.skip_reason : m.failure).c_str());
                 continue;
             }
-            std::printf("%-18s %-15s %-28s %11s %9.2f %7.1f  ok%s\n", m.stage.c_str(), shape_text(s).c_str(),
-                        params.c_str(), format_seconds(m.median_seconds).c_str(), m.gflops, m.percent_of_peak,
+            std::printf("%-18s %-9s %-15s %-28s %11s %9.2f %7.1f  ok%s\n", m.stage.c_str(), impl_name(m.impl),
+                        shape_text(s).c_str(), params.c_str(), format_seconds(m.median_seconds).c_str(), m.gflops, m.percent_of_peak,
                         &m != best ? "" : ((some_not_ok ? "   <- fastest of the correct ones only" : "   <- fastest") + noise).c_str());
         }
     }

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "harness/commands.h"
 #include "harness/gpu_backend.h"
 #include "harness/run_stage.h"
 #include "harness/stages/lab3/crossover.h"
@@ -183,6 +184,53 @@ TEST_SUITE("cli") {
             CHECK(sw.exit_code == 0);
             CHECK(has(sw.output, "<- fastest\n"));
         }
+    }
+
+    TEST_CASE("sweep, blis-levels and roofline say whose code they timed, above the table and on every row") {
+        // sweep: the reference by default, yours with --impl student; the version column on each row.
+        const Outcome ref = run_mmlab("sweep --stage lab2.blocked --size 40 --sweep kc=8,16 --reps 1 --quiet");
+        INFO(ref.output);
+        CHECK(has(ref.output, "timed: the reference's code (--impl student times yours)"));
+        CHECK(has(ref.output, "stage              version   shape"));
+        CHECK(has(ref.output, "lab2.blocked       reference 40^3"));
+        const Outcome own = run_mmlab("sweep --impl student --stage lab2.blocked --size 40 --sweep kc=8,16 --reps 1 --quiet");
+        INFO(own.output);
+        CHECK(has(own.output, "timed: your code (--impl student)"));
+        CHECK(has(own.output, "lab2.blocked       student   40^3"));
+        CHECK_FALSE(has(own.output, "lab2.blocked       reference"));
+        // blis-levels: the reference's levels by default, each row naming whose code (OpenBLAS: the peer's).
+        if (mml::find_command("blis-levels")) {  // built only where the references are
+            const Outcome levels = run_mmlab("blis-levels --size 48 --reps 1");
+            INFO(levels.output);
+            CHECK(levels.exit_code == 0);
+            CHECK(has(levels.output, "timed: the reference's code"));
+            CHECK(has(levels.output, "micro-kernel           reference "));
+            CHECK(has(levels.output, "lab5.blis              reference "));
+            CHECK(has(levels.output, "OpenBLAS sgemm         OpenBLAS "));
+            // --impl student: the student's product is checked first; a wrong one is not timed.
+            const Outcome mine = run_mmlab("blis-levels --impl student --size 48 --reps 1");
+            INFO(mine.output);
+            const bool wrong = !student_correct("lab5.blis", {{48, 48, 48}}, {param("simd", 0)});
+            if (wrong) {
+                CHECK(mine.exit_code == 1);
+                CHECK(has(mine.output, "your lab5.blis is WRONG"));
+                CHECK_FALSE(has(mine.output, "micro-kernel"));
+            } else {
+                CHECK(mine.exit_code == 0);
+                CHECK(has(mine.output, "timed: your code (labs/lab5/, --impl student)"));
+                CHECK(has(mine.output, "lab5.blis              yours "));
+            }
+        }
+        // roofline: the stages are the reference versions (code column); the model functions are said apart.
+        const Outcome roof = run_mmlab("roofline --student --size 40 --threads 1 --no-gpu --quiet");
+        INFO(roof.output);
+        CHECK(has(roof.output, "model: your lab 10 functions, labs/lab10/"));
+        CHECK(has(roof.output, "lab2.blocked             reference 40^3"));
+        CHECK(has(run_mmlab("roofline --size 40 --threads 1 --no-gpu --quiet").output,
+                  "model: the reference's lab 10 functions"));
+        // lh-model: the same line (no GPU needed: the paper's C1060 and the recorded rows).
+        CHECK(has(run_mmlab("lh-model --student --sizes 1056").output, "model: your lab 10 functions, labs/lab10/"));
+        CHECK(has(run_mmlab("lh-model --sizes 1056").output, "model: the reference's lab 10 functions"));
     }
 
     TEST_CASE("roofline and gpu-vs-cpu take --quiet like run, sweep, scaling and crossover") {

@@ -141,10 +141,19 @@ int run_lh(const std::vector<std::string>& raw) {
         else a.unknown(fl);
     }
     const ModelFns& f = model_fns_or_error(impl, "'mmlab lh-model'");
+    // Whose model functions compute every prediction below, said before any of
+    // them (and after every usage check: a usage error stays one line).
+    auto say_whose_model = [impl] {
+        std::printf("model: %s (waiting_cycles, latency_hidden, time_one_rep, rep_num, time_total_cycles)%s\n",
+                    impl == Impl::Student ? "your lab 10 functions, labs/lab10/" : "the reference's lab 10 functions",
+                    impl == Impl::Student ? "" : "; --student uses yours");
+    };
     if (!explain_kernel.empty()) {
         if (inputs.empty()) inputs = gpu_lh_unavailable().empty() ? "gpu" : "recorded";
         // The paper's model (every load to DRAM), then, where the inputs have caches, lab 10's extension.
-        explain(model_for(explain_kernel, inputs, n, lh::Memory::DramOnly), inputs, lh::Memory::DramOnly, n, f);
+        const auto dram_only = model_for(explain_kernel, inputs, n, lh::Memory::DramOnly);
+        say_whose_model();
+        explain(dram_only, inputs, lh::Memory::DramOnly, n, f);
         if (inputs != "c1060")
             explain(model_for(explain_kernel, inputs, n, lh::Memory::Caches), inputs, lh::Memory::Caches, n, f);
         return 0;
@@ -159,6 +168,7 @@ int run_lh(const std::vector<std::string>& raw) {
     }
     if (sizes.empty()) sizes = default_lh_sizes();
     CsvFile out(csv);
+    say_whose_model();
     Comparison unused;  // `mmlab lh-model` shows the numbers; make lab10 judges them
     const int measured_here = lh_sections(sizes, reps, quiet, f, unused, &out);
     if (!csv.empty() && measured_here > 0) std::printf("wrote %s\n", csv.c_str());

@@ -31,6 +31,7 @@ using roofline::RooflineStage;
 
 struct RoofRow {
     std::string device, stage, model, ceiling;
+    std::string code;  // whose version of the stage was timed ("reference" here: lab 10 times the earlier labs' answers)
     Shape shape;
     int threads = 1;
     double bytes = 0, ai = 0, gflops = 0, peak = 0, bw = 0, bound = 0;
@@ -49,7 +50,7 @@ std::vector<RoofRow> roof_rows(const std::vector<Measurement>& ms, const std::ve
         const auto st = std::find_if(stages.begin(), stages.end(), [&](const RooflineStage& r) { return m.stage == r.stage; });
         if (st == stages.end()) continue;
         RoofRow r;
-        r.device = device, r.stage = m.stage, r.shape = m.shape, r.threads = m.threads;
+        r.device = device, r.stage = m.stage, r.shape = m.shape, r.threads = m.threads, r.code = impl_name(m.runs);
         r.gflops = m.gflops, r.peak = peak(m, *st), r.bw = bw(m);
         r.ceiling = roofline::ceiling_name(st->ceiling);
         auto add = [&](const std::string& model, double float32_bytes) {
@@ -71,13 +72,13 @@ std::vector<RoofRow> roof_rows(const std::vector<Measurement>& ms, const std::ve
 }
 
 void print_roof_rows(const std::vector<RoofRow>& rows) {
-    std::printf("%-4s %-24s %-12s %-14s %10s %10s %10s %8s  %s\n", "", "stage", "shape", "traffic model", "FLOP/byte",
-                "GFLOP/s", "bound", "% bound", "bound set by");
+    std::printf("%-4s %-24s %-9s %-12s %-14s %10s %10s %10s %8s  %s\n", "", "stage", "code", "shape", "traffic model",
+                "FLOP/byte", "GFLOP/s", "bound", "% bound", "bound set by");
     for (const RoofRow& r : rows) {
         const bool memory = r.ai * r.bw < r.peak;
         const std::string by = memory ? "memory" : r.device == "GPU" ? "compute (" + r.ceiling + ")" : "compute";
-        std::printf("%-4s %-24s %-12s %-14s %10.3g %10.1f %10.1f %7.1f%%  %s\n", r.device.c_str(),
-                    (r.stage + (r.threads > 1 ? " (" + std::to_string(r.threads) + "t)" : "")).c_str(),
+        std::printf("%-4s %-24s %-9s %-12s %-14s %10.3g %10.1f %10.1f %7.1f%%  %s\n", r.device.c_str(),
+                    (r.stage + (r.threads > 1 ? " (" + std::to_string(r.threads) + "t)" : "")).c_str(), r.code.c_str(),
                     shape_text(r.shape).c_str(), r.model.c_str(), r.ai, r.gflops, r.bound,
                     r.bound > 0 ? 100 * r.gflops / r.bound : 0.0, by.c_str());
     }
@@ -160,7 +161,14 @@ int roofline_section(const std::vector<Shape>& cpu_shapes, int threads, Shape gp
                      const BenchSettings& settings, const ModelFns& f, Comparison& c, CsvFile* csv) {
     const ModelFns* ref = model_fns(Impl::Reference);
     int wrong = 0;
+    // Two different things are someone's code here, and both are said: the
+    // stages timed (the reference versions of labs 1-8 and 11: the code column)
+    // and the traffic and bound functions that place them (lab 10's tasks 1-4).
+    const bool own_model = &f == model_fns(Impl::Student);
     std::printf("\n-- Part 1: the roofline (reference versions of the stages, timed now) --\n");
+    std::printf("model: %s (compulsory_bytes, tiled_bytes, arithmetic_intensity, roofline_gflops)%s\n",
+                own_model ? "your lab 10 functions, labs/lab10/" : "the reference's lab 10 functions",
+                own_model ? "" : "; --student uses yours");
     const double peak1 = measured_peak_gflops(1), peakt = measured_peak_gflops(threads);
     const StreamBandwidth bw1 = measure_stream_bandwidth(1), bwt = threads > 1 ? measure_stream_bandwidth(threads) : bw1;
     std::printf("CPU: measured FMA peak %.1f GFLOP/s (1 thread), %.1f (%d threads); measured read bandwidth %.1f GB/s "
@@ -238,7 +246,8 @@ spec peak in their format (SMs x clock x a table of FLOPs a clock an SM: models/
 all against the measured read bandwidth. Each stage gets the compulsory-traffic model and, where the
 algorithm has one, its tile model. Columns: FLOP/byte, measured GFLOP/s, the bound
 min(peak, FLOP/byte x bandwidth), % of bound. --student uses your labs/lab10 functions (default:
-the reference). --csv writes every row (for plots: handouts/lab10.md has a gnuplot line).
+the reference); the output's "model:" line says whose, and each row's code column whose
+version of the stage was timed (the reference's: lab 10 places the earlier labs' answers). --csv writes every row (for plots: handouts/lab10.md has a gnuplot line).
 --quiet: no progress lines on stderr.
 )";
 

@@ -1,5 +1,7 @@
 // `mmlab blis-levels`: where lab5.blis loses time against the FMA peak, one
-// level of the BLIS loop nest at a time, on one core:
+// level of the BLIS loop nest at a time, on one core, in the reference's code
+// or (--impl student) in the student's: their kernels, packing, macro-kernel
+// and loops (the same functions, declared alike in labs/lab5/gemm.h):
 //
 //   micro-kernel   the register tile alone, its packed A sliver and B
 //                  micro-panel and its C tile in L1: what the FMA units can
@@ -21,9 +23,9 @@
 // --stage lab5.blis` is what checks the product.
 //
 // Why this file is a references*.cpp: it takes the reference's BLIS apart
-// (its kernels, packing and macro-kernel, solutions/lab5/gemm.h), so it is
-// built only where the references are; a build without them (the grader's)
-// has no blis-levels command.
+// (its kernels, packing and macro-kernel, solutions/lab5/gemm.h) beside the
+// student's, so it is built only where the references are; a build without
+// them (the grader's) has no blis-levels command.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -37,8 +39,11 @@
 #include "cpu/stats.h"
 #include "harness/cli.h"
 #include "harness/commands.h"
+#include "harness/format.h"
 #include "harness/report.h"
+#include "harness/run_stage.h"
 #include "harness/stages/lab5/simd_param.h"
+#include "labs/lab5/gemm.h"
 #include "peers/openblas.h"
 #include "labs/common/blis_loops.h"
 #include "solutions/lab5/gemm.h"
@@ -47,10 +52,39 @@ namespace mml {
 namespace {
 
 namespace ref = reference::lab5;
+namespace own = student::lab5;
+using common::lab5::BlockSizes;
+using common::lab5::KernelSet;
 
-const char* kUsage = R"(usage: mmlab blis-levels [--size N] [--simd W] [--param mc=..,kc=..,nc=..] [--reps R]
-Where lab5.blis (the reference) loses time against the measured FMA peak, level
-by level of the BLIS loops, on ONE core, for an N x N x N product (default 2048):
+// The pieces of one version of lab5.blis that the levels take apart: the
+// student's (labs/lab5/) and the reference's (solutions/lab5/) have the same
+// declarations, so the table below runs either.
+struct BlisParts {
+    Impl impl;
+    const char* whose;  // for the title and the rows: "your" / "the reference's"
+    const KernelSet& (*kernels_for)(SimdLevel);
+    void (*macro_kernel)(const KernelSet&, std::int64_t, std::int64_t, std::int64_t, const float*, const float*, float*,
+                         std::int64_t, bool);
+    void (*pack_a)(const float*, std::int64_t, std::int64_t, std::int64_t, int, float*);
+    void (*pack_b_panels)(const float*, std::int64_t, std::int64_t, std::int64_t, int, std::int64_t, std::int64_t,
+                          float*);
+    void (*matmul_blis)(const float*, const float*, float*, std::int64_t, std::int64_t, std::int64_t, const KernelSet&,
+                        BlockSizes, int);
+};
+
+BlisParts parts_of(Impl impl) {
+    if (impl == Impl::Student)
+        return {impl, "your", own::kernels_for, own::macro_kernel, own::pack_a, own::pack_b_panels, own::matmul_blis};
+    return {impl, "the reference's", ref::kernels_for, ref::macro_kernel, ref::pack_a, ref::pack_b_panels,
+            ref::matmul_blis};
+}
+
+const char* kUsage = R"(usage: mmlab blis-levels [--impl student|reference] [--size N] [--simd W] [--param mc=..,kc=..,nc=..]
+                          [--reps R]
+Where lab5.blis loses time against the measured FMA peak, level by level of the
+BLIS loops, on ONE core, for an N x N x N product (default 2048), in the
+reference's code, or in yours with --impl student (your kernels, packing and
+loops; your lab5.blis is checked first, and a wrong one is not timed):
   micro-kernel        the MR x NR register tile with everything in L1
   macro-kernel        loops 1-2: one packed MC x KC panel of A times a KC x NC
                       block of B (in L2), the same C block every time
@@ -84,6 +118,7 @@ double time_per_call(const std::function<void()>& f, double at_least) {
 
 struct Level {
     std::string name, where;
+    std::string code;                   // whose code the row times: "yours", "reference", "OpenBLAS"
     double flops;                       // per call; 0 for the packing rows
     std::function<void()> call;
     std::vector<double> seconds;        // one per round
@@ -94,9 +129,11 @@ int run_levels(const std::vector<std::string>& args) {
     long long width = 0;
     int rounds = 5;
     StageParams blocks;  // --param mc=..,kc=..,nc=..: read as lab5.blis reads them
+    Impl impl = Impl::Reference;
     CommandArgs a(args, "blis-levels");
     for (std::string f; a.next(f);) {
         if (f == "--size") n = parse_integer(a.value(f), "--size", 1, 1LL << 20);
+        else if (f == "--impl") impl = parse_impl(a.value(f));
         else if (f == "--simd") width = parse_integer(a.value(f), "--simd", 0, 16);
         else if (f == "--reps") rounds = int(parse_integer(a.value(f), "--reps", 1, 1000));
         else if (f == "--param") {
@@ -108,11 +145,26 @@ int run_levels(const std::vector<std::string>& args) {
         } else a.unknown(f);
     }
     const SimdLevel simd = lab5::simd_level_of_width(width, "--simd " + std::to_string(width));
-    const ref::BlockSizes requested = lab5::requested_blocks(blocks);
+    const BlockSizes requested = lab5::requested_blocks(blocks);
     check_fits_in_memory({n, n, n}, Device::Cpu);
+    const BlisParts v = parts_of(impl);
+    if (impl == Impl::Student) {
+        // The levels are timed on panels, not checked: the whole product is, once, first.
+        const Stage* blis = Registry::instance().find("lab5.blis");
+        StageParams p = blocks;
+        p.values["simd"] = width;
+        const Shape check{std::min<std::int64_t>(n, 300), std::min<std::int64_t>(n, 300), std::min<std::int64_t>(n, 300)};
+        const CheckResult r = run_and_check(*blis, Impl::Student, check, p, fresh_seed());
+        if (!r.passed) {
+            std::printf("your lab5.blis is WRONG at %s (%s): its levels are not timed until it is right "
+                        "(make lab5 runs the tests that say where)\n",
+                        shape_text(check).c_str(), r.failure.c_str());
+            return 1;
+        }
+    }
 
-    const ref::KernelSet& k = ref::kernels_for(simd);
-    const ref::BlockSizes bs = common::lab5::blocks_for_product(requested, k.MR, k.NR, n, n, n);
+    const KernelSet& k = v.kernels_for(simd);
+    const BlockSizes bs = common::lab5::blocks_for_product(requested, k.MR, k.NR, n, n, n);
     const std::int64_t MR = k.MR, NR = k.NR, KC = bs.KC;
     const std::int64_t MC = bs.MC, NC = bs.NC;  // at most n (rounded up to MR, NR)
     const std::int64_t mc = std::min(MC, n), nc = std::min(NC, n);
@@ -125,8 +177,8 @@ int run_levels(const std::vector<std::string>& args) {
     fill_uniform(B, 2);
     fill_uniform(C, 3);
     Matrix a_panel(1, MC * KC), b_block(1, KC * NC), c_block(mc, nc);
-    ref::pack_a(A.data(), n, mc, KC, k.MR, a_panel.data());
-    ref::pack_b_panels(B.data(), n, KC, nc, k.NR, 0, panels(nc, k.NR), b_block.data());
+    v.pack_a(A.data(), n, mc, KC, k.MR, a_panel.data());
+    v.pack_b_panels(B.data(), n, KC, nc, k.NR, 0, panels(nc, k.NR), b_block.data());
     Matrix tile(MR, NR);
     fill_uniform(tile, 4);
     fill_uniform(c_block, 4);
@@ -139,49 +191,53 @@ int run_levels(const std::vector<std::string>& args) {
 
     const double product_flops = 2.0 * double(n) * double(n) * double(n);
     std::vector<Level> levels;
-    levels.push_back({"micro-kernel", "A sliver, B micro-panel, C tile in L1", 2.0 * MR * NR * KC,
+    const std::string mine = impl == Impl::Student ? "yours" : "reference";
+    levels.push_back({"micro-kernel", "A sliver, B micro-panel, C tile in L1", mine, 2.0 * MR * NR * KC,
                       [&] { k.micro(KC, a_panel.data(), b_block.data(), tile.data(), NR, true); }, {}});
-    levels.push_back({"macro-kernel", "A panel, B block in L2, C block cached", 2.0 * mc * nc * KC,
-                      [&] { ref::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(), c_block.data(), nc, true); },
+    levels.push_back({"macro-kernel", "A panel, B block in L2, C block cached", mine, 2.0 * mc * nc * KC,
+                      [&] { v.macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(), c_block.data(), nc, true); },
                       {}});
-    levels.push_back({"macro-kernel, C cold", "as above, C blocks of an n x n C", 2.0 * mc * nc * KC,
+    levels.push_back({"macro-kernel, C cold", "as above, C blocks of an n x n C", mine, 2.0 * mc * nc * KC,
                       [&] {
                           const std::int64_t i = next_block / col_blocks, j = next_block % col_blocks;
                           next_block = (next_block + 1) % (row_blocks * col_blocks);
-                          ref::macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(),
+                          v.macro_kernel(k, mc, nc, KC, a_panel.data(), b_block.data(),
                                                     c_cold.data() + i * mc * c_cold.cols() + j * nc, c_cold.cols(), true);
                       },
                       {}});
     // Packing as the product does it (the reference's blis.cpp): every MC x KC panel of
     // A once per (ic, pc), every KC x NC block of B once per (ic, pc, jc).
-    levels.push_back({"packing A", "all MC x KC panels of one product", 0,
+    levels.push_back({"packing A", "all MC x KC panels of one product", mine, 0,
                       [&] {
                           for (std::int64_t ic = 0; ic < n; ic += MC)
                               for (std::int64_t pc = 0; pc < n; pc += KC) {
                                   const std::int64_t h = std::min(MC, n - ic);
-                                  ref::pack_a(A.data() + ic * n + pc, n, h, std::min(KC, n - pc), k.MR, work_a.data());
+                                  v.pack_a(A.data() + ic * n + pc, n, h, std::min(KC, n - pc), k.MR, work_a.data());
                               }
                       },
                       {}});
-    levels.push_back({"packing B", "all KC x NC blocks of one product", 0,
+    levels.push_back({"packing B", "all KC x NC blocks of one product", mine, 0,
                       [&] {
                           for (std::int64_t ic = 0; ic < n; ic += MC)
                               for (std::int64_t pc = 0; pc < n; pc += KC)
                                   for (std::int64_t jc = 0; jc < n; jc += NC) {
                                       const std::int64_t w = std::min(NC, n - jc);
-                                      ref::pack_b_panels(B.data() + pc * n + jc, n, std::min(KC, n - pc), w, k.NR, 0,
+                                      v.pack_b_panels(B.data() + pc * n + jc, n, std::min(KC, n - pc), w, k.NR, 0,
                                                          panels(w, k.NR), work_b.data());
                                   }
                       },
                       {}});
-    levels.push_back({"lab5.blis", "the whole product, 1 thread", product_flops,
-                      [&] { ref::matmul_blis(A.data(), B.data(), C.data(), n, n, n, k, requested, 1); }, {}});
-    levels.push_back({"OpenBLAS sgemm", "the whole product, 1 thread", product_flops,
+    levels.push_back({"lab5.blis", "the whole product, 1 thread", mine, product_flops,
+                      [&] { v.matmul_blis(A.data(), B.data(), C.data(), n, n, n, k, requested, 1); }, {}});
+    levels.push_back({"OpenBLAS sgemm", "the whole product, 1 thread", "OpenBLAS", product_flops,
                       [&] { peers::matmul_openblas(A.data(), B.data(), C.data(), n, n, n, 1); }, {}});
 
     print_machine_header(false);
     std::printf("peer    : OpenBLAS sgemm = %s\n", peers::openblas_description().c_str());
-    std::printf("\nlab5.blis level by level: %s kernels (MR x NR = %lld x %lld), MC %lld, KC %lld, NC %lld, n = %lld, 1 thread\n",
+    // Whose code the levels are: said once here and on every row (the code column).
+    std::printf("\ntimed: %s code (%s)\n", v.whose,
+                impl == Impl::Student ? "labs/lab5/, --impl student" : "--impl student times yours");
+    std::printf("lab5.blis level by level: %s kernels (MR x NR = %lld x %lld), MC %lld, KC %lld, NC %lld, n = %lld, 1 thread\n",
                 k.name, (long long)MR, (long long)NR, (long long)mc, (long long)KC, (long long)nc, (long long)n);
     std::fprintf(stderr, "measuring the %s FMA peak and %zu levels in %d rounds ...\n", simd_name(simd),
                  levels.size(), rounds);
@@ -192,15 +248,18 @@ int run_levels(const std::vector<std::string>& args) {
     }
     const double peak_gflops = median(peak);
     const double product_seconds = median(levels[5].seconds);
-    std::printf("%-22s %-40s %10s %9s %8s\n", "level", "what is where", "time", "GFLOP/s", "% peak");
-    std::printf("%-22s %-40s %10s %9.1f %8.1f\n", "FMA peak", "independent FMAs, registers only", "-", peak_gflops, 100.0);
+    std::printf("%-22s %-9s %-40s %10s %9s %8s\n", "level", "code", "what is where", "time", "GFLOP/s", "% peak");
+    std::printf("%-22s %-9s %-40s %10s %9.1f %8.1f\n", "FMA peak", "given", "independent FMAs, registers only", "-",
+                peak_gflops, 100.0);
     for (const Level& l : levels) {
         const double s = median(l.seconds);
         if (l.flops > 0)
-            std::printf("%-22s %-40s %10s %9.1f %8.1f\n", l.name.c_str(), l.where.c_str(), format_seconds(s).c_str(),
+            std::printf("%-22s %-9s %-40s %10s %9.1f %8.1f\n", l.name.c_str(), l.code.c_str(), l.where.c_str(),
+                        format_seconds(s).c_str(),
                         l.flops / s / 1e9, 100.0 * l.flops / s / 1e9 / peak_gflops);
         else
-            std::printf("%-22s %-40s %10s %9s %7.1f%% of the product's time\n", l.name.c_str(), l.where.c_str(),
+            std::printf("%-22s %-9s %-40s %10s %9s %7.1f%% of the product's time\n", l.name.c_str(), l.code.c_str(),
+                        l.where.c_str(),
                         format_seconds(s).c_str(), "-", 100.0 * s / product_seconds);
     }
     std::printf("\nmedians of %d rounds; wall clock; GFLOP/s = 2 flops per multiply-add. Read it top down: each\n"
@@ -209,7 +268,8 @@ int run_levels(const std::vector<std::string>& args) {
     return 0;
 }
 
-CommandRegistrar registrar({"blis-levels", "lab 5: where lab5.blis loses time against the FMA peak, level by level",
+CommandRegistrar registrar({"blis-levels", "lab 5: where lab5.blis (--impl student: yours) loses time against the FMA peak,\n"
+                            "                       level by level",
                             kUsage, run_levels, 5});
 
 }  // namespace
