@@ -16,10 +16,10 @@
 #   make grade SUBMISSIONS=dir LAB=N [OUT=dir] [SLURM=1] [GRADE_FLAGS="-j 2 ..."]   grade a folder of submissions
 #                          (handouts/grading.md; python3 tools/grade.py --help lists the flags)
 #   make student-release OUT=dir [LAB=N]   a tree to publish to students: no solutions/ source (the
-#                          references prebuilt), no grader; LAB=N adds lab N's GitHub Classroom workflow
+#                          references prebuilt), no grader; LAB=N adds lab N's autograding workflow (GitHub Actions)
 #   make checker runner LAB=N   the grader's programs of lab N (handouts/grading.md, "How the verdict is made")
 #   make gradescope LAB=N [OUT=dir]   autograder_labN.zip for Gradescope (PERF=1: also the speed target)
-#   make check LAB=N [TEST=name]   lab N's tests only: one line per test case, exit 0 when all pass (Classroom)
+#   make check LAB=N [TEST=name]   lab N's tests only: one line per test case, exit 0 when all pass (the autograding workflow)
 #   make objects           compile every source file, link nothing (tools/check-package-versions.sh)
 #   make compare BEFORE=a.json AFTER=b.json [PLOT=dir]   before/after of two --json runs, with significance
 #   make sanitize          every CPU test suite under AddressSanitizer+UBSan, lab4/lab5 under ThreadSanitizer (no GPU)

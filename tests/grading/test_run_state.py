@@ -106,6 +106,14 @@ def state_folder(tmp):
     graded(s, students[0])
     s.leave(3)
 
+    # The similarity report is written after grading, from the submissions: asking for it (or another
+    # threshold) when resuming changes no grade, so the rows stay.
+    check(run_state.settings_fingerprint(inputs_for(tmp, sub, out, similarity=True, similarity_min=40.0)) ==
+          run_state.settings_fingerprint(inputs),
+          "--similarity and --similarity-min leave the settings' fingerprint as it is")
+    check(run_state.settings_fingerprint(inputs_for(tmp, sub, out, memory_mb=1)) !=
+          run_state.settings_fingerprint(inputs), "an option that changes grades changes the fingerprint")
+
     s = resume.ResumeState(out)
     s.open(inputs_for(tmp, sub, out, memory_mb=1), work)
     check(not (s.dir / "rows").exists() or not any((s.dir / "rows").iterdir()),

@@ -33,9 +33,10 @@ def write_json(path, data):
 
 # ---------------------------------------------------------------- fingerprints
 
-# Options that change no grade: how many at a time, where temporary trees go, Slurm's own.
+# Options that change no grade: how many at a time, where temporary trees go, Slurm's own, and the similarity
+# report (written after grading, from the submissions: adding it to a resumed run regrades no one).
 _VOLATILE_OPTIONS = {"jobs", "build_jobs", "work", "keep", "slurm", "slurm_chunk", "slurm_cpus", "slurm_options",
-                     "slurm_poll", "slurm_bin"}
+                     "slurm_poll", "slurm_bin", "similarity", "similarity_min"}
 
 
 # What changes no grade (the grader's own tests, the manuals): changing or committing them keeps the results.

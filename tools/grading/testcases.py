@@ -267,8 +267,11 @@ def _performance_run(tree, logs, lab_number, threads, size, limits, programs, na
                                                           PERF_TIMEOUT + checker.CHECKER_GRACE_SECONDS, env)
             printed = checker.runner_output(output_path)
         else:
+            # No stored peak (cpu/peak.h): a file in the student's tree could be one the submission brought;
+            # the peak is measured in this run alone.
             rc, timed_out, secs = run_limited(["build/bin/mmlab"] + args, tree, tree, log_path, PERF_TIMEOUT,
                                               limits, 4000, clean_env({"TMPDIR": str(tree / ".tmp"),
+                                                                       "MMLAB_PEAK_STORE": "",
                                                                        **(gpu_env or {})}))
     if timed_out:
         return TestResult(name, "timeout", "mmlab lab did not finish in 600 s", secs, printed), None

@@ -2,8 +2,8 @@
 # make student-release OUT=dir: the tree a course publishes to its students.
 #
 #   in it      starters (labs/, labs/common/), the harness, cpu/, gpu/, peers/,
-#              models/, the tests, the handouts, the Makefile and make/, the GitHub
-#              Classroom workflow, and README.md: the students' own
+#              models/, the tests, the handouts, the Makefile and make/, the autograding
+#              workflow (GitHub Actions), and README.md: the students' own
 #              (tools/release/README.student.md: what to run in what order,
 #              the first build's time, where help is), not the repository's
 #   not in it  solutions/ (the answers), the grader (tools/grade.py,
@@ -28,8 +28,9 @@
 # and PTX for newer GPUs. Without nvcc the GPU references are left out and
 # their rows say "the reference is not in this build".
 #
-# With LAB=N, the release is the template repository of a GitHub Classroom
-# assignment for lab N: .github/workflows/classroom.yml runs its test cases
+# With LAB=N, the release is the template repository of lab N's assignment
+# (each student's repository is made from it: handouts/grading.md, "GitHub
+# Classroom"): .github/workflows/classroom.yml runs its test cases
 # (tools/classroom/workflow.py).
 #
 # Usage: tools/release/student_release.sh OUT [LAB]   (OUT must not exist, or be empty)
@@ -123,12 +124,12 @@ here, compiled; their source is not part of this release.
 Made by the instructors' \`make student-release\` on $(date -u +%Y-%m-%d) from $(git rev-parse --short HEAD 2>/dev/null || echo "a checkout without git").
 MD
 
-# 4. With LAB: the Classroom workflow of that lab (from the built test cases).
+# 4. With LAB: the autograding workflow of that lab (from the built test cases).
 if [ -n "$lab" ]; then
-  make -s --no-print-directory all >&2 || die "building the tests (for the Classroom workflow) failed"
+  make -s --no-print-directory all >&2 || die "building the tests (for the autograding workflow) failed"
   mkdir -p "$staging/.github/workflows"
   python3 tools/classroom/workflow.py "$lab" build/bin/mmlab-tests > "$staging/.github/workflows/classroom.yml" ||
-    die "writing the Classroom workflow of lab $lab failed"
+    die "writing the autograding workflow of lab $lab failed"
 fi
 
 # 5. In place, all at once (no half-written OUT).
