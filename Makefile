@@ -9,7 +9,7 @@
 #                          simulations (what CI runs)
 #   make demo [PLOT=dir]   the whole progression (reference solutions); PLOT=dir also writes its JSON and charts;
 #                          it fits 100 columns (a slide) unless the terminal is wider; WIDE=1: every column
-#   make demo LAB=N        one lab's demo: every stage of lab N (reference) beside the baseline, same knobs
+#   make demo LAB=N        one lab's demo: every stage of lab N (reference) beside the baseline, same knobs and slide
 #   make plots [PLOT=dir]  the demo at three sizes and lab 10's roofline as SVG charts (default dir: plots)
 #   make list              every stage and lab, one line each (mmlab list)
 #   make peak              measure this CPU's FMA peak (mmlab peak)

@@ -17,7 +17,7 @@ namespace mml {
 std::string shared_options_text() {
     return R"(options of the commands above:
   --stage A,B          stages by name (see `mmlab list`), e.g. lab1.ijk,lab1.ikj
-  --lab N              all stages of lab N (with `run`)
+  --lab N              all stages of lab N (with `run`, and `demo`: its slide)
   --size LIST          shapes: 512 (square) or MxNxK, comma-separated: 256,17x31x63;
                        or the skinny shapes of Lei et al. 2024 by name: MTXA..MTXC, MTX1..MTX3
   --impl WHICH         student, reference or both (default: reference; `lab`: both)

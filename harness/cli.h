@@ -68,6 +68,10 @@ const Stage& stage_or_error(std::string_view name);
 // The lab of that number; one not in the catalog, or a GPU lab in a build
 // without CUDA, is a UsageError that says which (harness/commands/lab.cpp).
 const Lab& lab_or_error(int number);
+// The stages of lab `number` that a table times (run --lab, demo --lab); a
+// lab with none of its own (lab 10: models and commands) is a UsageError
+// that points at `mmlab lab N` (harness/commands/lab.cpp).
+std::vector<const Stage*> timed_stages_of_lab(int number);
 
 // The words after an extra command's name (harness/commands.h), read in
 // order: while (a.next(flag)) { if (flag == "--size") v = a.value(flag); ...

@@ -75,43 +75,147 @@ void print_fitted(const std::string& line, int columns) {
     for (const std::string& l : wrap(line, columns, kLabelWidth)) std::printf("%s\n", l.c_str());
 }
 
+// A header item: on a slide its essentials as one line, cut to `columns`;
+// else the full text, wrapped.
+void print_item(const std::string& full, const std::string& essentials, int columns, bool slide) {
+    if (slide) std::printf("%s\n", (columns > 0 ? shorten(essentials, columns) : essentials).c_str());
+    else print_fitted(full, columns);
+}
+
 }  // namespace
 
-void print_machine_header(bool include_gpu, int columns, bool spread_note) {
+std::string short_cpu_model(const std::string& model) {
+    std::string s = model;
+    // Trademarks, the words every model has, and the base clock (the peak line measures the real one).
+    if (const std::size_t at = s.find(" @ "); at != std::string::npos) s.erase(at);
+    for (const char* noise : {"(R)", "(r)", "(TM)", "(tm)", " CPU", " Processor", " processor"})
+        for (std::size_t at; (at = s.find(noise)) != std::string::npos;) s.erase(at, std::string(noise).size());
+    std::string out;  // single spaces, none at the ends
+    for (char c : s)
+        if (c != ' ' || (!out.empty() && out.back() != ' ')) out += c;
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out.empty() ? model : out;
+}
+
+std::string machine_essentials(const std::string& cpu_model, int cores, const std::string& simd, int columns) {
+    const std::string label = "machine : ", tail = ", " + std::to_string(cores) + " cores, " + simd;
+    // The model gives way first: the cores and SIMD width are what the numbers depend on.
+    const int room = columns > 0 ? columns - display_width(label + tail) : 1 << 20;
+    return label + shorten(short_cpu_model(cpu_model), std::max(room, 8)) + tail;
+}
+
+void print_machine_header(bool include_gpu, int columns, bool spread_note, bool slide) {
     const MachineInfo m = describe_machine();
     const std::string limited = simd_limited();
-    print_fitted("machine : " + m.cpu_model + ", " + std::to_string(m.logical_cores) + " logical cores, widest SIMD " +
-                 simd_name(m.simd) + (limited.empty() ? "" : " (" + limited + ")"), columns);
+    print_item("machine : " + m.cpu_model + ", " + std::to_string(m.logical_cores) + " logical cores, widest SIMD " +
+                   simd_name(m.simd) + (limited.empty() ? "" : " (" + limited + ")"),
+               machine_essentials(m.cpu_model, m.logical_cores,
+                                  std::string(simd_name(m.simd)) + (limited.empty() ? "" : " (limited: --wide)"), columns),
+               columns, slide);
     const PeakSpread peak = measured_peak_spread(1);
-    print_fitted("peak    : " + fixed(peak.best, 1) + " GFLOP/s on 1 thread (measured: back-to-back " +
-                 simd_name(m.simd) + " FMAs, 2 flops each; best of " + std::to_string(kPeakRuns) + " runs of " +
-                 fixed(kPeakRunSeconds, 2) + " s, more while other programs hold the cores; on a busy machine the "
-                 "stored quiet peak where higher)", columns);
+    print_item("peak    : " + fixed(peak.best, 1) + " GFLOP/s on 1 thread (measured: back-to-back " +
+                   simd_name(m.simd) + " FMAs, 2 flops each; best of " + std::to_string(kPeakRuns) + " runs of " +
+                   fixed(kPeakRunSeconds, 2) + " s, more while other programs hold the cores; on a busy machine the "
+                   "stored quiet peak where higher)",
+               "peak    : " + fixed(peak.best, 1) + " GFLOP/s on 1 thread (measured: " + simd_name(m.simd) +
+                   " FMAs, 2 flops each)",
+               columns, slide);
     if (const std::string note = peak_spread_note(peak); spread_note && !note.empty())
         print_fitted("          " + note, columns);
-    print_fitted("compiler: " + m.compiler + " | flags: " + m.flags, columns);
+    print_item("compiler: " + m.compiler + " | flags: " + m.flags, "compiler: " + m.compiler + " | flags: " + m.flags,
+               columns, slide);
     if (const std::string placement = openmp_placement_in_environment(); !placement.empty())
-        print_fitted("environ : " + placement + " (honoured: OpenMP places the threaded stages' threads as it says, and "
-                     "a place list narrower than --threads makes them share cores; unset it to let the OS place them)",
-                     columns);
+        print_item("environ : " + placement + " (honoured: OpenMP places the threaded stages' threads as it says, and "
+                   "a place list narrower than --threads makes them share cores; unset it to let the OS place them)",
+                   "environ : " + placement + " (honoured; why it matters: --wide)", columns, slide);
     if (include_gpu) {
         const gpu::DeviceInfo g = gpu::probe();
         if (g.available)
-            print_fitted("gpu     : " + g.name + " (sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor) +
-                         ", " + std::to_string(g.sm_count) + " SMs, " + fixed(g.sm_clock_ghz, 2) + " GHz, FP32 peak " +
-                         fixed(g.fp32_peak_gflops, 0) + " GFLOP/s from the spec, " + fixed(g.total_bytes / 1e9, 1) +
-                         " GB)", columns);
+            print_item("gpu     : " + g.name + " (sm_" + std::to_string(g.cc_major) + std::to_string(g.cc_minor) +
+                           ", " + std::to_string(g.sm_count) + " SMs, " + fixed(g.sm_clock_ghz, 2) + " GHz, FP32 peak " +
+                           fixed(g.fp32_peak_gflops, 0) + " GFLOP/s from the spec, " + fixed(g.total_bytes / 1e9, 1) +
+                           " GB)",
+                       "gpu     : " + g.name + ", FP32 peak " + fixed(g.fp32_peak_gflops, 0) + " GFLOP/s (spec)",
+                       columns, slide);
         else
-            print_fitted("gpu     : none (" + g.why_not + ")", columns);
+            print_item("gpu     : none (" + g.why_not + ")", "gpu     : none (" + g.why_not + ")", columns, slide);
         if (g.available)
-            print_fitted(std::string("gpu L2  : ") + (gpu::flush_l2()
-                                               ? "flushed before each timed run (--l2 flush: cold, inputs from DRAM)"
-                                               : "warm: inputs left in L2 between timed runs (--l2 flush: cold)"),
-                         columns);
+            print_item(std::string("gpu L2  : ") + (gpu::flush_l2()
+                                                 ? "flushed before each timed run (--l2 flush: cold, inputs from DRAM)"
+                                                 : "warm: inputs left in L2 between timed runs (--l2 flush: cold)"),
+                       std::string("gpu L2  : ") + (gpu::flush_l2() ? "flushed before each timed run (cold)"
+                                                                    : "warm between timed runs (--l2 flush: cold)"),
+                       columns, slide);
     }
 }
 
-void print_peer_libraries(const std::vector<Job>& jobs, int columns) {
+namespace {
+
+// A peer's description split "; " by "; ": its own facts, and the warnings
+// among them (they start "WARNING: ", as the peers write them).
+std::pair<std::vector<std::string>, std::vector<std::string>> facts_and_warnings(const std::string& description) {
+    std::vector<std::string> facts, warnings;
+    // The next "; " outside parentheses (an aside may hold its own "; ").
+    const auto next_break = [&](std::size_t from) {
+        int depth = 0;
+        for (std::size_t i = from; i + 1 < description.size(); ++i) {
+            depth += description[i] == '(' ? 1 : description[i] == ')' ? -1 : 0;
+            if (depth <= 0 && description[i] == ';' && description[i + 1] == ' ') return i;
+        }
+        return description.size();
+    };
+    std::size_t from = 0;
+    while (from <= description.size()) {
+        const std::size_t to = next_break(from);
+        std::string piece = description.substr(from, to - from);
+        if (piece.rfind("WARNING: ", 0) == 0) warnings.push_back(piece.substr(9));
+        else if (!piece.empty()) facts.push_back(piece);
+        from = to + 2;
+    }
+    return {facts, warnings};
+}
+
+}  // namespace
+
+std::string peer_essentials(const std::string& stages, const std::string& description, int columns) {
+    std::vector<std::string> facts = facts_and_warnings(description).first;
+    if (facts.empty()) return "peer    : " + stages;
+    const auto line_of = [&] {
+        std::string l = "peer    : " + stages + " = " + facts[0];
+        for (std::size_t i = 1; i < facts.size(); ++i) l += "; " + facts[i];
+        return l;
+    };
+    // The library's own configuration line ("OpenBLAS 0.3.21 NO_LAPACKE DYNAMIC_ARCH ...")
+    // gives way to its name and version first, and each fact's aside in
+    // parentheses (an OPENBLAS_CORETYPE set aside), so that the kernel and threading stay.
+    if (columns > 0 && display_width(line_of()) > columns) {
+        const std::size_t second_space = facts[0].find(' ', facts[0].find(' ') + 1);
+        if (second_space != std::string::npos) facts[0].erase(second_space);
+        for (std::string& f : facts)
+            if (const std::size_t aside = f.find(" ("); aside != std::string::npos && aside > 0) f.erase(aside);
+    }
+    return columns > 0 ? shorten(line_of(), columns) : line_of();
+}
+
+std::vector<MachineNote> peer_warning_notes(const std::vector<Job>& jobs) {
+    std::vector<MachineNote> notes;
+    std::vector<std::string> seen;
+    for (const Job& job : jobs) {
+        if (!job.stage->describe_library) continue;
+        const std::string description = job.stage->describe_library();
+        if (std::find(seen.begin(), seen.end(), description) != seen.end()) continue;
+        seen.push_back(description);
+        const std::string name = description.substr(0, description.find(' '));  // "OpenBLAS"
+        for (const std::string& w : facts_and_warnings(description).second) {
+            // "OpenBLAS warned: runs its Haswell kernel ...", its name said once
+            const std::string said = w.rfind(name + " ", 0) == 0 ? w.substr(name.size() + 1) : w;
+            notes.push_back({name + " warned: " + said, "WARNING (" + job.stage->name + "): " + w, false});
+        }
+    }
+    return notes;
+}
+
+void print_peer_libraries(const std::vector<Job>& jobs, int columns, bool slide) {
     // (description, the stages that use it), in the order of the run: two
     // cuBLAS rows (FP32 and TF32) share one line.
     std::vector<std::pair<std::string, std::string>> lines;
@@ -125,7 +229,8 @@ void print_peer_libraries(const std::vector<Job>& jobs, int columns) {
         if (same == lines.end()) lines.push_back({library, s->name});
         else same->second += ", " + s->name;
     }
-    for (const auto& [library, stages] : lines) print_fitted("peer    : " + stages + " = " + library, columns);
+    for (const auto& [library, stages] : lines)
+        print_item("peer    : " + stages + " = " + library, peer_essentials(stages, library, columns), columns, slide);
 }
 
 namespace {
@@ -308,9 +413,19 @@ TimeRatio speedup_range(const std::vector<Measurement>& rows, const Measurement&
     return {row.speedup_vs_baseline, times.low * scale, times.high * scale};
 }
 
+bool moved_beyond_noise(const TimeRatio& r) {
+    // cpu/peak.h calls a measurement quiet when its runs agree within 10 %
+    // (the slowest at least 0.9 of the fastest's speed): the harness's own
+    // noise a quiet machine leaves in one timing. A ratio of two such timings
+    // can move by that on each side, high / low up to (1 / 0.9)^2 = 1.23, by
+    // noise alone; beyond that, one of the two rows moved more than a quiet
+    // measurement does, and the one number would not survive a rerun.
+    constexpr double kQuietRuns = 0.9;
+    return r.low > 0 && r.high * kQuietRuns * kQuietRuns > r.low;
+}
+
 std::string ratio_text(const TimeRatio& r) {
-    const std::string low = slide_digits(r.low), high = slide_digits(r.high);
-    return low == high ? slide_digits(r.value) + "x" : low + "-" + high + "x";
+    return moved_beyond_noise(r) ? slide_digits(r.low) + "-" + slide_digits(r.high) + "x" : slide_digits(r.value) + "x";
 }
 
 std::vector<std::string> slide_table_lines(const std::vector<Measurement>& rows, int columns) {
@@ -380,8 +495,8 @@ std::vector<std::string> slide_table_lines(const std::vector<Measurement>& rows,
                       "events)", columns, 9);
     if (ijk) add_fitted(lines, "x ijk  : speedup over the triple loop (lab1.ijk, reference) at the same shape", columns, 9);
     if (ranges)
-        add_fitted(lines, "a-bx   : the repetitions put the speedup anywhere from a to b: it moved more than the "
-                          "digits shown", columns, 9);
+        add_fitted(lines, "a-bx   : the repetitions spread the speedup from a to b, wider than a quiet machine's "
+                          "noise", columns, 9);
     add_fitted(lines, "% peak : of the FMA peak measured on the row's threads (GPU: of the spec FP32 peak)", columns, 9);
     add_fitted(lines, "ok     : ✓ the result matched a float64 product within its error bound, ✗ it did not",
                columns, 9);
@@ -418,16 +533,36 @@ std::vector<MachineNote> machine_notes(const std::vector<Measurement>& rows, con
 
 std::string note_line(const std::vector<MachineNote>& notes, int columns) {
     if (notes.empty()) return "";
-    const std::string tail = " - numbers may move between runs; details: make demo WIDE=1";
-    // As many of the notes as fit, in order; the first one shortened if even it alone does not.
-    std::string briefs = notes[0].brief;
-    for (std::size_t i = 1; i < notes.size(); ++i) {
-        const std::string more = briefs + "; " + notes[i].brief;
-        if (display_width("note: " + more + tail) > columns) break;
-        briefs = more;
+    const bool timings = std::any_of(notes.begin(), notes.end(), [](const MachineNote& n) { return n.timings; });
+    const std::string tail = std::string(timings ? " - numbers may move" : "") + "; details: make demo WIDE=1";
+    // A note's label, the words before its ": " ("OpenBLAS warned"), and a "…":
+    // the least of it that still says something.
+    const auto label_width = [](const std::string& brief) {
+        const std::size_t colon = brief.find(": ");
+        return display_width(colon == std::string::npos ? brief : brief.substr(0, colon)) + 1;
+    };
+    // Room kept for each peer's warning, at least its label, so the
+    // machine's notes never push it off the line.
+    int kept = 0;
+    for (const MachineNote& n : notes)
+        if (!n.timings) kept += 2 + label_width(n.brief);
+    const auto width_with = [&](const std::string& briefs) { return display_width("note: " + briefs + tail) + kept; };
+    // The machine's notes, in order, those that fit whole (the first shortened if even it alone does not)...
+    std::string briefs;
+    for (const MachineNote& n : notes) {
+        if (!n.timings) continue;
+        const std::string more = briefs.empty() ? n.brief : briefs + "; " + n.brief;
+        if (width_with(more) <= columns) briefs = more;
+        else if (briefs.empty()) briefs = shorten(n.brief, columns - width_with(""));
     }
-    const int room = columns - display_width("note: " + tail);
-    return "note: " + (room > 0 ? shorten(briefs, room) : briefs) + tail;
+    // ...then each peer's warning, shortened into the room left.
+    for (const MachineNote& n : notes) {
+        if (n.timings) continue;
+        kept -= 2 + label_width(n.brief);
+        const std::string sep = briefs.empty() ? "" : "; ";
+        briefs += sep + shorten(n.brief, columns - width_with(briefs + sep));
+    }
+    return "note: " + briefs + tail;
 }
 
 std::vector<std::string> demo_lines(const std::vector<Measurement>& rows, bool wide, int columns,

@@ -15,8 +15,15 @@ namespace mml {
 
 // columns > 0: each line wrapped to that many columns (make demo); 0: as one
 // line each. spread_note: false leaves the peak's spread out (the demo says
-// it under its table, machine_notes).
-void print_machine_header(bool include_gpu, int columns = 0, bool spread_note = true);
+// it under its table, machine_notes). slide (make demo without WIDE=1): each
+// item as one line of its essentials, cut to `columns`.
+void print_machine_header(bool include_gpu, int columns = 0, bool spread_note = true, bool slide = false);
+// A CPU model without trademarks, "CPU", "Processor" and its base clock:
+// "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz" -> "Intel Xeon Gold 6338".
+std::string short_cpu_model(const std::string& model);
+// The slide's machine line: "machine : <model, shortened to fit>, N cores, SIMD",
+// within `columns` (0: any width).
+std::string machine_essentials(const std::string& cpu_model, int cores, const std::string& simd, int columns);
 // The header's line under the peak when its runs spread (empty when they did
 // not): who moved them - other programs, or the CPU's clock on an idle machine;
 // and where this run's peak was not used: the stored quiet one instead, or none
@@ -24,7 +31,13 @@ void print_machine_header(bool include_gpu, int columns = 0, bool spread_note = 
 std::string peak_spread_note(const PeakSpread& peak);
 // One line per peer row in `jobs` (OpenBLAS, cuBLAS): the library version and
 // the kernel it picked (Stage::describe_library), once per stage.
-void print_peer_libraries(const std::vector<Job>& jobs, int columns = 0);
+// slide: each as one line of its facts (peer_essentials), its warnings left to
+// the note under the table (peer_warning_notes).
+void print_peer_libraries(const std::vector<Job>& jobs, int columns = 0, bool slide = false);
+// The slide's peer line: "peer    : <stages> = <library's facts>" within
+// `columns` (0: any width), the library's configuration cut to its name and
+// version first; its warnings ("WARNING: ...") left out.
+std::string peer_essentials(const std::string& stages, const std::string& description, int columns);
 
 // The results table of run, lab and the demo's full view: every column, one
 // line a row (table_lines), then its legend and notes (table_notes), wrapped
@@ -40,9 +53,12 @@ void print_table(const std::vector<Measurement>& rows);  // both, as run and lab
 // where the baseline ran at a smaller shape; the baseline's own row is 1x.
 // All 0 where the row has no speedup.
 TimeRatio speedup_range(const std::vector<Measurement>& rows, const Measurement& row);
-// "62x" where the repetitions agree on the digits printed (whole numbers from
-// 10, one decimal from 1, two below), else the range they span, "28-49x": the
-// ratio moved more than those digits can hold, and the slide says so.
+// Whether the repetitions spread a ratio wider than a quiet machine's noise
+// in its two timings explains (high / low over 1.23; report.cpp says why).
+bool moved_beyond_noise(const TimeRatio& r);
+// "62x" (the median; whole numbers from 10, one decimal from 1, two below)
+// where the ratio did not move beyond its noise, else the range the
+// repetitions span, "28-50x": the slide shows it may move between runs.
 std::string ratio_text(const TimeRatio& r);
 // The slide's table: stage, what it is (its summary, shortened to the room
 // left), [shape, where the rows differ], threads, GFLOP/s, x ijk, % peak and
@@ -55,6 +71,7 @@ std::vector<std::string> slide_table_lines(const std::vector<Measurement>& rows,
 struct MachineNote {
     std::string brief;  // "other programs used 1.7 cores"
     std::string full;   // the sentence the full view prints
+    bool timings = true;  // it moves the timings (the machine's); false: a peer's own warning
 };
 // The peak's spread (peak_spread_note), a low threaded peak, a busy machine
 // (`busy`: targets.h's machine_busy()) and numbers above the peak
@@ -63,6 +80,10 @@ std::vector<MachineNote> machine_notes(const std::vector<Measurement>& rows, con
 // The notes as one line of at most `columns` (as many briefs as fit, and
 // where to read them in full); "" when there are none.
 std::string note_line(const std::vector<MachineNote>& notes, int columns);
+// The peers' own warnings (OpenBLAS's: a kernel narrower than the CPU, OpenMP
+// threads spinning beside it) as notes: "OpenBLAS warned: ..."; the full
+// header (--wide) says them on the peer's line instead.
+std::vector<MachineNote> peer_warning_notes(const std::vector<Job>& jobs);
 // Everything the demo prints after measuring: the slide's table, legend and
 // note line when it fits `columns`; the full table and every note in full
 // when `wide` (--wide) or when the full table fits the terminal anyway.

@@ -45,11 +45,12 @@ $(LABS): lab%: all
 # several sizes), drawn even when a check failed (the chart shows it), and
 # the demo's exit status kept. It fits 100 columns (a projected slide) unless
 # the terminal is wider; make demo WIDE=1: every column and note in full.
+# make demo LAB=N: every stage of lab N instead, the same slide.
 .PHONY: demo
 demo: harness
 	$(check_threads)
 	$(if $(PLOT),@mkdir -p "$(PLOT)" && rm -f "$(PLOT)/demo.json")
-	@$(BIN)/mmlab $(if $(LAB),run --lab $(LAB),demo $(if $(WIDE),--wide)) --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(PLOT),--json "$(PLOT)/demo.json"); \
+	@$(BIN)/mmlab demo $(if $(LAB),--lab $(LAB)) $(if $(WIDE),--wide) --threads $(THREADS) $(if $(SIZE),--size $(SIZE)) $(if $(PLOT),--json "$(PLOT)/demo.json"); \
 	  status=$$?; $(if $(PLOT),[ ! -f "$(PLOT)/demo.json" ] || python3 tools/plot.py --out "$(PLOT)" "$(PLOT)/demo.json" || exit 2;) exit $$status
 
 # make plots [PLOT=dir] [SIZE=list]: the charts for a lecture, in one folder

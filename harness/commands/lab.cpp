@@ -24,6 +24,16 @@ const Lab& lab_or_error(int number) {
                                                                              : "its stages are not registered"));
 }
 
+std::vector<const Stage*> timed_stages_of_lab(int number) {
+    lab_or_error(number);
+    const auto of_lab = Registry::instance().stages_of_lab(number);
+    if (of_lab.empty())  // lab 10: models and commands, no stage of its own (make demo LAB=10 got here)
+        throw UsageError("lab " + std::to_string(number) + " has no stages of its own to time: 'mmlab lab " +
+                         std::to_string(number) + "' (make lab" + std::to_string(number) +
+                         ") runs what it has; 'mmlab --help' lists its commands");
+    return of_lab;
+}
+
 namespace {
 
 int lab_command(const std::vector<std::string>& args) {

@@ -14,13 +14,7 @@ int run_command(const std::vector<std::string>& args) {
     std::vector<const Stage*> stages;
     for (const auto& name : o.stages) stages.push_back(&stage_or_error(name));
     if (o.lab) {
-        lab_or_error(o.lab);
-        const auto of_lab = Registry::instance().stages_of_lab(o.lab);
-        if (of_lab.empty())  // lab 10: models and commands, no stage of its own (make demo LAB=10 got here)
-            throw UsageError("lab " + std::to_string(o.lab) + " has no stages of its own to time: 'mmlab lab " +
-                             std::to_string(o.lab) + "' (make lab" + std::to_string(o.lab) +
-                             ") runs what it has; 'mmlab --help' lists its commands");
-        for (const Stage* s : of_lab) stages.push_back(s);
+        for (const Stage* s : timed_stages_of_lab(o.lab)) stages.push_back(s);
     }
     if (stages.empty()) throw UsageError("'mmlab run' needs --stage NAME or --lab N; 'mmlab list' shows them");
     const std::vector<Shape> shapes = o.shapes.empty() ? std::vector<Shape>{{512, 512, 512}} : o.shapes;
