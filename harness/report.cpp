@@ -168,7 +168,9 @@ std::pair<std::vector<std::string>, std::vector<std::string>> facts_and_warnings
     while (from <= description.size()) {
         const std::size_t to = next_break(from);
         std::string piece = description.substr(from, to - from);
+        // The peers put their warnings last, and a warning may hold "; " of its own.
         if (piece.rfind("WARNING: ", 0) == 0) warnings.push_back(piece.substr(9));
+        else if (!warnings.empty()) warnings.back() += "; " + piece;
         else if (!piece.empty()) facts.push_back(piece);
         from = to + 2;
     }
