@@ -29,6 +29,11 @@ std::string format_seconds(double s) {
 
 namespace {
 
+// cpu/peak.h calls a measurement quiet when its runs agree within 10 %: the
+// slowest at least 0.9 of the fastest's speed (cpu/peak.cpp, peak_quiet). The
+// peak's spread note and the slide's x ijk ranges read the same bound.
+constexpr double kQuietRuns = 0.9;
+
 // The environment's OpenMP placement (GOMP_CPU_AFFINITY, OMP_PROC_BIND,
 // OMP_PLACES), honoured - lab 4 may study it - but said once under the header:
 // "GOMP_CPU_AFFINITY=0" puts every OpenMP thread on core 0, and the threaded
@@ -56,7 +61,7 @@ std::string peak_spread_note(const PeakSpread& peak) {
         return "this run measured " + fixed(top, 1) + " GFLOP/s while other programs used the cores" + others +
                ": % peak divides by this machine's stored quiet peak instead (" + peak_store_path() +
                ", kept from a run that had the cores to itself)";
-    if (!(peak.lowest < 0.9 * top)) return "";
+    if (!(peak.lowest < kQuietRuns * top)) return "";
     const std::string range = "its runs ranged " + fixed(peak.lowest, 1) + "-" + fixed(top, 1) + " GFLOP/s";
     if (peak.others_busy_cores < 0 || peak.others_busy_cores >= kQuietCores)
         return range + ": other programs were using the cores" + others +
@@ -416,13 +421,11 @@ TimeRatio speedup_range(const std::vector<Measurement>& rows, const Measurement&
 }
 
 bool moved_beyond_noise(const TimeRatio& r) {
-    // cpu/peak.h calls a measurement quiet when its runs agree within 10 %
-    // (the slowest at least 0.9 of the fastest's speed): the harness's own
-    // noise a quiet machine leaves in one timing. A ratio of two such timings
-    // can move by that on each side, high / low up to (1 / 0.9)^2 = 1.23, by
-    // noise alone; beyond that, one of the two rows moved more than a quiet
-    // measurement does, and the one number would not survive a rerun.
-    constexpr double kQuietRuns = 0.9;
+    // kQuietRuns: the noise a quiet machine leaves in one timing. A ratio of
+    // two such timings can move by that on each side, high / low up to
+    // (1 / 0.9)^2 = 1.23, by noise alone; beyond that, one of the two rows
+    // moved more than a quiet measurement does, and the one number would not
+    // survive a rerun.
     return r.low > 0 && r.high * kQuietRuns * kQuietRuns > r.low;
 }
 
@@ -511,7 +514,7 @@ std::vector<MachineNote> machine_notes(const std::vector<Measurement>& rows, con
     std::vector<MachineNote> notes;
     const PeakSpread peak = measured_peak_spread(1);
     if (const std::string spread = peak_spread_note(peak); !spread.empty()) {
-        const bool others = peak.others_busy_cores < 0 || peak.others_busy_cores >= 0.25;  // as peak_spread_note says
+        const bool others = peak.others_busy_cores < 0 || peak.others_busy_cores >= kQuietCores;  // as peak_spread_note says
         notes.push_back({others ? (peak.others_busy_cores < 0 ? std::string("other programs ran")
                                                               : "other programs used " +
                                                                     fixed(peak.others_busy_cores, 1) + " cores")
