@@ -263,7 +263,7 @@ PeakSpread measured_peak_spread(int threads) {
 }
 
 bool peak_quiet(const PeakSpread& m) {
-    return m.others_busy_cores >= 0 && m.others_busy_cores < kQuietCores && m.lowest >= 0.9 * m.best;
+    return m.others_busy_cores >= 0 && m.others_busy_cores < kQuietCores && m.lowest >= kQuietRuns * m.best;
 }
 
 // (Logical cores: where two are one core's hyperthreads, a busy sibling slows

@@ -53,9 +53,12 @@ PeakSpread measured_peak_spread(int threads);
 // thread count, kept in a file between runs (peak_store_path) so that a busy
 // run cannot halve the peak that % peak and the roofline divide by. A
 // measurement is quiet when the other programs used under kQuietCores cores'
-// worth and its runs after the warm-up agree within 10 %; only a quiet one is
-// stored, and only where it is higher than the stored one.
+// worth and its runs after the warm-up agree within 10 % (the slowest at least
+// kQuietRuns of the fastest's speed); only a quiet one is stored, and only
+// where it is higher than the stored one. The peak's spread note and the
+// demo's x ijk ranges read the same bound: the noise a quiet machine leaves.
 constexpr double kQuietCores = 0.25;
+constexpr double kQuietRuns = 0.9;
 struct StoredPeak {
     double best = 0, second = 0;  // 0: none stored
 };

@@ -29,11 +29,6 @@ std::string format_seconds(double s) {
 
 namespace {
 
-// cpu/peak.h calls a measurement quiet when its runs agree within 10 %: the
-// slowest at least 0.9 of the fastest's speed (cpu/peak.cpp, peak_quiet). The
-// peak's spread note and the slide's x ijk ranges read the same bound.
-constexpr double kQuietRuns = 0.9;
-
 // The environment's OpenMP placement (GOMP_CPU_AFFINITY, OMP_PROC_BIND,
 // OMP_PLACES), honoured - lab 4 may study it - but said once under the header:
 // "GOMP_CPU_AFFINITY=0" puts every OpenMP thread on core 0, and the threaded
