@@ -178,6 +178,12 @@ TEST_SUITE("targets") {
         fast_ijk.push_back(row("lab1.ijk", Impl::Reference, {1024, 1024, 1024}, 5.8, 5.8, 5.8));
         fast_ijk.push_back(row("lab2.interchanged", Impl::Student, {1024, 1024, 1024}, 0.16, 0.16, 0.16));
         CHECK(mml::verdict_word(lab->judge(fast_ijk)) == "TARGET NOT MET");
+        // A slow task 1 (5 s) does not make the blocks look good: judged against the faster interchange.
+        std::vector<Measurement> slow_task1 = rows(1.0, 0.98, 1.02, 1.0, 0.26);
+        slow_task1[1] = row("lab2.interchanged", Impl::Student, s, 5.0, 4.9, 5.1);
+        const mml::TargetVerdict slow1 = lab->judge(slow_task1);
+        CHECK(mml::verdict_word(slow1) == "TARGET NOT MET");
+        CHECK(has(slow1.explanation, "1.00x as fast as the reference's lab2.interchanged"));
         // Blocks of 4 (the loop overhead, 0.4x): NOT MET.
         CHECK(mml::verdict_word(lab->judge(rows(2.4, 2.3, 2.5, 1.0, 0.26))) == "TARGET NOT MET");
         // Repetitions on both sides of 1.3x (1.18-1.46x): no verdict, no advice.
