@@ -76,7 +76,7 @@ void add(Registry& reg, const char* name, MatmulFn student, const char* summary,
 constexpr Shape kJudgedShape{144, 4000, 4000};
 // The smallest B (bytes) a shape given with SIZE=... must have to be judged.
 constexpr double kMinBBytes = 48.0 * 1024 * 1024;
-// The goal: your lab2.blocked >= 1.3x as fast as your lab2.interchanged. With
+// The goal: your lab2.blocked >= 1.3x as fast as the interchange. With
 // B from memory, task 1 runs at the memory bandwidth / 4 bytes per
 // multiply-add whatever its inner loop: without blocking (blocks as large as
 // the matrix) the reference's unrolled loop (task 3b) gained only 1.16-1.17x
