@@ -145,6 +145,71 @@ TEST_SUITE("targets") {
         CHECK(has(lab->judge(starter).explanation, "not written yet"));
     }
 
+    TEST_CASE("lab 2 target: blocking must beat the interchange where B is larger than the last-level cache") {
+        const mml::Lab* lab = mml::Registry::instance().find_lab(2);
+        REQUIRE(lab != nullptr);
+        const mml::Shape s{144, 4000, 4000};  // B = 61 MiB: lab 2's judged shape
+        const mml::Shape small{1000, 1000, 1000};
+        // Every stage correct; your interchanged 1.0 s; your blocked and the reference's rows as given.
+        auto rows = [&](double own, double lo, double hi, double ref_inter, double ref_blocked) {
+            return std::vector<Measurement>{row("lab2.blocked", Impl::Student, s, own, lo, hi),
+                                            row("lab2.interchanged", Impl::Student, s, 1.0, 0.98, 1.02),
+                                            row("lab2.transposed", Impl::Student, s, 5.0, 4.9, 5.1),
+                                            row("lab2.interchanged", Impl::Reference, s, ref_inter, ref_inter, ref_inter),
+                                            row("lab2.blocked", Impl::Reference, s, ref_blocked, ref_blocked, ref_blocked),
+                                            row("lab1.ijk", Impl::Reference, small, 1.1, 1.1, 1.1),
+                                            row("lab2.interchanged", Impl::Student, small, 0.16, 0.16, 0.16)};
+        };
+        // A correct blocking (the plain loop measured 1.3-2.1x, the reference 3.3-4.3x): met.
+        const mml::TargetVerdict good = lab->judge(rows(0.5, 0.49, 0.51, 1.0, 0.26));
+        CHECK(mml::verdict_word(good) == "TARGET MET");
+        CHECK(has(good.explanation, "2.00x as fast as your lab2.interchanged at 144x4000x4000"));
+        // The interchange again in lab2.blocked (the blocks ignored): 1.0x, the reference's blocking 3.8x -> NOT MET,
+        // the task and hints named, and a busy machine does not excuse it (the reference gained in the same run).
+        const mml::TargetVerdict same = lab->judge(rows(1.0, 0.98, 1.02, 1.0, 0.26));
+        CHECK(mml::verdict_word(same) == "TARGET NOT MET");
+        CHECK(has(same.explanation, "gap is in your task 3"));
+        CHECK(has(same.explanation, "hint 2.3.1"));
+        CHECK(has(same.explanation, "task 4"));
+        CHECK(same.code_gap_shown);
+        CHECK(mml::verdict_word(mml::settle(same, "the load average is 5.0 on 2 cores")) == "TARGET NOT MET");
+        // The interchange alone is 36x the baseline at 1024^3 (its 4 KiB strides) - no longer what is judged.
+        std::vector<Measurement> fast_ijk = rows(1.0, 0.98, 1.02, 1.0, 0.26);
+        fast_ijk.push_back(row("lab1.ijk", Impl::Reference, {1024, 1024, 1024}, 5.8, 5.8, 5.8));
+        fast_ijk.push_back(row("lab2.interchanged", Impl::Student, {1024, 1024, 1024}, 0.16, 0.16, 0.16));
+        CHECK(mml::verdict_word(lab->judge(fast_ijk)) == "TARGET NOT MET");
+        // A slow task 1 (5 s) does not make the blocks look good: judged against the faster interchange.
+        std::vector<Measurement> slow_task1 = rows(1.0, 0.98, 1.02, 1.0, 0.26);
+        slow_task1[1] = row("lab2.interchanged", Impl::Student, s, 5.0, 4.9, 5.1);
+        const mml::TargetVerdict slow1 = lab->judge(slow_task1);
+        CHECK(mml::verdict_word(slow1) == "TARGET NOT MET");
+        CHECK(has(slow1.explanation, "1.00x as fast as the reference's lab2.interchanged"));
+        // Blocks of 4 (the loop overhead, 0.4x): NOT MET.
+        CHECK(mml::verdict_word(lab->judge(rows(2.4, 2.3, 2.5, 1.0, 0.26))) == "TARGET NOT MET");
+        // Repetitions on both sides of 1.3x (1.18-1.46x): no verdict, no advice.
+        const mml::TargetVerdict noisy = lab->judge(rows(0.78, 0.70, 0.83, 1.0, 0.26));
+        CHECK(mml::verdict_word(noisy) == "INCONCLUSIVE");
+        CHECK(has(noisy.explanation, "across the 1.3x goal"));
+        CHECK_FALSE(has(noisy.explanation, "gap is in your"));
+        // The reference's blocking gains only 1.1x too (load on the memory, or an L3 that holds B): no verdict.
+        const mml::TargetVerdict machine = lab->judge(rows(0.9, 0.89, 0.91, 1.0, 0.9));
+        CHECK(mml::verdict_word(machine) == "INCONCLUSIVE");
+        CHECK(has(machine.explanation, "the reference's blocking gains only 1.1x"));
+        // Only sizes whose B fits in the cache (SIZE=1000): no verdict, and where it is judged.
+        const mml::TargetVerdict unjudged = lab->judge({row("lab2.blocked", Impl::Student, small, 0.1, 0.1, 0.1),
+                                                        row("lab2.interchanged", Impl::Student, small, 0.16, 0.16, 0.16)});
+        CHECK(mml::verdict_word(unjudged) == "TARGET NOT MET");
+        CHECK_FALSE(unjudged.speed);
+        CHECK(has(unjudged.explanation, "144x4000x4000"));
+        // The untouched starter: not written yet, no timing read.
+        std::vector<Measurement> starter = rows(0.5, 0.49, 0.51, 1.0, 0.26);
+        starter[0].passed = false;
+        starter[0].failure = "not written yet: task 3 in handouts/lab2.md";
+        const mml::TargetVerdict unwritten = lab->judge(starter);
+        CHECK(mml::verdict_word(unwritten) == "TARGET NOT MET");
+        CHECK(has(unwritten.explanation, "not written yet: task 3 in handouts/lab2.md"));
+    }
+
     TEST_CASE("no verdict from a row above the measured peak, in any lab; within the peak's own spread it stands") {
         const mml::Shape s{512, 512, 512};
         Measurement fast = mml::testing::made_up_row("lab1.ikj", Impl::Student, s, 0.01);
