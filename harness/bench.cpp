@@ -309,4 +309,35 @@ BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings)
     return out;
 }
 
+std::vector<Measurement> measure_in_rounds(const std::vector<Job>& jobs, int rounds, const BenchSettings& settings) {
+    std::vector<Job> all_jobs;
+    for (int r = 0; r < rounds; ++r) all_jobs.insert(all_jobs.end(), jobs.begin(), jobs.end());
+    BenchSettings one_each = settings;
+    one_each.reps = 1;
+    const std::vector<Measurement> all = measure(all_jobs, one_each).rows;
+    std::vector<Measurement> out;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        Measurement m = all[i];
+        std::vector<double> times;
+        for (int r = 0; r < rounds; ++r) {
+            const Measurement& x = all[std::size_t(r) * jobs.size() + i];
+            if (!x.passed && m.passed) m = x;  // keep the first failure
+            if (x.passed && !x.skipped) times.push_back(x.median_seconds);
+        }
+        if (m.passed && !times.empty()) {
+            const double middle = median(times);
+            const double faster = m.median_seconds / middle;  // rescale the first round's rates
+            m.gflops *= faster;
+            m.percent_of_peak *= faster;
+            m.median_seconds = middle;
+            m.fastest_seconds = *std::min_element(times.begin(), times.end());
+            m.slowest_seconds = *std::max_element(times.begin(), times.end());
+            m.repetitions = rounds;
+        }
+        out.push_back(m);
+    }
+    return out;
+}
+
+
 }  // namespace mml

@@ -50,4 +50,13 @@ struct BenchOutput {
 
 BenchOutput measure(const std::vector<Job>& jobs, const BenchSettings& settings);
 
+// The jobs timed in ALTERNATION: `rounds` rounds of one timed repetition per
+// job (a, b, a, b, ...), one row per job in job order, each with the median
+// over the rounds and the rounds' fastest and slowest as its range (a row
+// that failed in any round keeps that failure). A burst of another program's
+// work then lands on one sample of each job, not on all samples of one: the
+// way to compare two versions on the same machine (lab 4's scaling and
+// judge, lab 2's judge).
+std::vector<Measurement> measure_in_rounds(const std::vector<Job>& jobs, int rounds, const BenchSettings& settings);
+
 }  // namespace mml

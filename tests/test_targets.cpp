@@ -14,6 +14,7 @@
 #include "cpu/peak.h"
 #include "harness/report.h"
 #include "harness/run_stage.h"
+#include "harness/stages/lab2/judge.h"
 #include "harness/targets.h"
 #include "peers/openblas.h"
 #include "tests/made_up_row.h"
@@ -150,6 +151,9 @@ TEST_SUITE("targets") {
         REQUIRE(lab != nullptr);
         const mml::Shape s{144, 4000, 4000};  // B = 61 MiB: lab 2's judged shape
         const mml::Shape small{1000, 1000, 1000};
+        // The decision from the judge's rounds (harness/stages/lab2/judge.h); here the rows
+        // stand for both alternations: yours (with the reference's interchange) and the reference's.
+        auto decide = [](const std::vector<Measurement>& r) { return mml::lab2::decide(r, r); };
         // Every stage correct; your interchanged 1.0 s; your blocked and the reference's rows as given.
         auto rows = [&](double own, double lo, double hi, double ref_inter, double ref_blocked) {
             return std::vector<Measurement>{row("lab2.blocked", Impl::Student, s, own, lo, hi),
@@ -161,12 +165,12 @@ TEST_SUITE("targets") {
                                             row("lab2.interchanged", Impl::Student, small, 0.16, 0.16, 0.16)};
         };
         // A correct blocking (the plain loop measured 1.3-2.1x, the reference 3.3-4.3x): met.
-        const mml::TargetVerdict good = lab->judge(rows(0.5, 0.49, 0.51, 1.0, 0.26));
+        const mml::TargetVerdict good = decide(rows(0.5, 0.49, 0.51, 1.0, 0.26));
         CHECK(mml::verdict_word(good) == "TARGET MET");
         CHECK(has(good.explanation, "2.00x as fast as your lab2.interchanged at 144x4000x4000"));
         // The interchange again in lab2.blocked (the blocks ignored): 1.0x, the reference's blocking 3.8x -> NOT MET,
         // the task and hints named, and a busy machine does not excuse it (the reference gained in the same run).
-        const mml::TargetVerdict same = lab->judge(rows(1.0, 0.98, 1.02, 1.0, 0.26));
+        const mml::TargetVerdict same = decide(rows(1.0, 0.98, 1.02, 1.0, 0.26));
         CHECK(mml::verdict_word(same) == "TARGET NOT MET");
         CHECK(has(same.explanation, "gap is in your task 3"));
         CHECK(has(same.explanation, "hint 2.3.1"));
@@ -177,22 +181,22 @@ TEST_SUITE("targets") {
         std::vector<Measurement> fast_ijk = rows(1.0, 0.98, 1.02, 1.0, 0.26);
         fast_ijk.push_back(row("lab1.ijk", Impl::Reference, {1024, 1024, 1024}, 5.8, 5.8, 5.8));
         fast_ijk.push_back(row("lab2.interchanged", Impl::Student, {1024, 1024, 1024}, 0.16, 0.16, 0.16));
-        CHECK(mml::verdict_word(lab->judge(fast_ijk)) == "TARGET NOT MET");
+        CHECK(mml::verdict_word(decide(fast_ijk)) == "TARGET NOT MET");
         // A slow task 1 (5 s) does not make the blocks look good: judged against the faster interchange.
         std::vector<Measurement> slow_task1 = rows(1.0, 0.98, 1.02, 1.0, 0.26);
         slow_task1[1] = row("lab2.interchanged", Impl::Student, s, 5.0, 4.9, 5.1);
-        const mml::TargetVerdict slow1 = lab->judge(slow_task1);
+        const mml::TargetVerdict slow1 = decide(slow_task1);
         CHECK(mml::verdict_word(slow1) == "TARGET NOT MET");
         CHECK(has(slow1.explanation, "1.00x as fast as the reference's lab2.interchanged"));
         // Blocks of 4 (the loop overhead, 0.4x): NOT MET.
-        CHECK(mml::verdict_word(lab->judge(rows(2.4, 2.3, 2.5, 1.0, 0.26))) == "TARGET NOT MET");
+        CHECK(mml::verdict_word(decide(rows(2.4, 2.3, 2.5, 1.0, 0.26))) == "TARGET NOT MET");
         // Repetitions on both sides of 1.3x (1.18-1.46x): no verdict, no advice.
-        const mml::TargetVerdict noisy = lab->judge(rows(0.78, 0.70, 0.83, 1.0, 0.26));
+        const mml::TargetVerdict noisy = decide(rows(0.78, 0.70, 0.83, 1.0, 0.26));
         CHECK(mml::verdict_word(noisy) == "INCONCLUSIVE");
         CHECK(has(noisy.explanation, "across the 1.3x goal"));
         CHECK_FALSE(has(noisy.explanation, "gap is in your"));
         // The reference's blocking gains only 1.1x too (load on the memory, or an L3 that holds B): no verdict.
-        const mml::TargetVerdict machine = lab->judge(rows(0.9, 0.89, 0.91, 1.0, 0.9));
+        const mml::TargetVerdict machine = decide(rows(0.9, 0.89, 0.91, 1.0, 0.9));
         CHECK(mml::verdict_word(machine) == "INCONCLUSIVE");
         CHECK(has(machine.explanation, "the reference's blocking gains only 1.1x"));
         // Only sizes whose B fits in the cache (SIZE=1000): no verdict, and where it is judged.
@@ -208,6 +212,52 @@ TEST_SUITE("targets") {
         const mml::TargetVerdict unwritten = lab->judge(starter);
         CHECK(mml::verdict_word(unwritten) == "TARGET NOT MET");
         CHECK(has(unwritten.explanation, "not written yet: task 3 in handouts/lab2.md"));
+        CHECK(mml::verdict_word(decide(starter)) == "TARGET NOT MET");
+    }
+
+    TEST_CASE("lab 2 judge: it times the pair itself in alternation; a load that fell between the table's rows fakes no gain") {
+        const mml::Shape s{144, 4000, 4000};
+        // The table: your lab2.blocked only calls the interchange, but the load fell between its rows: 2.1x.
+        std::vector<Measurement> table{row("lab2.interchanged", Impl::Student, s, 1.05, 1.0, 1.1),
+                                       row("lab2.transposed", Impl::Student, s, 5.0, 4.9, 5.1),
+                                       row("lab2.blocked", Impl::Student, s, 0.5, 0.49, 0.51),
+                                       row("lab2.interchanged", Impl::Reference, s, 1.1, 1.1, 1.1),
+                                       row("lab2.blocked", Impl::Reference, s, 0.27, 0.27, 0.27)};
+        for (auto& m : table) m.runs = m.impl;  // the student's code ran as the student's
+        CHECK(mml::verdict_word(mml::lab2::decide(table, table)) == "TARGET MET");  // what reading the rows gave
+        // The judge's rounds, in alternation: both at 1.0 s (1.0x); the reference's blocking 3.8x.
+        const std::vector<Measurement> rounds{row("lab2.interchanged", Impl::Student, s, 1.0, 0.98, 1.02),
+                                              row("lab2.blocked", Impl::Student, s, 1.0, 0.98, 1.02),
+                                              row("lab2.interchanged", Impl::Reference, s, 1.0, 0.98, 1.02),
+                                              row("lab2.blocked", Impl::Reference, s, 0.26, 0.25, 0.27)};
+        std::vector<std::vector<std::string>> asked;  // each call's jobs: "stage/impl"
+        auto timer = [&](const std::vector<mml::Job>& jobs) {
+            std::vector<Measurement> out;
+            asked.emplace_back();
+            for (const mml::Job& j : jobs) {
+                asked.back().push_back(j.stage->name + "/" + mml::impl_name(j.impl));
+                const Measurement* m = mml::find_row(rounds, j.stage->name, j.impl, j.shape);
+                REQUIRE(m != nullptr);
+                out.push_back(*m);
+            }
+            return out;
+        };
+        const mml::TargetVerdict v = mml::lab2::judge(table, timer);
+        INFO(v.explanation);
+        CHECK(mml::verdict_word(v) == "TARGET NOT MET");
+        CHECK(has(v.explanation, "1.00x as fast as your lab2.interchanged"));
+        CHECK(has(v.explanation, "medians of 5 interleaved rounds"));
+        CHECK(v.code_gap_shown);  // the reference, timed the same way after the miss, gained 3.8x
+        REQUIRE(asked.size() == 2);
+        CHECK(asked[0] == std::vector<std::string>{"lab2.interchanged/student", "lab2.blocked/student"});
+        CHECK(asked[1] == std::vector<std::string>{"lab2.interchanged/reference", "lab2.blocked/reference"});
+        // Under --solution your rows are the reference's code: one alternation, no second one.
+        std::vector<Measurement> solution = table;
+        for (auto& m : solution) m.runs = Impl::Reference;
+        asked.clear();
+        const mml::TargetVerdict sol = mml::lab2::judge(solution, timer);
+        CHECK(asked.size() == 1);
+        CHECK(mml::verdict_word(sol) == "INCONCLUSIVE");  // the rounds' 1.0x: the reference missing its own target
     }
 
     TEST_CASE("no verdict from a row above the measured peak, in any lab; within the peak's own spread it stands") {

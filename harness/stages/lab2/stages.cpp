@@ -1,9 +1,13 @@
 // Lab 2 - memory locality: loop interchange, transposed B, cache blocking.
 // The stages carry the student's version; the reference's is bound by name
 // in references.cpp.
+#include <cstdio>
+
+#include "harness/bench.h"
 #include "harness/cli.h"
 #include "harness/stage.h"
 #include "harness/stages/lab2/blocked_param.h"
+#include "harness/stages/lab2/judge.h"
 #include "harness/targets.h"
 #include "labs/lab2/locality.h"
 
@@ -88,8 +92,9 @@ constexpr double kGoal = 1.3;
 
 bool judged_here(Shape s) { return double(s.K) * double(s.N) * 4.0 >= kMinBBytes && s.M >= 64; }
 
-TargetVerdict judge_lab2(const std::vector<Measurement>& rows) {
-    if (auto failed = first_failure(rows, Impl::Student)) return *failed;
+// Your lab2.blocked and lab2.interchanged at the largest judged shape where
+// both ran; {nullptr, nullptr} where none.
+std::pair<const Measurement*, const Measurement*> judged_pair(const std::vector<Measurement>& rows) {
     const Measurement *own_blocked = nullptr, *own_inter = nullptr;
     for (const auto& r : rows) {
         if (r.impl != Impl::Student || r.stage != "lab2.blocked" || r.skipped || !judged_here(r.shape)) continue;
@@ -99,6 +104,16 @@ TargetVerdict judge_lab2(const std::vector<Measurement>& rows) {
             own_inter = inter;
         }
     }
+    return {own_blocked, own_inter};
+}
+
+bool timed_ok(const Measurement* m) { return m && !m->skipped && m->passed; }
+
+}  // namespace
+
+TargetVerdict mml::lab2::decide(const std::vector<Measurement>& rounds, const std::vector<Measurement>& reference_rounds) {
+    if (auto failed = first_failure(rounds, Impl::Student)) return *failed;
+    const auto [own_blocked, own_inter] = judged_pair(rounds);
     if (!own_blocked) {
         TargetVerdict v{false,
                         "the target compares your lab2.blocked with your lab2.interchanged where B (K x N floats) is "
@@ -109,32 +124,33 @@ TargetVerdict judge_lab2(const std::vector<Measurement>& rows) {
         return v;
     }
     const Shape s = own_blocked->shape;
-    const Measurement* ref_blocked = find_row(rows, "lab2.blocked", Impl::Reference, s);
-    const Measurement* ref_inter = find_row(rows, "lab2.interchanged", Impl::Reference, s);
-    const bool ref_timed = ref_blocked && ref_inter && !ref_blocked->skipped && !ref_inter->skipped &&
-                           ref_blocked->passed && ref_inter->passed;
     // Against the faster of your and the reference's interchange: here both
     // run at the memory's speed, so a slow task 1 cannot make the blocks look good.
-    const Measurement* inter = ref_timed && ref_inter->median_seconds < own_inter->median_seconds ? ref_inter : own_inter;
+    const Measurement* ref_inter_here = find_row(rounds, "lab2.interchanged", Impl::Reference, s);
+    const Measurement* inter =
+        timed_ok(ref_inter_here) && ref_inter_here->median_seconds < own_inter->median_seconds ? ref_inter_here : own_inter;
     const std::string inter_name = inter == own_inter ? "your lab2.interchanged" : "the reference's lab2.interchanged";
     const TimeRatio gain = time_ratio(*inter, *own_blocked);  // > 1: blocking is faster
     TargetVerdict v;
     v.met = gain.value >= kGoal;
     v.explanation = "your lab2.blocked is " + fixed(gain.value, 2) + "x as fast as " + inter_name + " at " +
-                    shape_text(s) + ", where B (" + fixed(double(s.K) * double(s.N) * 4.0 / (1024.0 * 1024.0), 0) +
+                    shape_text(s) + ", timed by the judge in alternation (medians of " + std::to_string(kJudgeRounds) +
+                    " interleaved rounds), where B (" + fixed(double(s.K) * double(s.N) * 4.0 / (1024.0 * 1024.0), 0) +
                     " MiB) comes from memory unless blocked (goal >= " + fixed(kGoal, 1) + "x)";
     v = inside_noise(v, gain, kGoal, "your blocked stage's gain over the interchange", false);
     if (v.inconclusive) return v;
-    // The reference's blocking in the same run: when it gains the goal, the
-    // machine could and the miss is the code's; when it does not, the machine
-    // (load on the memory, or a last-level cache that holds all of B) is what
-    // the timings show.
-    if (v.met || !ref_timed) return v;
+    // The reference's blocking timed the same way: when it gains the goal,
+    // the machine could and the miss is the code's; when it does not, the
+    // machine (load on the memory, or a last-level cache that holds all of B)
+    // is what the timings show.
+    const Measurement* ref_blocked = find_row(reference_rounds, "lab2.blocked", Impl::Reference, s);
+    const Measurement* ref_inter = find_row(reference_rounds, "lab2.interchanged", Impl::Reference, s);
+    if (v.met || !timed_ok(ref_blocked) || !timed_ok(ref_inter)) return v;
     const double ref_gain = ref_inter->median_seconds / ref_blocked->median_seconds;
     v.code_gap_shown = ref_gain >= kGoal;
     if (v.code_gap_shown)
         v.explanation += "; the reference's blocking gains " + fixed(ref_gain, 1) +
-                         "x in this same run (so the gap is in your task 3: the order of the loops, hint 2.3.1; "
+                         "x timed the same way in this run (so the gap is in your task 3: the order of the loops, hint 2.3.1; "
                          "the block sizes, task 4 with --impl student --size " + shape_text(s) +
                          "; a block of B that fits in L2 and no faster than task 1, hint 2.3.4)";
     else {
@@ -144,6 +160,55 @@ TargetVerdict judge_lab2(const std::vector<Measurement>& rows) {
                          "holds all of B";
     }
     return v;
+}
+
+// The table's rows were timed one after another: a load that falls between
+// your interchanged and blocked rows fakes a gain (2.1x measured for a
+// lab2.blocked that only called the interchange). So the judge times the
+// pair itself, in alternation, on the code that ran as yours.
+TargetVerdict mml::lab2::judge(const std::vector<Measurement>& table, const RoundsTimer& time_rounds) {
+    if (auto failed = first_failure(table, Impl::Student)) return *failed;
+    const auto [own_blocked, own_inter] = judged_pair(table);
+    if (!own_blocked) return decide(table, {});  // no shape to judge: says which one
+    const Shape s = own_blocked->shape;
+    const Impl runs = own_blocked->runs;  // the reference's code under --solution
+    const Stage* inter_stage = Registry::instance().find("lab2.interchanged");
+    const Stage* blocked_stage = Registry::instance().find("lab2.blocked");
+    std::vector<Job> jobs{{inter_stage, Impl::Student, runs, s, true, own_inter->params},
+                          {blocked_stage, Impl::Student, runs, s, true, own_blocked->params}};
+    // The reference's interchange joins the rounds where the table shows it
+    // the faster: the blocks are judged against the faster task 1.
+    const Measurement* ref_inter_row = find_row(table, "lab2.interchanged", Impl::Reference, s);
+    if (runs != Impl::Reference && timed_ok(ref_inter_row) && ref_inter_row->median_seconds < own_inter->median_seconds)
+        jobs.push_back({inter_stage, Impl::Reference, Impl::Reference, s, true, ref_inter_row->params});
+    std::fprintf(stderr, "judge: timing your lab2.interchanged and lab2.blocked at %s in alternation...\n",
+                 shape_text(s).c_str());
+    std::vector<Measurement> rounds = time_rounds(jobs);
+    if (runs == Impl::Reference) {
+        // Under --solution your rows are the reference's code: its pair is the same timings.
+        std::vector<Measurement> as_reference = rounds;
+        for (auto& m : as_reference) m.impl = Impl::Reference;
+        return decide(rounds, as_reference);
+    }
+    TargetVerdict v = decide(rounds, {});
+    if (v.met || v.inconclusive || !v.speed || first_failure(rounds, Impl::Student)) return v;
+    // Missed: the code or the machine? The reference, timed the same way right
+    // after, tells them apart.
+    std::fprintf(stderr, "judge: missed; timing the reference's lab2.interchanged and lab2.blocked the same way, to compare...\n");
+    const std::vector<Measurement> reference_rounds = time_rounds(
+        {{inter_stage, Impl::Reference, Impl::Reference, s, true, own_inter->params},
+         {blocked_stage, Impl::Reference, Impl::Reference, s, true, own_blocked->params}});
+    return decide(rounds, reference_rounds);
+}
+
+namespace {
+
+TargetVerdict judge_lab2(const std::vector<Measurement>& rows) {
+    return lab2::judge(rows, [](const std::vector<Job>& jobs) {
+        BenchSettings settings;
+        settings.quiet = true;
+        return measure_in_rounds(jobs, lab2::kJudgeRounds, settings);
+    });
 }
 
 Registrar lab2_stages([](Registry& reg) {

@@ -20,41 +20,18 @@ namespace mml::lab4 {
 // The thread counts are timed in ROUNDS, T = 1, 2, ..., 1, 2, ..., one timed
 // call each per round, and each count keeps the median over the rounds: a
 // burst of another program's work then lands on one sample of each count,
-// not on all samples of one count (which would fake a speedup or hide one).
+// not on all samples of one count (which would fake a speedup or hide one):
+// measure_in_rounds (harness/bench.h).
 std::vector<Measurement> measure_scaling(const Stage& stage, Impl label, Impl runs, Shape shape,
                                          const std::vector<int>& thread_counts,
                                          const StageParams& params, const BenchSettings& settings) {
-    const int rounds = settings.reps > 0 ? settings.reps : 3;
     std::vector<Job> jobs;
-    for (int r = 0; r < rounds; ++r)
-        for (int t : thread_counts) {
-            StageParams p = params;
-            p.threads = t;
-            jobs.push_back({&stage, label, runs, shape, true, p});
-        }
-    BenchSettings one_each = settings;
-    one_each.reps = 1;
-    const std::vector<Measurement> all = measure(jobs, one_each).rows;
-    std::vector<Measurement> out;
-    for (std::size_t i = 0; i < thread_counts.size(); ++i) {
-        Measurement m = all[i];
-        std::vector<double> times;
-        for (int r = 0; r < rounds; ++r) {
-            const Measurement& x = all[std::size_t(r) * thread_counts.size() + i];
-            if (!x.passed && m.passed) m = x;  // keep the first failure
-            if (x.passed) times.push_back(x.median_seconds);
-        }
-        if (m.passed && !times.empty()) {
-            const double middle = median(times);
-            const double faster = m.median_seconds / middle;  // rescale the first round's rates
-            m.gflops *= faster;
-            m.percent_of_peak *= faster;
-            m.median_seconds = middle;
-            m.repetitions = rounds;
-        }
-        out.push_back(m);
+    for (int t : thread_counts) {
+        StageParams p = params;
+        p.threads = t;
+        jobs.push_back({&stage, label, runs, shape, true, p});
     }
-    return out;
+    return measure_in_rounds(jobs, settings.reps > 0 ? settings.reps : 3, settings);
 }
 
 double speedup(const std::vector<Measurement>& rows, std::size_t i) {
