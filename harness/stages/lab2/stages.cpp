@@ -87,7 +87,7 @@ constexpr double kMinBBytes = 48.0 * 1024 * 1024;
 // and a plain loop 1.1x, so the goal sits above that; a correct blocking at
 // the default blocks, which moves B's traffic into L2, gained 1.3-2.1x (a
 // plain loop, no 3b) and 3.3-4.3x (the reference), measured under load
-// (handouts/data/lab2/history.md). The interchange itself is 1.0x.
+// (the instructors' handouts/data/lab2/history.md). The interchange itself is 1.0x.
 constexpr double kGoal = 1.3;
 
 bool judged_here(Shape s) { return double(s.K) * double(s.N) * 4.0 >= kMinBBytes && s.M >= 64; }
