@@ -15,6 +15,7 @@
 #include "harness/report.h"
 #include "harness/run_stage.h"
 #include "harness/stages/lab2/judge.h"
+#include "harness/stages/lab9/phvm_clause.h"
 #include "harness/targets.h"
 #include "peers/openblas.h"
 #include "tests/made_up_row.h"
@@ -258,6 +259,31 @@ TEST_SUITE("targets") {
         const mml::TargetVerdict sol = mml::lab2::judge(solution, timer);
         CHECK(asked.size() == 1);
         CHECK(mml::verdict_word(sol) == "INCONCLUSIVE");  // the rounds' 1.0x: the reference missing its own target
+    }
+
+    TEST_CASE("lab 9's PHVM clause: a copy of BasicMM fails it; a GPU where the reference misses too is no verdict") {
+        using mml::lab9::judge_phvm_gain;
+        const double ref_h100 = 2.3, ref_cached = 1.2;  // the reference's ratio: H100 (handout), a made-up cache-friendly GPU
+        // The grid stride at the reference's speed: met.
+        const auto coalesced = judge_phvm_gain(2.5, &ref_h100);
+        CHECK(coalesced.met);
+        CHECK(coalesced.text == "PHVM 2.5x BasicMM");
+        // PHVM written with BasicMM's contiguous segments: about 1x, which
+        // the old "> 1.0" bar passed when noise favoured it. Not met, task 1 named.
+        const auto copy = judge_phvm_gain(1.04, &ref_h100);
+        CHECK_FALSE(copy.met);
+        CHECK_FALSE(copy.inconclusive);
+        CHECK(copy.text.find("goal >= 1.5x") != std::string::npos);
+        CHECK(copy.text.find("task 1") != std::string::npos);
+        // Under --solution (no reference rows beside) a miss is the code's.
+        CHECK_FALSE(judge_phvm_gain(1.04, nullptr).inconclusive);
+        // The reference misses 1.5x in the same run: the GPU cannot tell.
+        const auto cached = judge_phvm_gain(1.1, &ref_cached);
+        CHECK_FALSE(cached.met);
+        CHECK(cached.inconclusive);
+        CHECK(cached.text.find("the reference's PHVM is 1.2x") != std::string::npos);
+        // The bar itself: exactly 1.5x meets it.
+        CHECK(judge_phvm_gain(1.5, &ref_h100).met);
     }
 
     TEST_CASE("no verdict from a row above the measured peak, in any lab; within the peak's own spread it stands") {
