@@ -52,10 +52,18 @@ std::string peak_spread_note(const PeakSpread& peak) {
     const std::string others =
         peak.others_busy_cores < 0 ? "" : " (" + fixed(peak.others_busy_cores, 1) + " cores' worth)";
     if (!peak.unsure.empty()) return peak.unsure + ": no speed verdict from this run; " + rerun_advice();
-    if (peak.stored)
-        return "this run measured " + fixed(top, 1) + " GFLOP/s while other programs used the cores" + others +
+    if (peak.stored) {
+        // Below the stored peak with the others idle: the clock moved, not the load
+        // (an idle 16-core GPU host, 2026-12-08: "while other programs used the
+        // cores (0.0 cores' worth)" contradicted itself).
+        const bool others_idle = peak.others_busy_cores >= 0 && peak.others_busy_cores < kQuietCores;
+        return "this run measured " + fixed(top, 1) + " GFLOP/s " +
+               (others_idle ? "while other programs were idle (" + fixed(peak.others_busy_cores, 2) +
+                                  " cores' worth: the CPU's clock moved)"
+                            : "while other programs used the cores" + others) +
                ": % peak divides by this machine's stored quiet peak instead (" + peak_store_path() +
                ", kept from a run that had the cores to itself)";
+    }
     if (!(peak.lowest < kQuietRuns * top)) return "";
     const std::string range = "its runs ranged " + fixed(peak.lowest, 1) + "-" + fixed(top, 1) + " GFLOP/s";
     if (peak.others_busy_cores < 0 || peak.others_busy_cores >= kQuietCores)

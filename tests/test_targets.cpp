@@ -346,6 +346,14 @@ TEST_SUITE("targets") {
         CHECK(kept.unsure.empty());
         CHECK(mml::peak_tolerance(kept) == doctest::Approx((209.4 - 205.0) / 209.4));  // the stored runs' gap
         CHECK(has(mml::peak_spread_note(kept), "this run measured 81.7 GFLOP/s while other programs used the cores (1.8 cores' worth): % peak divides by this machine's stored quiet peak"));
+        // Below the stored peak with the others idle (an idle GPU host's clock moved):
+        // the note blames the clock, never "other programs used the cores (0.0 cores' worth)".
+        PeakSpread clock = kept;
+        clock.measured = 161.2;
+        clock.others_busy_cores = 0.01;
+        const std::string clock_note = mml::peak_spread_note(clock);
+        CHECK(has(clock_note, "this run measured 161.2 GFLOP/s while other programs were idle (0.01 cores' worth: the CPU's clock moved)"));
+        CHECK_FALSE(has(clock_note, "used the cores"));
         // Nothing stored: no peak to divide by, said; every speed verdict of the run is INCONCLUSIVE (below).
         const PeakSpread none = mml::choose_peak(busy, {}, 1, cores);
         CHECK_FALSE(none.stored);
