@@ -6,7 +6,9 @@
 # paper's shapes); a short table last.
 # Each step has a time limit inside GPU_CHECK_BUDGET_S (default 560 s).
 # Logs go to $OUT (where set, a folder the caller collects) or build/gpu-check.
-# GPU_CHECK_STEPS="build tests sanitizer starters bench lab9 lab10" picks steps.
+# GPU_CHECK_STEPS="build tests sanitizer starters bench lab9 lab10" picks steps;
+# SANITIZER_TOOLS="memcheck racecheck" (the default) picks the sanitizer's tools,
+# SANITIZER_STEP_S (default 200) each suite's limit under them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-build/gpu-check}
@@ -49,7 +51,7 @@ if want sanitizer; then
   # checks fail there by design (0 sanitizer errors, 3 timing failures on
   # 2026-12-07); it runs in "the GPU tests" above.
   suites=$(build/bin/mmlab-tests --list-test-suites 2>/dev/null | grep '^gpu-' | grep -v -e '^gpu-lab12' -e '^gpu-harness')
-  for tool in memcheck racecheck; do
+  for tool in ${SANITIZER_TOOLS:-memcheck racecheck}; do
     step "compute-sanitizer --tool $tool, GPU tests on small shapes, one process a suite: $(echo $suites)"
     for suite in $suites; do
       limited "${SANITIZER_STEP_S:-200}" compute-sanitizer --tool $tool --error-exitcode 99 --print-limit 10 \
