@@ -123,12 +123,14 @@ TEST_SUITE("targets") {
         CHECK_FALSE(v.inconclusive);
         CHECK(v.explanation.find("your SUMMA on 4 processes (2x2 grid) at 2048^3 received 12.0 MiB per rank, 1.50x "
                                  "what SUMMA needs: 8.0 MiB; the reference's in this run: 8.0 MiB") != std::string::npos);
-        CHECK(v.explanation.find("hints 12.2.1-12.2.3") != std::string::npos);
+        CHECK(v.explanation.find("hints 12.2.1-12.2.3); your SUMMA on 2 processes: 90% parallel efficiency at "
+                                 "2048^3 (goal >= 85%)") != std::string::npos);
         // The speed INCONCLUSIVE (the reference missed too) but the volume too high: the count decides.
         v = decide_summa(table(0.50, 0.50, 1.5 * need), "student", judged, 16);
         CHECK_FALSE(v.met);
         CHECK_FALSE(v.inconclusive);
         CHECK(v.explanation.find("12.0 MiB") != std::string::npos);
+        CHECK(v.explanation.find("other programs") == std::string::npos);  // the load is not the reason
         // The volume fine and the speed INCONCLUSIVE: INCONCLUSIVE, as before; only yours slow: NOT MET.
         v = decide_summa(table(0.50, 0.50, need), "student", judged, 16);
         CHECK(v.inconclusive);

@@ -200,21 +200,22 @@ TargetVerdict decide_summa(const Table& cpu, const std::string& impl, Shape larg
     // the load (a miss is NOT MET, never INCONCLUSIVE).
     bool judged = false, lean = false;
     const std::string volume = volume_clause(summa(impl, 4), summa("reference", 4), largest, judged, lean);
-    if (judged && !lean) {
-        v.explanation = volume;
-        return v;
-    }
     // The speed: your SUMMA on 2 processes at the largest size, efficient enough.
     const Fields* summa2 = summa(impl, 2);
+    const double eff = summa2 ? efficiency_of(*summa2, cpu.rows, "local") : -1;
+    const std::string speed = "your SUMMA on 2 processes: " + percent(eff) + " parallel efficiency at " +
+                              shape_text(largest) + " (goal >= 85%)";
+    if (judged && !lean) {
+        v.explanation = volume + (summa2 ? "; " + speed : "");
+        return v;
+    }
     if (!summa2) {
         v.explanation = "your SUMMA on 2 processes was not timed at " + shape_text(largest) + "; " + volume;
         return v;
     }
-    const double eff = efficiency_of(*summa2, cpu.rows, "local");
     const bool big = largest.M >= kJudgedSize && largest.N >= kJudgedSize && largest.K >= kJudgedSize;
     v.met = big && eff >= kTargetEfficiency && judged;
-    v.explanation = "your SUMMA on 2 processes: " + percent(eff) + " parallel efficiency at " + shape_text(largest) +
-                    " (goal >= 85%), comm " + percent(number(*summa2, "comm_fraction")) + " of its time";
+    v.explanation = speed + ", comm " + percent(number(*summa2, "comm_fraction")) + " of its time";
     if (!big) v.explanation += "; judged at 2048^3 or larger: run make lab12 without SIZE";
     if (cores < 2) v.explanation += "; this machine has one core, so 2 processes share it";
     v.speed = big && cores >= 2 && judged;
