@@ -154,8 +154,9 @@ std::string bytes_text(double b) {
 // `judged` and `ok`; returns the sentence for the verdict.
 std::string volume_clause(const Fields* mine, const Fields* ref, Shape s, bool& judged, bool& ok) {
     judged = ok = false;
-    const std::string how = "lab 12 runs P = 1, 2 and 4: make lab12";
-    if (!mine) return "the volume was not judged: your SUMMA did not run on 4 processes at " + shape_text(s) + " (" + how + ")";
+    if (!mine)
+        return "the volume was not judged: your SUMMA did not run on 4 processes at " + shape_text(s) +
+               " (make lab12 runs it on 1, 2 and 4)";
     Grid g;
     const double moved = number(*mine, "comm_bytes_per_rank", -1);
     if (!parse_grid(field(*mine, "grid"), g) || moved < 0)
@@ -198,14 +199,14 @@ TargetVerdict decide_summa(const Table& cpu, const std::string& impl, Shape larg
     };
     // The volume: a count, the same on any machine, so it decides whatever
     // the load (a miss is NOT MET, never INCONCLUSIVE).
-    bool judged = false, lean = false;
-    const std::string volume = volume_clause(summa(impl, 4), summa("reference", 4), largest, judged, lean);
+    bool judged = false, within = false;
+    const std::string volume = volume_clause(summa(impl, 4), summa("reference", 4), largest, judged, within);
     // The speed: your SUMMA on 2 processes at the largest size, efficient enough.
     const Fields* summa2 = summa(impl, 2);
     const double eff = summa2 ? efficiency_of(*summa2, cpu.rows, "local") : -1;
     const std::string speed = "your SUMMA on 2 processes: " + percent(eff) + " parallel efficiency at " +
                               shape_text(largest) + " (goal >= 85%)";
-    if (judged && !lean) {
+    if (judged && !within) {
         v.explanation = volume + (summa2 ? "; " + speed : "");
         return v;
     }
