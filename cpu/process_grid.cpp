@@ -34,17 +34,21 @@ bool parse_grid(const std::string& text, Grid& g) {
     return g.rows >= 1 && g.cols >= 1;
 }
 
+double summa_received_elements(Shape s, Grid g) {
+    const int r = g.rows, c = g.cols;
+    // A panels when the row has several processes, B panels when the column has.
+    const double a = c > 1 ? double(s.M) / r * double(s.K) * (c - 1) / c : 0.0;
+    const double b = r > 1 ? double(s.N) / c * double(s.K) * (r - 1) / r : 0.0;
+    return a + b;
+}
+
 Grid best_grid(int P, Shape s) {
     Grid best{P, 1};
     double best_volume = std::numeric_limits<double>::infinity();
     for (int r = 1; r <= P; ++r) {
         if (P % r != 0) continue;
         const int c = P / r;
-        // Elements a process receives: A panels when the row has several
-        // processes, B panels when the column has.
-        const double a = c > 1 ? double(s.M) / r * double(s.K) * (c - 1) / c : 0.0;
-        const double b = r > 1 ? double(s.N) / c * double(s.K) * (r - 1) / r : 0.0;
-        const double volume = a + b;
+        const double volume = summa_received_elements(s, {r, c});
         const auto squareness = [](Grid g) { return std::abs(g.rows - g.cols); };
         const bool first = best_volume == std::numeric_limits<double>::infinity();
         const double tie = first ? 0.0 : 1e-9 * std::max(1.0, best_volume);

@@ -41,11 +41,19 @@ std::string grid_text(Grid g);  // "2x3"
 // "2x3" -> {2, 3}; false when it is not two whole numbers >= 1 joined by 'x'.
 bool parse_grid(const std::string& text, Grid& g);
 
+// The elements a process receives in SUMMA on grid g, on average over the
+// grid's processes: A panels M/rows x K*(cols-1)/cols along the process row,
+// B panels K*(rows-1)/rows x N/cols along the process column, so
+//     K * (M/rows * (cols-1)/cols + N/cols * (rows-1)/rows).
+// Exact for uneven blocks too: each A element crosses to the cols - 1 other
+// processes of its row, each B element to the rows - 1 of its column. The
+// least any SUMMA can move, and what the reference moves (lab 12's target).
+double summa_received_elements(Shape s, Grid g);
+
 // The grid of P processes (every factorization rows x cols = P is a
-// candidate) that receives the fewest elements per process in SUMMA:
-// A panels M/rows x K*(cols-1)/cols, B panels K*(rows-1)/rows x N/cols.
-// Ties go to the squarer grid, then to fewer rows. A prime P gives 1 x P or
-// P x 1, whichever the shape prefers.
+// candidate) that receives the fewest elements per process in SUMMA
+// (summa_received_elements). Ties go to the squarer grid, then to fewer
+// rows. A prime P gives 1 x P or P x 1, whichever the shape prefers.
 Grid best_grid(int P, Shape s);
 
 // What one rank owns: [m0, m1) rows of A and C, [n0, n1) columns of B and C,

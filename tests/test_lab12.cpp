@@ -85,6 +85,73 @@ TEST_SUITE("targets") {
         const mml::TargetVerdict met{true, "90%", false, true};
         CHECK(settle_summa(met, &slow, false).met);
     }
+    TEST_CASE("lab 12 target: SUMMA's bytes per rank on 4 processes are a count - too many is NOT MET on any machine") {
+        using l12::decide_summa;
+        // Made-up rows at 2048^3: lab 5's kernel alone in 1 s; SUMMA on 2 processes at `eff` parallel
+        // efficiency; on 4 processes (2x2) receiving `bytes4` per rank. SUMMA needs
+        // K * (M/2 * 1/2 + N/2 * 1/2) = 2048 * 1024 floats = 8 MiB per rank.
+        const std::string n = "2048";
+        const auto row = [&](const std::string& algo, const std::string& impl, int P, const std::string& grid,
+                             double seconds, double bytes) {
+            return l12::Fields{{"algo", algo}, {"impl", impl},           {"P", std::to_string(P)},
+                               {"grid", grid}, {"M", n},                 {"N", n},
+                               {"K", n},       {"check", "ok"},          {"seconds", std::to_string(seconds)},
+                               {"comm_fraction", "0.05"}, {"comm_bytes_per_rank", std::to_string(bytes)}};
+        };
+        const double need = 8.0 * 1024 * 1024;
+        CHECK(4 * l12::summa_received_elements({2048, 2048, 2048}, {2, 2}) == need);
+        const auto table = [&](double eff, double ref_eff, double bytes4, bool with_p4 = true) {
+            l12::Table t;
+            t.rows.push_back(row("local", "reference", 1, "1x1", 1.0, 0));
+            t.rows.push_back(row("summa", "student", 2, "1x2", 1.0 / (2 * eff), need));
+            t.rows.push_back(row("summa", "reference", 2, "1x2", 1.0 / (2 * ref_eff), need));
+            if (with_p4) {
+                t.rows.push_back(row("summa", "student", 4, "2x2", 0.3, bytes4));
+                t.rows.push_back(row("summa", "reference", 4, "2x2", 0.3, need));
+            }
+            return t;
+        };
+        const Shape judged{2048, 2048, 2048};
+        // Speed met, volume what SUMMA needs: MET, the volume said.
+        auto v = decide_summa(table(0.90, 0.90, need), "student", judged, 16);
+        INFO(v.explanation);
+        CHECK(v.met);
+        CHECK(v.explanation.find("received 8.0 MiB per rank, no more than SUMMA needs (8.0 MiB") != std::string::npos);
+        // 1.5 times the volume (B broadcast to every rank): NOT MET, both numbers named, though the speed is met.
+        v = decide_summa(table(0.90, 0.90, 1.5 * need), "student", judged, 16);
+        CHECK_FALSE(v.met);
+        CHECK_FALSE(v.inconclusive);
+        CHECK(v.explanation.find("your SUMMA on 4 processes (2x2 grid) at 2048^3 received 12.0 MiB per rank, 1.50x "
+                                 "what SUMMA needs: 8.0 MiB; the reference's in this run: 8.0 MiB") != std::string::npos);
+        CHECK(v.explanation.find("hints 12.2.1-12.2.3); your SUMMA on 2 processes: 90% parallel efficiency at "
+                                 "2048^3 (goal >= 85%)") != std::string::npos);
+        // The speed INCONCLUSIVE (the reference missed too) but the volume too high: the count decides.
+        v = decide_summa(table(0.50, 0.50, 1.5 * need), "student", judged, 16);
+        CHECK_FALSE(v.met);
+        CHECK_FALSE(v.inconclusive);
+        CHECK(v.explanation.find("12.0 MiB") != std::string::npos);
+        CHECK(v.explanation.find("other programs") == std::string::npos);  // the load is not the reason
+        // The volume fine and the speed INCONCLUSIVE: INCONCLUSIVE, as before; only yours slow: NOT MET.
+        v = decide_summa(table(0.50, 0.50, need), "student", judged, 16);
+        CHECK(v.inconclusive);
+        CHECK(v.explanation.find("8.0 MiB") != std::string::npos);
+        v = decide_summa(table(0.50, 0.92, need), "student", judged, 16);
+        CHECK_FALSE(v.met);
+        CHECK_FALSE(v.inconclusive);
+        // No run on 4 processes: the volume not judged, and said so; never MET without it.
+        v = decide_summa(table(0.90, 0.90, need, false), "student", judged, 16);
+        CHECK_FALSE(v.met);
+        CHECK(v.explanation.find("the volume was not judged: your SUMMA did not run on 4 processes at 2048^3") !=
+              std::string::npos);
+        // Less than SUMMA needs cannot be honest, but it is not the judge's to say so: within the bound.
+        CHECK(decide_summa(table(0.90, 0.90, 0.5 * need), "student", judged, 16).met);
+        // A wrong run decides before any count.
+        l12::Table wrong = table(0.90, 0.90, 1.5 * need);
+        wrong.rows[1]["check"] = "WRONG";
+        wrong.rows[1]["failure"] = "C[0][0] off";
+        CHECK(decide_summa(wrong, "student", judged, 16).explanation ==
+              "your summa on 2 processes is wrong at 2048^3: C[0][0] off");
+    }
 }
 
 TEST_SUITE("lab12-given") {
@@ -330,6 +397,34 @@ TEST_SUITE("lab12-given") {
         // pipeline_time is the recurrence predict() uses: one step is comm + comp either way.
         CHECK(md::pipeline_time({2.0}, {3.0}, true) == doctest::Approx(5.0));
         CHECK(md::pipeline_time({2.0}, {3.0}, false) == doctest::Approx(5.0));
+    }
+    TEST_CASE("the reference's bytes per rank are the volume formulas: SUMMA's K*(M/R*(C-1)/C + N/C*(R-1)/R), "
+              "1-D's (P-1)/P*K*N, uneven blocks included" * doctest::skip(kNoMpi)) {
+        // What lab 12's target judges a student's SUMMA against (summa_received_elements): the reference
+        // moves exactly that, on every grid and panel width (a root counts nothing, labs/common/lab12_comm.h).
+        const std::string sizes = "64,13x17x19,1x64x33";
+        struct Run {
+            std::string algo;
+            std::vector<std::string> extra;
+        };
+        for (const Run& run : {Run{"summa", {"--grid", "2x2"}}, Run{"summa", {"--grid", "2x2", "--panel", "3"}},
+                               Run{"summa", {"--grid", "1x4"}}, Run{"rows", {}}}) {
+            std::vector<std::string> args = {"gemm", "--algo", run.algo, "--impl", "reference", "--size", sizes,
+                                             "--reps", "1", "--warmup", "0"};
+            args.insert(args.end(), run.extra.begin(), run.extra.end());
+            const l12::Launch l = l12::launch("mmlab-mpi", 4, args);
+            INFO(l.command << "\n" << l.output);
+            REQUIRE(l.results.size() == 3);
+            for (const l12::Fields& f : l.results) {
+                const Shape s = l12::shape_of(f);
+                l12::Grid g;
+                REQUIRE(l12::parse_grid(l12::field(f, "grid"), g));
+                const double floats = run.algo == "rows" ? double(s.K) * double(s.N) * 3 / 4
+                                                         : l12::summa_received_elements(s, g);
+                INFO(l12::row_shape(f) << " on " << l12::field(f, "grid"));
+                CHECK(l12::number(f, "comm_bytes_per_rank") == doctest::Approx(4 * floats).epsilon(1e-8));
+            }
+        }
     }
     TEST_CASE("a wrong rank layout fails its check (the blocks handed out row-major, the algorithm told column-major)" *
               doctest::skip(kNoMpi)) {

@@ -15,7 +15,7 @@ namespace mml::lab12 {
 // What one rank spent in the collectives of one product.
 struct CommStats {
     double seconds = 0;  // MPI_Wtime around each call, summed
-    double bytes = 0;    // bytes this rank received (or, as a root, sent)
+    double bytes = 0;    // bytes this rank received (a broadcast's root receives none)
     long calls = 0;
 };
 

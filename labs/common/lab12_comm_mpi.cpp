@@ -29,7 +29,12 @@ void timed_bcast(float* buf, std::int64_t count, int root, MPI_Comm comm, CommSt
         done += piece;
     }
     stats.seconds += MPI_Wtime() - t0;
-    stats.bytes += 4.0 * double(count);
+    // What arrived here: the root sends, so it counts nothing (as an
+    // allgather counts no rank's own piece), and the mean over the ranks is
+    // the data moved over P - the volume lab 12's target judges.
+    int me = -1;
+    mpi_check(MPI_Comm_rank(comm, &me), "MPI_Comm_rank");
+    if (me != root) stats.bytes += 4.0 * double(count);
     ++stats.calls;
 }
 

@@ -47,6 +47,14 @@ double efficiency_of(const Fields& row, const std::vector<Fields>& rows, const s
 // the machine is busy and the verdict INCONCLUSIVE, else the gap is the
 // code's. Verdicts met, not about speed, or without a reference row stay.
 TargetVerdict settle_summa(TargetVerdict v, const double* ref_eff, bool ref_is_yours);
+// Lab 12's verdict from the CPU table alone (the tests give it made-up rows):
+// every run of `impl` ("student", or "reference" under SOLUTION=1) correct;
+// its SUMMA on 4 processes at `largest` receiving per rank (the RESULT field
+// comm_bytes_per_rank) no more than SUMMA needs on that row's grid
+// (summa_received_elements: a count, NOT MET on any machine when above);
+// its SUMMA on 2 processes at `largest` >= 85 % efficient, judged at 2048^3
+// and up, on 2 cores or more (`cores`), settled by settle_summa.
+TargetVerdict decide_summa(const Table& cpu, const std::string& impl, Shape largest, int cores);
 // The first row with these fields (nullptr if none).
 const Fields* find_result(const std::vector<Fields>& rows, const std::vector<std::pair<std::string, std::string>>& match);
 
