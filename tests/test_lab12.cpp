@@ -73,8 +73,9 @@ TEST_SUITE("targets") {
         const double slow = 0.40, fast = 0.92;
         const auto busy = settle_summa(miss, &slow, false);
         CHECK(busy.inconclusive);
-        CHECK(busy.explanation == "44%; the reference's SUMMA in the same run: 40%, below the target too, so other "
-                                  "programs are using the cores");
+        CHECK(busy.explanation == "44%; the reference's SUMMA in the same run: 40%, below the target too: this machine "
+                                  "does not give it now (other programs on the cores, or two processes slowing each "
+                                  "other: clocks, shared caches, memory)");
         const auto code = settle_summa(miss, &fast, false);
         CHECK_FALSE(code.inconclusive);
         CHECK(code.explanation.find("the gap is in your code") != std::string::npos);
@@ -143,6 +144,25 @@ TEST_SUITE("targets") {
         CHECK_FALSE(v.met);
         CHECK(v.explanation.find("the volume was not judged: your SUMMA did not run on 4 processes at 2048^3") !=
               std::string::npos);
+        // The baseline: T1 is the fastest one-process run of the kernel in the run. A "local" row timed
+        // while the clock was low (2.3x slower than the reference's SUMMA on one process, as on an idle
+        // 16-core host) no longer inflates the efficiency: 90 % over the slow row is 45 % over the fast one.
+        l12::Table slow_local = table(0.90, 0.90, need);
+        slow_local.rows.push_back(row("summa", "reference", 1, "1x1", 0.5, 0));
+        CHECK(l12::efficiency_of(slow_local.rows[1], slow_local.rows, "local") == doctest::Approx(0.45));
+        v = decide_summa(slow_local, "student", judged, 16);
+        CHECK_FALSE(v.met);
+        CHECK(v.inconclusive);  // the reference's 45 % misses too
+        CHECK(v.explanation.find("45% parallel efficiency") != std::string::npos);
+        // Above 1 / 0.9 = 111 %, yours or the reference's: the clock moved between the runs - no speed
+        // verdict, never a MET.
+        v = decide_summa(table(1.40, 0.95, need), "student", judged, 16);
+        CHECK_FALSE(v.met);
+        CHECK(v.inconclusive);
+        CHECK(v.explanation.find("the CPU's clock moved between the runs") != std::string::npos);
+        CHECK(v.explanation.find("8.0 MiB") != std::string::npos);
+        CHECK(decide_summa(table(0.95, 1.40, need), "student", judged, 16).inconclusive);
+        CHECK(decide_summa(table(1.05, 1.05, need), "student", judged, 16).met);  // superlinear within the spread
         // Less than SUMMA needs cannot be honest, but it is not the judge's to say so: within the bound.
         CHECK(decide_summa(table(0.90, 0.90, 0.5 * need), "student", judged, 16).met);
         // A wrong run decides before any count.
