@@ -21,10 +21,10 @@
 //
 // Task 1: form_and_multiply - the seven products M1..M7.
 // Task 2: combine_into_c    - the four combinations into C's quadrants.
-// (Task 3, your cutoff, is kYourCutoff in labs/lab3/strassen.h.)
 // Until you write them, the even part of C is never written and every test
 // with a small cutoff fails with "was never written". Start with the test
 // "one level on 2x2x2": it names the quadrant that is wrong and its formula.
+// (Task 3, your cutoff, is kYourCutoff in labs/lab3/strassen.h.)
 #include "labs/lab3/strassen.h"
 
 #include "labs/common/strassen_level.h"

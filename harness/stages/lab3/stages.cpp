@@ -146,7 +146,8 @@ void at_one_cutoff(std::vector<Job>& jobs, const StageParams& params) {
     if (params.values.count("cutoff")) return;
     bool yours_runs = false;
     for (const Job& j : jobs) yours_runs = yours_runs || (j.stage->name == "lab3.strassen" && j.runs == Impl::Student);
-    StageParams at = params;
+    StageParams at;  // what lab3.strassen reads: the threads and the cutoff
+    at.threads = params.threads;
     at.values["cutoff"] = cutoff_of(params, yours_runs ? lab3::your_cutoff() : common::lab3::kDefaultCutoff);
     for (Job& j : jobs)
         if (j.stage->name == "lab3.strassen") {
