@@ -1,5 +1,8 @@
 // Work that must run where the student's code may run: starting a program
-// that holds it (lab 12's MPI programs, build/bin/mmlab-mpi and mmlab-nccl).
+// that holds it (lab 12's MPI programs, build/bin/mmlab-mpi and mmlab-nccl),
+// or reading a value only the student's files hold (lab 3's kYourCutoff, the
+// call "lab3.your_cutoff" in harness/stages/lab3/stages.cpp: the checker is
+// built with the starter's labs/lab3/strassen.h).
 //
 // In one process (make labN, mmlab, mmlab-tests) a call runs here. In the
 // grader's checker, which must never run student code itself, it is sent to

@@ -15,6 +15,7 @@
 #include "harness/gpu_backend.h"
 #include "harness/run_stage.h"
 #include "harness/stages/lab3/crossover.h"
+#include "harness/stages/lab3/cutoff_param.h"
 #include "labs/common/strassen_plan.h"
 #include "tests/made_up_row.h"
 #include "tests/run_mmlab.h"
@@ -60,8 +61,8 @@ TEST_SUITE("cli") {
         const Outcome o = run_mmlab("crossover --impl student --size 64,96 --reps 1 --quiet");
         INFO(o.output);
         // crossover runs the student's Strassen with one level (cutoff min - 1)
-        // and with the default cutoff.
-        const long long dflt = common::lab3::kDefaultCutoff;
+        // and at the student's own cutoff (kYourCutoff, or the reference's while it is 0).
+        const long long dflt = mml::lab3::cutoff_of({}, mml::lab3::your_cutoff());
         const bool wrong = !student_correct("lab3.strassen", {{64, 64, 64}}, {param("cutoff", 63), param("cutoff", dflt)}) ||
                            !student_correct("lab3.strassen", {{96, 96, 96}}, {param("cutoff", 95), param("cutoff", dflt)});
         MESSAGE("the student's lab3.strassen is " << std::string(wrong ? "wrong" : "correct") << " here");

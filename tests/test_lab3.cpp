@@ -14,7 +14,9 @@
 #include <vector>
 
 #include "cpu/verify.h"
+#include "harness/bench.h"
 #include "harness/cli.h"
+#include "harness/stages/lab3/cutoff_param.h"
 #include "labs/common/classical_kernel.h"
 #include "labs/common/strassen_bound.h"
 #include "labs/common/strassen_plan.h"
@@ -252,8 +254,11 @@ TEST_SUITE("lab3") {
                 const ErrorBound want = common::lab3::strassen_bound(s, c);
                 CHECK(b.factor == want.factor);
             }
-            // The default cutoff is used when none is given.
-            CHECK(stage.bound(s, {}).factor == common::lab3::strassen_bound(s, common::lab3::kDefaultCutoff).factor);
+            // Without --param each version runs at its own cutoff (yours: kYourCutoff, or the reference's
+            // while it is 0): the bound is the looser of the two, whatever labs/lab3/strassen.h holds.
+            const double yours = common::lab3::strassen_bound(s, lab3::cutoff_of({}, lab3::your_cutoff())).factor;
+            const double reference = common::lab3::strassen_bound(s, common::lab3::kDefaultCutoff).factor;
+            CHECK(stage.bound(s, {}).factor == std::max(yours, reference));
         }
         // A smaller cutoff means more levels and a larger bound.
         const Shape s{512, 512, 512};
@@ -263,6 +268,46 @@ TEST_SUITE("lab3") {
         CHECK_THROWS_AS(version_of(stage, impl_under_test())(A.data(), B.data(), C.data(), {4, 4, 4}, with_cutoff(0)),
                         UsageError);
         CHECK_THROWS_AS(stage.bound({4, 4, 4}, with_cutoff(-3)), UsageError);
+    }
+
+    TEST_CASE("the cutoff: --param cutoff=N, else the version's kYourCutoff, else (0: not chosen yet) the reference's") {
+        StageParams none;
+        CHECK(lab3::cutoff_of(none, 256) == 256);
+        CHECK(lab3::cutoff_of(none, 0) == common::lab3::kDefaultCutoff);
+        CHECK(lab3::cutoff_of(with_cutoff(64), 256) == 64);
+        CHECK(lab3::cutoff_of(with_cutoff(64), 0) == 64);
+        CHECK_THROWS_AS(lab3::cutoff_of(with_cutoff(0), 256), UsageError);
+        CHECK(lab3::your_cutoff() >= 0);
+        // make lab3 runs both versions of lab3.strassen at one cutoff (the judge compares them there): yours,
+        // the reference's under --solution; --param cutoff=N, where given, for both; lab3.classical reads none.
+        const Lab* lab = Registry::instance().find_lab(3);
+        REQUIRE(lab != nullptr);
+        REQUIRE(lab->add_jobs);
+        const Stage* classical = Registry::instance().find("lab3.classical");
+        REQUIRE(classical != nullptr);
+        const Shape s{2048, 2048, 2048};
+        auto jobs_of = [&](Impl yours_runs) {
+            return std::vector<Job>{{&strassen_stage(), Impl::Student, yours_runs, s, false, {}},
+                                    {&strassen_stage(), Impl::Reference, Impl::Reference, s, false, {}},
+                                    {classical, Impl::Reference, Impl::Reference, s, false, {}}};
+        };
+        for (Impl yours_runs : {Impl::Student, Impl::Reference}) {
+            std::vector<Job> jobs = jobs_of(yours_runs);
+            StageParams run;
+            run.threads = 2;
+            lab->add_jobs(jobs, run);
+            const long long want = yours_runs == Impl::Student ? lab3::cutoff_of(none, lab3::your_cutoff())
+                                                               : common::lab3::kDefaultCutoff;
+            for (int i = 0; i < 2; ++i) {
+                CHECK(jobs[i].own_params);
+                CHECK(jobs[i].params.get("cutoff", -1) == want);
+                CHECK(jobs[i].params.threads == 2);
+            }
+            CHECK_FALSE(jobs[2].own_params);
+            std::vector<Job> given = jobs_of(yours_runs);
+            lab->add_jobs(given, with_cutoff(512));
+            for (const Job& j : given) CHECK_FALSE(j.own_params);  // the run's --param reaches every version
+        }
     }
 
     TEST_CASE("the bound is Higham's Theorem 23.2 for n = 2^L n0, and the classical n^2 without levels") {

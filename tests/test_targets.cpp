@@ -15,8 +15,11 @@
 #include "harness/report.h"
 #include "harness/run_stage.h"
 #include "harness/stages/lab2/judge.h"
+#include "harness/stages/lab3/cutoff_param.h"
+#include "harness/stages/lab3/judge.h"
 #include "harness/stages/lab9/phvm_clause.h"
 #include "harness/targets.h"
+#include "labs/common/strassen_plan.h"
 #include "peers/openblas.h"
 #include "tests/made_up_row.h"
 
@@ -92,25 +95,28 @@ TEST_SUITE("targets") {
     }
 
     TEST_CASE("lab 3 target: Strassen must beat the kernel it stops at; a naive recursion fails and is told what to revisit") {
-        const mml::Lab* lab = mml::Registry::instance().find_lab(3);
-        REQUIRE(lab != nullptr);
         const mml::Shape s{2048, 2048, 2048};
-        // The classical kernel 0.32 s; the student's and the reference's Strassen at `cutoff` (0: the default).
+        // The classical kernel 0.32 s; the student's and the reference's Strassen at `cutoff` (0: each at its own).
         auto rows = [&](long long cutoff, double own, double lo, double hi, double ref, double ref_lo, double ref_hi) {
             std::vector<Measurement> r{row("lab3.strassen", Impl::Student, s, own, lo, hi),
                                        row("lab3.strassen", Impl::Reference, s, ref, ref_lo, ref_hi),
                                        row("lab3.classical", Impl::Reference, s, 0.32, 0.315, 0.325)};
+            r[0].runs = Impl::Student;  // the student's code in the student's row (not --solution)
             if (cutoff > 0)
                 for (Measurement& m : r) m.params.values["cutoff"] = cutoff;
             return r;
         };
-        // A good recursion (one level at the default cutoff, 1.07x): met.
-        const mml::TargetVerdict good = lab->judge(rows(0, 0.30, 0.295, 0.305, 0.30, 0.295, 0.305));
+        // The decision when the student has chosen a cutoff: here 1024, the reference's (so the rows without
+        // --param ran at the same cutoff); whatever labs/lab3/strassen.h holds.
+        auto judge = [](const std::vector<Measurement>& r) { return mml::lab3::judge(r, 1024); };
+        // A good recursion (one level at the chosen cutoff, 1.07x): met.
+        const mml::TargetVerdict good = judge(rows(0, 0.30, 0.295, 0.305, 0.30, 0.295, 0.305));
         CHECK(mml::verdict_word(good) == "TARGET MET");
         CHECK(has(good.explanation, "1.07x as fast as the classical kernel"));
         CHECK(has(good.explanation, "cutoff 1024 (1 level)"));
+        CHECK_FALSE(has(good.explanation, "not chosen"));
         // Recursing to 16 x 16 (7 levels): 1.6 s; the reference at the same cutoff loses too -> the cutoff.
-        const mml::TargetVerdict deep = lab->judge(rows(16, 1.6, 1.55, 1.65, 1.5, 1.45, 1.55));
+        const mml::TargetVerdict deep = judge(rows(16, 1.6, 1.55, 1.65, 1.5, 1.45, 1.55));
         CHECK(mml::verdict_word(deep) == "TARGET NOT MET");
         CHECK(has(deep.explanation, "(7 levels)"));
         CHECK(has(deep.explanation, "revisit the cutoff (task 3"));
@@ -121,30 +127,81 @@ TEST_SUITE("targets") {
         CHECK(has(busy.explanation, "revisit the cutoff"));
         // One level whose sums and combinations cost more than the 1/8 (copies, an allocation, C walked by
         // columns): the reference pays at the same cutoff -> tasks 1 and 2, their hints.
-        const mml::TargetVerdict slow = lab->judge(rows(0, 0.36, 0.355, 0.365, 0.30, 0.295, 0.305));
+        const mml::TargetVerdict slow = judge(rows(0, 0.36, 0.355, 0.365, 0.30, 0.295, 0.305));
         CHECK(mml::verdict_word(slow) == "TARGET NOT MET");
         CHECK(has(slow.explanation, "gap is in your operand sums and combinations (tasks 1 and 2)"));
         CHECK(has(slow.explanation, "hint 3.1.4"));
         CHECK(slow.code_gap_shown);  // the reference paid in the same run: a busy machine does not excuse it
         CHECK(mml::verdict_word(mml::settle(slow, "the load average is 9.0 on 2 cores")) == "TARGET NOT MET");
         // The reference's one level loses too (a machine that did not let a level pay while timed): no verdict.
-        const mml::TargetVerdict machine = lab->judge(rows(0, 0.36, 0.355, 0.365, 0.35, 0.345, 0.355));
+        const mml::TargetVerdict machine = judge(rows(0, 0.36, 0.355, 0.365, 0.35, 0.345, 0.355));
         CHECK(mml::verdict_word(machine) == "INCONCLUSIVE");
         CHECK(has(machine.explanation, "the reference's one level did not pay in this run either"));
         // The repetitions on both sides of 1.00 (0.30-0.34 s against 0.315-0.325): no verdict.
-        const mml::TargetVerdict noisy = lab->judge(rows(0, 0.31, 0.30, 0.34, 0.30, 0.295, 0.305));
+        const mml::TargetVerdict noisy = judge(rows(0, 0.31, 0.30, 0.34, 0.30, 0.295, 0.305));
         CHECK(mml::verdict_word(noisy) == "INCONCLUSIVE");
         CHECK(has(noisy.explanation, "across the 100% goal"));
         CHECK_FALSE(has(noisy.explanation, "gap is in your"));  // no advice from a miss the noise may have made
         // A cutoff at or above the size: no level ran, the row is the kernel itself: not met, and why.
-        const mml::TargetVerdict none = lab->judge(rows(2048, 0.32, 0.315, 0.325, 0.32, 0.315, 0.325));
+        const mml::TargetVerdict none = judge(rows(2048, 0.32, 0.315, 0.325, 0.32, 0.315, 0.325));
         CHECK(mml::verdict_word(none) == "TARGET NOT MET");
         CHECK(has(none.explanation, "no Strassen level runs"));
+        // A chosen cutoff of 256 in rows without --param: yours ran at 256 (3 levels), the reference at its
+        // own 1024 - not the same cutoff, so the reference is not read for advice.
+        const mml::TargetVerdict own_256 = mml::lab3::judge(rows(0, 0.36, 0.355, 0.365, 0.30, 0.295, 0.305), 256);
+        CHECK(has(own_256.explanation, "cutoff 256 (3 levels)"));
+        CHECK_FALSE(has(own_256.explanation, "the reference"));
         // The untouched starter: not written yet, no timing read.
         std::vector<Measurement> starter = rows(0, 0.30, 0.295, 0.305, 0.30, 0.295, 0.305);
         starter[0].passed = false;
         starter[0].failure = "not written yet: tasks 1 and 2 in handouts/lab3.md";
-        CHECK(has(lab->judge(starter).explanation, "not written yet"));
+        CHECK(has(mml::lab3::judge(starter, 0).explanation, "not written yet: tasks 1 and 2"));
+        CHECK_FALSE(has(mml::lab3::judge(starter, 0).explanation, "task 3"));
+    }
+
+    TEST_CASE("lab 3 target: a cutoff not chosen yet (kYourCutoff 0) is never met, and names task 3") {
+        const mml::Shape s{2048, 2048, 2048};
+        // As above: the rows of make lab3, both versions at `cutoff` (make lab3 gives them the same one).
+        auto rows = [&](long long cutoff, double own, double lo, double hi, double ref, double ref_lo, double ref_hi) {
+            std::vector<Measurement> r{row("lab3.strassen", Impl::Student, s, own, lo, hi),
+                                       row("lab3.strassen", Impl::Reference, s, ref, ref_lo, ref_hi),
+                                       row("lab3.classical", Impl::Reference, s, 0.32, 0.315, 0.325)};
+            r[0].runs = Impl::Student;
+            for (Measurement& m : r) m.params.values["cutoff"] = cutoff;
+            return r;
+        };
+        const std::string task3 = "your cutoff is not chosen yet: task 3 in handouts/lab3.md - measure with mmlab "
+                                  "crossover --impl student and set kYourCutoff in labs/lab3/strassen.h";
+        // Tasks 1 and 2 pay at the reference's cutoff (1.07x): still not met, task 3 named, and that they pay.
+        const std::vector<Measurement> pays = rows(common::lab3::kDefaultCutoff, 0.30, 0.295, 0.305, 0.30, 0.295, 0.305);
+        const mml::TargetVerdict v = mml::lab3::judge(pays, 0);
+        CHECK(mml::verdict_word(v) == "TARGET NOT MET");
+        CHECK(v.explanation.rfind(task3, 0) == 0);  // the first thing said
+        CHECK(has(v.explanation, "timed at the reference's cutoff: your Strassen runs 1.07x"));
+        CHECK(has(v.explanation, "tasks 1 and 2 pay there"));
+        CHECK_FALSE(v.speed);  // not a timing: no load makes it INCONCLUSIVE
+        CHECK(mml::verdict_word(mml::settle(v, "the load average is 9.0 on 2 cores")) == "TARGET NOT MET");
+        // The same rows with the cutoff chosen: as before, met.
+        CHECK(mml::verdict_word(mml::lab3::judge(pays, common::lab3::kDefaultCutoff)) == "TARGET MET");
+        // Tasks 1 and 2 do not pay yet where the reference does: task 3 first, then their advice.
+        const mml::TargetVerdict slow =
+            mml::lab3::judge(rows(common::lab3::kDefaultCutoff, 0.36, 0.355, 0.365, 0.30, 0.295, 0.305), 0);
+        CHECK(mml::verdict_word(slow) == "TARGET NOT MET");
+        CHECK(has(slow.explanation, task3));
+        CHECK(has(slow.explanation, "gap is in your operand sums and combinations (tasks 1 and 2)"));
+        CHECK_FALSE(has(slow.explanation, "pay there"));
+        // A run given --param cutoff=512 says so (the timing is at 512, not at the reference's cutoff).
+        const mml::TargetVerdict tried = mml::lab3::judge(rows(512, 0.30, 0.295, 0.305, 0.30, 0.295, 0.305), 0);
+        CHECK(has(tried.explanation, task3));
+        CHECK(has(tried.explanation, "timed at --param cutoff=512"));
+        // --solution (the reference's code in your row) runs at the reference's choice: judged, met.
+        std::vector<Measurement> solution = pays;
+        solution[0].runs = Impl::Reference;
+        CHECK(mml::verdict_word(mml::lab3::judge(solution, 0)) == "TARGET MET");
+        // make lab3's judge reads the student's own kYourCutoff (through the student's side: the runner's in grading).
+        const mml::Lab* lab = mml::Registry::instance().find_lab(3);
+        REQUIRE(lab != nullptr);
+        CHECK(lab->judge(pays).explanation == mml::lab3::judge(pays, mml::lab3::your_cutoff()).explanation);
     }
 
     TEST_CASE("lab 2 target: blocking must beat the interchange where B is larger than the last-level cache") {

@@ -12,8 +12,11 @@
 
 namespace common::lab3 {
 
-// The default cutoff: recursion stops when any of M, N, K is <= cutoff.
-// Chosen from the measured crossover (handouts/lab3.md); --param cutoff=N changes it.
+// The reference's cutoff (its answer to lab 3's task 3, chosen from the
+// measured crossover: handouts/lab3.md, "What to expect"): recursion stops
+// when any of M, N, K is <= cutoff. Lab 4 runs at it; lab 3 times your
+// Strassen at it until you choose yours (kYourCutoff, labs/lab3/strassen.h).
+// --param cutoff=N overrides it.
 constexpr std::int64_t kDefaultCutoff = 1024;
 
 // True when the recursion stops at the classical kernel for this shape.

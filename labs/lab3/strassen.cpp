@@ -24,6 +24,7 @@
 // Until you write them, the even part of C is never written and every test
 // with a small cutoff fails with "was never written". Start with the test
 // "one level on 2x2x2": it names the quadrant that is wrong and its formula.
+// (Task 3, your cutoff, is kYourCutoff in labs/lab3/strassen.h.)
 #include "labs/lab3/strassen.h"
 
 #include "labs/common/strassen_level.h"
@@ -75,11 +76,12 @@ void form_and_multiply(int product, const Quadrants& q, float* Z, float* work, s
 //     combination. A quadrant is a view (this file's header: a pointer and
 //     C's row stride, not the quadrant's width); Z's row stride is ldz.
 //   Goal: the four combinations without a second buffer per quadrant.
-//   Judged: the tests (as task 1's), then `make lab3`'s target at 2048^3 (one
-//     Strassen level, cutoff 1024): your Strassen correct and faster than the
-//     classical kernel it stops at - the level saves 1/8 of the multiplications,
-//     and your sums and combinations must cost less than that (handouts/lab3.md,
-//     "How to run"). Stuck: handouts/lab3.md, hints 3.2.x.
+//   Judged: the tests (as task 1's), then `make lab3`'s target at 2048^3 and
+//     your cutoff (kYourCutoff in strassen.h, task 3; until you set it, the
+//     reference's 1024: one Strassen level): your Strassen correct and faster
+//     than the classical kernel it stops at - a level saves 1/8 of the
+//     multiplications, and your sums and combinations must cost less than that
+//     (handouts/lab3.md, "How to run"). Stuck: handouts/lab3.md, hints 3.2.x.
 void combine_into_c(int product, const float* Z, std::int64_t ldz, const CQuadrants& c, std::int64_t r0,
                     std::int64_t r1, std::int64_t cols) {
     (void)product; (void)Z; (void)ldz; (void)c; (void)r0; (void)r1; (void)cols;

@@ -13,6 +13,7 @@
 #include "harness/report.h"
 #include "harness/run_stage.h"
 #include "harness/stages/lab3/crossover.h"
+#include "harness/stages/lab3/cutoff_param.h"
 #include "harness/targets.h"
 #include "labs/common/classical_kernel.h"
 #include "labs/common/strassen_bound.h"
@@ -72,7 +73,8 @@ At each size, times three things on the same inputs (each verified first):
   classical   the classical kernel alone (stage lab3.classical)
   one level   ONE level of Strassen: 7 products of half size by that same kernel,
               18 half-size additions, and the fix-ups of odd sizes (cutoff = min(M,N,K) - 1)
-  recursive   the full recursion with --cutoff C (default: the reference's)
+  recursive   the full recursion with --cutoff C (default: the version's own
+              cutoff - your kYourCutoff, the reference's while yours is 0)
 and prints classical time / Strassen time (> 1: Strassen is faster) and the
 one-level ratio's range over the repetitions. The crossover is the smallest
 size from which one level pays beyond that noise; a cutoff just below it is
@@ -82,7 +84,7 @@ where the recursion should stop. Default sizes:
 
 int run_crossover(const std::vector<std::string>& args) {
     std::vector<Shape> shapes = parse_shapes("64,128,256,384,512,768,1024,1536,2048");
-    long long cutoff = common::lab3::kDefaultCutoff;
+    long long cutoff = 0;  // 0: the version's own (below)
     BenchSettings settings;
     Impl impl = Impl::Reference;
     CommandArgs a(args, "crossover");
@@ -94,6 +96,7 @@ int run_crossover(const std::vector<std::string>& args) {
         else if (f == "--impl") impl = parse_impl(a.value(f));
         else a.unknown(f);
     }
+    if (cutoff == 0) cutoff = lab3::cutoff_of({}, impl == Impl::Student ? lab3::your_cutoff() : common::lab3::kDefaultCutoff);
     const Stage* classical = Registry::instance().find("lab3.classical");
     const Stage* strassen = Registry::instance().find("lab3.strassen");
     if (!classical || !strassen) throw UsageError("lab 3 is not in this build");
