@@ -8,8 +8,10 @@
 // gpu-vs-cpu), and lh-model's --sizes without a GPU.
 #include <doctest/doctest.h>
 
+#include <initializer_list>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "harness/commands.h"
 #include "harness/gpu_backend.h"
@@ -52,6 +54,28 @@ mml::StageParams threads(int t) {
     mml::StageParams p;
     p.threads = t;
     return p;
+}
+
+// One run of mmlab and what its output must show: a table of these is checked
+// in one loop (check_runs), each case named in a failure's message.
+struct ExpectedRun {
+    std::string what;  // the case, as a failure names it
+    std::string args;
+    int exit_code;
+    std::vector<std::string> says;        // each must be in the output
+    std::vector<std::string> never_says;  // none may be
+};
+
+void check_runs(std::initializer_list<ExpectedRun> cases) {
+    for (const ExpectedRun& c : cases) {
+        const Outcome o = run_mmlab(c.args);
+        INFO(c.what << ": mmlab " << c.args << " printed: " << o.output);
+        CHECK(o.exit_code == c.exit_code);
+        // A refused command says why in exactly one line (run_mmlab.h: notices aside).
+        if (c.exit_code == 2) CHECK(mml::testing::error_lines(o.output) == 1);
+        for (const std::string& s : c.says) CHECK_MESSAGE(has(o.output, s), "should say: " << s);
+        for (const std::string& s : c.never_says) CHECK_FALSE_MESSAGE(has(o.output, s), "should not say: " << s);
+    }
 }
 
 }  // namespace
@@ -201,13 +225,12 @@ TEST_SUITE("cli") {
         CHECK_FALSE(has(own.output, "lab2.blocked       reference"));
         // blis-levels: the reference's levels by default, each row naming whose code (OpenBLAS: the peer's).
         if (mml::find_command("blis-levels")) {  // built only where the references are
-            const Outcome levels = run_mmlab("blis-levels --size 48 --reps 1");
-            INFO(levels.output);
-            CHECK(levels.exit_code == 0);
-            CHECK(has(levels.output, "timed: the reference's code"));
-            CHECK(has(levels.output, "micro-kernel           reference "));
-            CHECK(has(levels.output, "lab5.blis              reference "));
-            CHECK(has(levels.output, "OpenBLAS sgemm         OpenBLAS "));
+            check_runs({{"blis-levels, the reference",
+                         "blis-levels --size 48 --reps 1",
+                         0,
+                         {"timed: the reference's code", "micro-kernel           reference ",
+                          "lab5.blis              reference ", "OpenBLAS sgemm         OpenBLAS "},
+                         {}}});
             // --impl student: the student's product is checked first; a wrong one is not timed.
             const Outcome mine = run_mmlab("blis-levels --impl student --size 48 --reps 1");
             INFO(mine.output);
@@ -253,22 +276,21 @@ TEST_SUITE("cli") {
     // skips test cases named "(without a GPU)" there.
     TEST_CASE("lh-model --sizes: picks rows of the recorded H100 run, or names its sizes (without a GPU)") {
         REQUIRE_FALSE(mml::gpu::probe().available);
-        const Outcome one = run_mmlab("lh-model --sizes 1056,4096");
-        INFO(one.output);
-        CHECK(one.exit_code == 0);
-        CHECK(has(one.output, "volkov    1056 "));
-        CHECK(has(one.output, "volkov    4096 "));
-        CHECK_FALSE(has(one.output, "volkov    2080 "));
-        CHECK_FALSE(has(one.output, "volkov    4128 "));
-        const Outcome all = run_mmlab("lh-model");
-        for (const char* row : {"volkov    512 ", "volkov    544 ", "volkov    1024 ", "volkov    1056 ",
-                                "volkov    2048 ", "volkov    2080 ", "volkov    4096 ", "volkov    4128 "})
-            CHECK_MESSAGE(has(all.output, row), row);
-        const Outcome bad = run_mmlab("lh-model --sizes 1056,64");
-        INFO(bad.output);
-        CHECK(bad.exit_code == 2);
-        CHECK(mml::testing::error_lines(bad.output) == 1);
-        CHECK(has(bad.output, "--sizes 64"));
-        CHECK(has(bad.output, "544, 1056, 2080, 4128, 512, 1024, 2048, 4096"));
+        check_runs({{"two of the recorded sizes: their rows only",
+                     "lh-model --sizes 1056,4096",
+                     0,
+                     {"volkov    1056 ", "volkov    4096 "},
+                     {"volkov    2080 ", "volkov    4128 "}},
+                    {"no --sizes: every recorded row",
+                     "lh-model",
+                     0,
+                     {"volkov    512 ", "volkov    544 ", "volkov    1024 ", "volkov    1056 ", "volkov    2048 ",
+                      "volkov    2080 ", "volkov    4096 ", "volkov    4128 "},
+                     {}},
+                    {"a size not recorded: refused, naming those that are",
+                     "lh-model --sizes 1056,64",
+                     2,
+                     {"--sizes 64", "544, 1056, 2080, 4128, 512, 1024, 2048, 4096"},
+                     {}}});
     }
 }
