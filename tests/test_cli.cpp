@@ -47,7 +47,7 @@ TEST_SUITE("cli") {
         const Outcome o = run_mmlab("--help");
         CHECK(o.exit_code == 0);
         for (const char* word : {"list", "peak", "run", "lab N", "demo", "--size", "--json", "--threads"})
-            CHECK_MESSAGE(o.output.find(word) != std::string::npos, word);
+            CHECK_MESSAGE(o.output.find(word) != std::string::npos, std::string(word));
     }
 
     TEST_CASE("sizes that are zero, negative, not numbers or malformed") {

@@ -137,7 +137,7 @@ TEST_SUITE("reference-lab5") {
         INFO(ok.output);
         CHECK(ok.exit_code == 0);
         for (const char* row : {"micro-kernel", "macro-kernel, C cold", "packing A", "packing B", "lab5.blis", "OpenBLAS"})
-            CHECK_MESSAGE(ok.output.find(row) != std::string::npos, row);
+            CHECK_MESSAGE(ok.output.find(row) != std::string::npos, std::string(row));
         CHECK(run_mmlab("blis-levels --size 0").exit_code == 2);
         CHECK(run_mmlab("blis-levels --param xx=1").exit_code == 2);
         CHECK(run_mmlab("blis-levels --param kc=-1").exit_code == 2);
