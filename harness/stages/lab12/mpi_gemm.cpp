@@ -74,8 +74,9 @@ void print_mpi(const Table& t) {
     for (const std::string& n : t.notes) std::printf("%s\n", n.c_str());
     for (const std::string& e : t.errors) std::printf("NOT RUN: %s\n", e.c_str());
     if (!t.rows.empty())
-        std::printf("local = the per-process kernel alone on one process (%s); speedup and efficiency are over it: "
-                    "efficiency = T1 / (P x TP).\ncomm = time inside MPI collectives (MPI_Wtime around each), mean over "
+        std::printf("local = the per-process kernel alone on one process (%s); speedup and efficiency are over T1, "
+                    "the fastest one-process run of that kernel (this row, or the reference's on one process, where nothing "
+                    "moves): efficiency = T1 / (P x TP).\ncomm = time inside MPI collectives (MPI_Wtime around each), mean over "
                     "ranks, over the product's time.\n",
                     field(t.rows.front(), "local").c_str());
     if (oversubscribed)
