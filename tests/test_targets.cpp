@@ -39,6 +39,21 @@ Measurement row(const char* stage, Impl impl, mml::Shape s, double median, doubl
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
 
+// make lab3's rows at 2048^3: the classical kernel 0.32 s; the student's and
+// the reference's Strassen (median, fastest, slowest), both at `cutoff`
+// (make lab3 gives them the same one; 0: no --param, each at its own).
+std::vector<Measurement> lab3_rows(long long cutoff, double own, double lo, double hi, double ref, double ref_lo,
+                                   double ref_hi) {
+    const mml::Shape s{2048, 2048, 2048};
+    std::vector<Measurement> r{row("lab3.strassen", Impl::Student, s, own, lo, hi),
+                               row("lab3.strassen", Impl::Reference, s, ref, ref_lo, ref_hi),
+                               row("lab3.classical", Impl::Reference, s, 0.32, 0.315, 0.325)};
+    r[0].runs = Impl::Student;  // the student's code in the student's row (not --solution)
+    if (cutoff > 0)
+        for (Measurement& m : r) m.params.values["cutoff"] = cutoff;
+    return r;
+}
+
 }  // namespace
 
 TEST_SUITE("targets") {
@@ -95,17 +110,7 @@ TEST_SUITE("targets") {
     }
 
     TEST_CASE("lab 3 target: Strassen must beat the kernel it stops at; a naive recursion fails and is told what to revisit") {
-        const mml::Shape s{2048, 2048, 2048};
-        // The classical kernel 0.32 s; the student's and the reference's Strassen at `cutoff` (0: each at its own).
-        auto rows = [&](long long cutoff, double own, double lo, double hi, double ref, double ref_lo, double ref_hi) {
-            std::vector<Measurement> r{row("lab3.strassen", Impl::Student, s, own, lo, hi),
-                                       row("lab3.strassen", Impl::Reference, s, ref, ref_lo, ref_hi),
-                                       row("lab3.classical", Impl::Reference, s, 0.32, 0.315, 0.325)};
-            r[0].runs = Impl::Student;  // the student's code in the student's row (not --solution)
-            if (cutoff > 0)
-                for (Measurement& m : r) m.params.values["cutoff"] = cutoff;
-            return r;
-        };
+        const auto rows = lab3_rows;
         // The decision when the student has chosen a cutoff: here 1024, the reference's (so the rows without
         // --param ran at the same cutoff); whatever labs/lab3/strassen.h holds.
         auto judge = [](const std::vector<Measurement>& r) { return mml::lab3::judge(r, 1024); };
@@ -160,16 +165,7 @@ TEST_SUITE("targets") {
     }
 
     TEST_CASE("lab 3 target: a cutoff not chosen yet (kYourCutoff 0) is never met, and names task 3") {
-        const mml::Shape s{2048, 2048, 2048};
-        // As above: the rows of make lab3, both versions at `cutoff` (make lab3 gives them the same one).
-        auto rows = [&](long long cutoff, double own, double lo, double hi, double ref, double ref_lo, double ref_hi) {
-            std::vector<Measurement> r{row("lab3.strassen", Impl::Student, s, own, lo, hi),
-                                       row("lab3.strassen", Impl::Reference, s, ref, ref_lo, ref_hi),
-                                       row("lab3.classical", Impl::Reference, s, 0.32, 0.315, 0.325)};
-            r[0].runs = Impl::Student;
-            for (Measurement& m : r) m.params.values["cutoff"] = cutoff;
-            return r;
-        };
+        const auto rows = lab3_rows;  // both versions at `cutoff`, as make lab3 runs them
         const std::string task3 = "your cutoff is not chosen yet: task 3 in handouts/lab3.md - measure with mmlab "
                                   "crossover --impl student and set kYourCutoff in labs/lab3/strassen.h";
         // Tasks 1 and 2 pay at the reference's cutoff (1.07x): still not met, task 3 named, and that they pay.
